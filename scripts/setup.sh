@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One-time set-up of a fresh Debian 12 machine for dlpack-usm, run as root:
+#  - the Debian packages the build and the tests need;
+#  - a USM-capable CPU OpenCL runtime. Debian's PoCL 3.1 lacks
+#    cl_intel_unified_shared_memory, so Intel's CPU runtime (PyPI package
+#    intel-opencl-rt, with the compiler runtime libraries it links) is
+#    installed into its own virtual environment and registered with the ICD
+#    loader, next to PoCL, for every program on the machine.
+# Running it again is harmless.
+set -euo pipefail
+
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null; then exec sudo -E "$0" "$@"; fi
+  echo "setup.sh: run me as root (I install Debian packages and /etc/OpenCL/vendors files)" >&2
+  exit 3
+fi
+
+# Where Intel's runtime goes; the .icd file names the library by absolute path.
+INTEL_OCL_PREFIX=${DLPACK_USM_INTEL_OCL_PREFIX:-/opt/dlpack-usm/intel-opencl-rt}
+INTEL_OCL_VERSION=${DLPACK_USM_INTEL_OCL_VERSION:-2026.2.0}
+ICD_FILE=/etc/OpenCL/vendors/dlpack-usm-intel-cpu.icd
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+  build-essential cmake pkg-config git ca-certificates \
+  libcli11-dev libfmt-dev nlohmann-json3-dev libdlpack-dev \
+  ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo pocl-opencl-icd \
+  googletest libgtest-dev libbenchmark-dev \
+  clang-14 libclang-rt-14-dev \
+  python3 python3-venv python3-pip >/dev/null
+
+if [[ ! -x "$INTEL_OCL_PREFIX/bin/python" ]]; then
+  python3 -m venv "$INTEL_OCL_PREFIX"
+fi
+"$INTEL_OCL_PREFIX/bin/pip" install --quiet --disable-pip-version-check \
+  "intel-opencl-rt==$INTEL_OCL_VERSION" "intel-cmplr-lib-rt==$INTEL_OCL_VERSION"
+
+library="$INTEL_OCL_PREFIX/lib/libintelocl.so"
+if [[ ! -f "$library" ]]; then
+  echo "setup.sh: intel-opencl-rt installed no $library; keeping PoCL only" >&2
+  exit 3
+fi
+missing=$(ldd "$library" | awk '/not found/ {print $1}' | sort -u | tr '\n' ' ')
+if [[ -n "$missing" ]]; then
+  echo "setup.sh: $library cannot load, missing: $missing" >&2
+  exit 3
+fi
+mkdir -p /etc/OpenCL/vendors
+echo "$library" >"$ICD_FILE"
+
+echo "setup.sh: OpenCL platforms now visible through the ICD loader:"
+clinfo -l
+platforms=$(clinfo)
+if ! grep -q cl_intel_unified_shared_memory <<<"$platforms"; then
+  echo "setup.sh: no platform reports cl_intel_unified_shared_memory" >&2
+  exit 3
+fi

@@ -1,0 +1,16 @@
+// Every subcommand registers itself on the CLI11 app through one of these.
+// A command's callback stores its exit code in `Outcome`; errors it cannot
+// handle are thrown as dlpack_usm::Error and reported by main().
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace dlpack_usm::cli {
+
+struct Outcome {
+  int exit_code = 0;
+};
+
+void add_list_devices_command(CLI::App& app, Outcome& outcome);
+
+}  // namespace dlpack_usm::cli

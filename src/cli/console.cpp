@@ -1,0 +1,21 @@
+#include "cli/console.hpp"
+
+#include <fmt/core.h>
+
+namespace dlpack_usm::cli {
+
+void print_warning(std::string_view message) {
+  fmt::print(stderr, "dlpack-usm: warning: {}\n", message);
+}
+
+void print_error(std::string_view message, std::string_view hint) {
+  fmt::print(stderr, "dlpack-usm: error: {}\n", message);
+  if (!hint.empty()) fmt::print(stderr, "dlpack-usm: hint: {}\n", hint);
+}
+
+void print_json(const nlohmann::ordered_json& json) {
+  fmt::print("{}\n", json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  std::fflush(stdout);
+}
+
+}  // namespace dlpack_usm::cli

@@ -1,0 +1,17 @@
+// How commands talk to the terminal: results on stdout, diagnostics on
+// stderr, always prefixed with the tool's name.
+#pragma once
+
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace dlpack_usm::cli {
+
+void print_warning(std::string_view message);
+void print_error(std::string_view message, std::string_view hint = {});
+// Pretty-printed with a trailing newline; invalid UTF-8 from drivers or input
+// files is replaced rather than aborting the dump.
+void print_json(const nlohmann::ordered_json& json);
+
+}  // namespace dlpack_usm::cli

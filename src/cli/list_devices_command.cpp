@@ -1,0 +1,40 @@
+// dlpack-usm list-devices: every OpenCL platform, root device and
+// sub-device, with USM capabilities and the kDLOneAPI device_id each gets.
+#include <memory>
+
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "cli/console.hpp"
+#include "common/error.hpp"
+#include "report/inventory_report.hpp"
+#include "runtime/runtime.hpp"
+
+namespace dlpack_usm::cli {
+
+void add_list_devices_command(CLI::App& app, Outcome& outcome) {
+  auto* command = app.add_subcommand(
+      "list-devices",
+      "List OpenCL platforms, root devices and sub-devices with their USM capabilities and "
+      "kDLOneAPI device ids");
+  auto json = std::make_shared<bool>(false);
+  command->add_flag("--json", *json, "Print one JSON document instead of a table");
+  command->callback([&outcome, json] {
+    const runtime::Inventory& inventory = runtime::opencl_runtime().inventory();
+    if (inventory.selector) {
+      print_warning(
+          fmt::format("output filtered by ONEAPI_DEVICE_SELECTOR={}", *inventory.selector));
+    }
+    for (const std::string& warning : inventory.warnings) print_warning(warning);
+    for (const std::string& problem : inventory.problems) print_error(problem);
+    if (*json) {
+      print_json(report::inventory_to_json(inventory));
+    } else {
+      fmt::print("{}", report::inventory_to_text(inventory));
+    }
+    outcome.exit_code =
+        static_cast<int>(inventory.problems.empty() ? ExitCode::ok : ExitCode::environment);
+  });
+}
+
+}  // namespace dlpack_usm::cli

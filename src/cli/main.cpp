@@ -1,0 +1,50 @@
+// dlpack-usm: diagnostics and conformance checks for DLPack exchange of SYCL
+// USM allocations. main() only wires the commands and maps failures to the
+// documented exit codes.
+#include <exception>
+
+#include <fmt/core.h>
+
+#include "build_info.hpp"
+#include "cli/commands.hpp"
+#include "cli/console.hpp"
+#include "common/error.hpp"
+
+int main(int argc, char** argv) {
+  using dlpack_usm::Error;
+  using dlpack_usm::ExitCode;
+  namespace cli = dlpack_usm::cli;
+
+  CLI::App app{
+      "dlpack-usm: check DLPack exchange of SYCL USM allocations (kDLOneAPI) on real devices",
+      "dlpack-usm"};
+  app.set_version_flag("--version", fmt::format("dlpack-usm {}", dlpack_usm::kToolVersion));
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 ok, 1 findings or gate failed, 2 usage or input error, "
+      "3 environment error, 4 internal error. See dlpack-usm(1).");
+
+  cli::Outcome outcome;
+  cli::add_list_devices_command(app, outcome);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    cli::print_error(e.what(), "run 'dlpack-usm --help' for the commands and their options");
+    return static_cast<int>(ExitCode::usage);
+  } catch (const Error& e) {
+    cli::print_error(e.what(), e.hint());
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    cli::print_error(fmt::format("internal error: {}", e.what()),
+                     "this is a bug of dlpack-usm; please report it with the command line");
+    return static_cast<int>(ExitCode::internal);
+  }
+  return outcome.exit_code;
+}

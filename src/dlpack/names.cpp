@@ -1,0 +1,176 @@
+#include "dlpack/names.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace dlpack_usm::dl {
+namespace {
+
+// The "since" releases follow the dmlc/dlpack history: kDLOneAPI, kDLWebGPU
+// and kDLHexagon in 0.7; kDLBool in 0.8; kDLMAIA in 1.0; float8/6/4 codes in
+// 1.1; kDLTrn in 1.2. Everything else predates Debian's 0.6.
+constexpr std::array kDeviceTypes{
+    DeviceTypeName{kDLCPU, "kDLCPU", "cpu", {0, 1}, true, false},
+    DeviceTypeName{kDLCUDA, "kDLCUDA", "cuda", {0, 1}, false, false},
+    DeviceTypeName{kDLCUDAHost, "kDLCUDAHost", "cuda_host", {0, 1}, true, false},
+    DeviceTypeName{kDLOpenCL, "kDLOpenCL", "opencl", {0, 1}, false, true},
+    DeviceTypeName{kDLVulkan, "kDLVulkan", "vulkan", {0, 1}, false, true},
+    DeviceTypeName{kDLMetal, "kDLMetal", "metal", {0, 1}, false, true},
+    DeviceTypeName{kDLVPI, "kDLVPI", "vpi", {0, 1}, false, false},
+    DeviceTypeName{kDLROCM, "kDLROCM", "rocm", {0, 1}, false, false},
+    DeviceTypeName{kDLROCMHost, "kDLROCMHost", "rocm_host", {0, 6}, true, false},
+    DeviceTypeName{kDLExtDev, "kDLExtDev", "ext_dev", {0, 1}, false, false},
+    DeviceTypeName{kDLCUDAManaged, "kDLCUDAManaged", "cuda_managed", {0, 6}, true, false},
+    DeviceTypeName{kDLOneAPI, "kDLOneAPI", "oneapi", {0, 7}, false, false},
+    DeviceTypeName{kDLWebGPU, "kDLWebGPU", "webgpu", {0, 7}, false, true},
+    DeviceTypeName{kDLHexagon, "kDLHexagon", "hexagon", {0, 7}, false, false},
+    DeviceTypeName{kDLMAIA, "kDLMAIA", "maia", {1, 0}, false, false},
+    DeviceTypeName{kDLTrn, "kDLTrn", "trn", {1, 2}, false, false},
+};
+
+constexpr std::array kDtypeCodes{
+    DtypeCodeName{kDLInt, "kDLInt", "int", {0, 1}},
+    DtypeCodeName{kDLUInt, "kDLUInt", "uint", {0, 1}},
+    DtypeCodeName{kDLFloat, "kDLFloat", "float", {0, 1}},
+    DtypeCodeName{kDLOpaqueHandle, "kDLOpaqueHandle", "opaque_handle", {0, 4}},
+    DtypeCodeName{kDLBfloat, "kDLBfloat", "bfloat", {0, 3}},
+    DtypeCodeName{kDLComplex, "kDLComplex", "complex", {0, 4}},
+    DtypeCodeName{kDLBool, "kDLBool", "bool", {0, 8}},
+    DtypeCodeName{kDLFloat8_e3m4, "kDLFloat8_e3m4", "float8_e3m4", {1, 1}},
+    DtypeCodeName{kDLFloat8_e4m3, "kDLFloat8_e4m3", "float8_e4m3", {1, 1}},
+    DtypeCodeName{kDLFloat8_e4m3b11fnuz, "kDLFloat8_e4m3b11fnuz", "float8_e4m3b11fnuz", {1, 1}},
+    DtypeCodeName{kDLFloat8_e4m3fn, "kDLFloat8_e4m3fn", "float8_e4m3fn", {1, 1}},
+    DtypeCodeName{kDLFloat8_e4m3fnuz, "kDLFloat8_e4m3fnuz", "float8_e4m3fnuz", {1, 1}},
+    DtypeCodeName{kDLFloat8_e5m2, "kDLFloat8_e5m2", "float8_e5m2", {1, 1}},
+    DtypeCodeName{kDLFloat8_e5m2fnuz, "kDLFloat8_e5m2fnuz", "float8_e5m2fnuz", {1, 1}},
+    DtypeCodeName{kDLFloat8_e8m0fnu, "kDLFloat8_e8m0fnu", "float8_e8m0fnu", {1, 1}},
+    DtypeCodeName{kDLFloat6_e2m3fn, "kDLFloat6_e2m3fn", "float6_e2m3fn", {1, 1}},
+    DtypeCodeName{kDLFloat6_e3m2fn, "kDLFloat6_e3m2fn", "float6_e3m2fn", {1, 1}},
+    DtypeCodeName{kDLFloat4_e2m1fn, "kDLFloat4_e2m1fn", "float4_e2m1fn", {1, 1}},
+};
+
+constexpr std::array kFlags{
+    FlagName{kFlagReadOnly, "DLPACK_FLAG_BITMASK_READ_ONLY", "READ_ONLY", {1, 0}},
+    FlagName{kFlagIsCopied, "DLPACK_FLAG_BITMASK_IS_COPIED", "IS_COPIED", {1, 0}},
+    FlagName{kFlagIsSubbyteTypePadded,
+             "DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED",
+             "IS_SUBBYTE_TYPE_PADDED",
+             {1, 1}},
+};
+
+bool same_name_ignoring_case(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+// The element kinds whose dtype names carry no "bits" suffix.
+bool name_carries_no_bits(std::uint8_t code) {
+  return code == kDLBool || code >= kDLFloat8_e3m4;
+}
+
+}  // namespace
+
+std::string to_string(Release release) {
+  return fmt::format("{}.{}", release.major, release.minor);
+}
+
+std::span<const DeviceTypeName> device_type_table() {
+  return kDeviceTypes;
+}
+std::span<const DtypeCodeName> dtype_code_table() {
+  return kDtypeCodes;
+}
+std::span<const FlagName> flag_table() {
+  return kFlags;
+}
+
+const DeviceTypeName* find_device_type(std::int32_t value) {
+  auto it = std::find_if(kDeviceTypes.begin(), kDeviceTypes.end(),
+                         [value](const DeviceTypeName& d) { return d.value == value; });
+  return it == kDeviceTypes.end() ? nullptr : &*it;
+}
+
+const DtypeCodeName* find_dtype_code(std::uint8_t code) {
+  auto it = std::find_if(kDtypeCodes.begin(), kDtypeCodes.end(),
+                         [code](const DtypeCodeName& d) { return d.code == code; });
+  return it == kDtypeCodes.end() ? nullptr : &*it;
+}
+
+const DeviceTypeName* find_device_type(std::string_view name) {
+  auto it = std::find_if(kDeviceTypes.begin(), kDeviceTypes.end(), [name](const DeviceTypeName& d) {
+    return same_name_ignoring_case(d.name, name) || same_name_ignoring_case(d.short_name, name);
+  });
+  return it == kDeviceTypes.end() ? nullptr : &*it;
+}
+
+const DtypeCodeName* find_dtype_code(std::string_view name) {
+  auto it = std::find_if(kDtypeCodes.begin(), kDtypeCodes.end(), [name](const DtypeCodeName& d) {
+    return same_name_ignoring_case(d.name, name) || same_name_ignoring_case(d.short_name, name);
+  });
+  return it == kDtypeCodes.end() ? nullptr : &*it;
+}
+
+std::string device_type_display(std::int32_t value) {
+  const DeviceTypeName* known = find_device_type(value);
+  return known ? std::string(known->name) : fmt::format("unknown({})", value);
+}
+
+std::string dtype_code_display(std::uint8_t code) {
+  const DtypeCodeName* known = find_dtype_code(code);
+  return known ? std::string(known->name) : fmt::format("unknown({})", code);
+}
+
+std::string dtype_display(DLDataType dtype) {
+  const DtypeCodeName* known = find_dtype_code(dtype.code);
+  if (known == nullptr) {
+    return fmt::format("code{}:bits{}:lanes{}", dtype.code, dtype.bits, dtype.lanes);
+  }
+  std::string name = name_carries_no_bits(dtype.code)
+                         ? std::string(known->short_name)
+                         : fmt::format("{}{}", known->short_name, dtype.bits);
+  if (dtype.lanes != 1) name += fmt::format("x{}", dtype.lanes);
+  return name;
+}
+
+std::string flags_display(std::uint64_t flags) {
+  if (flags == 0) return "0";
+  std::string text;
+  for (const FlagName& flag : kFlags) {
+    if ((flags & flag.mask) == 0) continue;
+    if (!text.empty()) text += '|';
+    text += flag.short_name;
+    flags &= ~flag.mask;
+  }
+  if (flags != 0) text += fmt::format("{}{:#x}", text.empty() ? "" : "|", flags);
+  return text;
+}
+
+std::optional<DLDataType> parse_dtype(std::string_view text) {
+  if (const DtypeCodeName* whole = find_dtype_code(text);
+      whole != nullptr && name_carries_no_bits(whole->code)) {
+    // bool is 8 bits by the header's convention; float8/6/4 carry their width.
+    std::uint8_t bits = whole->code == kDLBool             ? 8
+                        : whole->code <= kDLFloat8_e8m0fnu ? 8
+                        : whole->code == kDLFloat4_e2m1fn  ? 4
+                                                           : 6;
+    return DLDataType{whole->code, bits, 1};
+  }
+  std::size_t digits = text.find_first_of("0123456789");
+  if (digits == std::string_view::npos || digits == 0) return std::nullopt;
+  const DtypeCodeName* code = find_dtype_code(text.substr(0, digits));
+  if (code == nullptr || name_carries_no_bits(code->code)) return std::nullopt;
+  unsigned bits = 0;
+  for (char c : text.substr(digits)) {
+    if (c < '0' || c > '9' || bits > 255) return std::nullopt;
+    bits = bits * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (bits == 0 || bits > 255) return std::nullopt;
+  return DLDataType{code->code, static_cast<std::uint8_t>(bits), 1};
+}
+
+}  // namespace dlpack_usm::dl

@@ -1,0 +1,73 @@
+// Names of every DLPack enumerator the model knows, and the DLPack release
+// that introduced it, so that reports speak in names and rules can tell a
+// value the declared version does not define.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "dlpack/abi.hpp"
+
+namespace dlpack_usm::dl {
+
+// A DLPack release; legacy (unversioned) tensors are modelled as 0.8, the
+// last release whose only exchange struct was DLManagedTensor.
+struct Release {
+  std::uint32_t major = 0;
+  std::uint32_t minor = 0;
+  friend constexpr auto operator<=>(const Release&, const Release&) = default;
+};
+inline constexpr Release kLastLegacyRelease{0, 8};
+inline constexpr Release kModelRelease{kModelMajor, kModelMinor};
+std::string to_string(Release release);
+
+struct DeviceTypeName {
+  std::int32_t value;
+  std::string_view name;        // "kDLOneAPI"
+  std::string_view short_name;  // "oneapi", accepted in capsule files
+  Release since;
+  bool host_memory;  // device_id is 0 by convention (CPU, pinned, managed)
+  bool opaque_data;  // data is a handle (cl_mem, VkBuffer), not an address
+};
+
+struct DtypeCodeName {
+  std::uint8_t code;
+  std::string_view name;        // "kDLFloat"
+  std::string_view short_name;  // "float"
+  Release since;
+};
+
+struct FlagName {
+  std::uint64_t mask;
+  std::string_view name;        // "DLPACK_FLAG_BITMASK_READ_ONLY"
+  std::string_view short_name;  // "READ_ONLY"
+  Release since;
+};
+
+std::span<const DeviceTypeName> device_type_table();
+std::span<const DtypeCodeName> dtype_code_table();
+std::span<const FlagName> flag_table();
+
+const DeviceTypeName* find_device_type(std::int32_t value);
+const DtypeCodeName* find_dtype_code(std::uint8_t code);
+// Accepts "kDLOneAPI", "oneapi" or "ONEAPI".
+const DeviceTypeName* find_device_type(std::string_view name);
+const DtypeCodeName* find_dtype_code(std::string_view name);
+
+// "kDLOneAPI", or "unknown(42)" for a value the model does not know.
+std::string device_type_display(std::int32_t value);
+std::string dtype_code_display(std::uint8_t code);
+// "float32", "complex64", "bool", "float8_e4m3fn", "int8x4"; falls back to
+// "code5:bits7:lanes1" where no name fits.
+std::string dtype_display(DLDataType dtype);
+// "READ_ONLY|IS_COPIED|0x10"; "0" for none.
+std::string flags_display(std::uint64_t flags);
+
+// Parses "float32", "int8", "bool", "complex128", "bfloat16", "uint16",
+// "float8_e5m2" and the like into a dtype with one lane.
+std::optional<DLDataType> parse_dtype(std::string_view text);
+
+}  // namespace dlpack_usm::dl

@@ -1,0 +1,23 @@
+// An aligned plain-text table: the text writer every command shares.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dlpack_usm::report {
+
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
+  void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  bool empty() const { return rows_.empty(); }
+  // Columns are padded to their widest cell and separated by two spaces;
+  // the last column is never padded, so lines carry no trailing blanks.
+  std::string render(const std::string& indent = "") const;
+
+ private:
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace dlpack_usm::report

@@ -1,0 +1,48 @@
+// The rule catalog: every check the tool makes on a tensor, each with a
+// stable id, the sentence of the spec or source document it enforces, and
+// the DLPack versions where it applies. Rules are pure functions of Facts.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dlpack/names.hpp"
+#include "facts/tensor_facts.hpp"
+
+namespace dlpack_usm::rules {
+
+enum class Severity { info, warning, error };
+const char* to_string(Severity severity);
+
+struct RuleInfo {
+  std::string_view id;      // "DLP-STRIDES-NULL"
+  std::string_view family;  // "version", "flags", "dtype", "shape", "addressing", "alignment",
+                            // "device", "oneapi", "reader"
+  std::string_view title;
+  Severity severity;
+  dl::Release since;                 // first DLPack release where it applies
+  std::optional<dl::Release> until;  // last release where it applies, if it stopped
+  std::string_view source;           // "dlpack.h 1.2", "seeds/000_a1fa70ac3aeb0d85.txt"
+  std::string_view spec_text;        // the sentence enforced
+};
+
+struct Finding {
+  std::string rule_id;
+  Severity severity = Severity::error;
+  std::string field;  // "dl_tensor.strides[1]", "version.major", "runtime.usm_kind"
+  std::string message;
+};
+
+std::span<const RuleInfo> rule_catalog();
+const RuleInfo* find_rule(std::string_view id);
+
+// Every finding of every rule that applies to the tensor's version, in
+// catalog order.
+std::vector<Finding> evaluate(const facts::TensorFacts& tensor);
+
+bool has_errors(const std::vector<Finding>& findings);
+
+}  // namespace dlpack_usm::rules

@@ -1,0 +1,108 @@
+// The one small interface the rest of the tool sees of a device runtime:
+// enumerate devices, hand out each platform's default context, allocate and
+// free USM of a kind, and say what a pointer is. The OpenCL implementation
+// (runtime/opencl/) is the real default; nothing above this line knows it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "facts/tensor_facts.hpp"
+#include "runtime/device_model.hpp"
+
+namespace dlpack_usm::runtime {
+
+// A context of the runtime: the default one of a platform (the OpenCL
+// counterpart of SYCL's default platform context) or a separate one the tool
+// made for negative cases. `handle` is the native object (a cl_context).
+struct ContextRef {
+  void* handle = nullptr;
+  std::int32_t platform_index = 0;
+  bool is_platform_default = false;
+};
+
+enum class ContextChoice { platform_default, separate };
+
+// What the runtime says about a pointer within one context.
+struct PointerInfo {
+  facts::UsmKind kind = facts::UsmKind::unknown;
+  std::optional<DeviceRef> owner;  // none for host allocations and unknown pointers
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+};
+
+class Runtime;
+
+// Owns one USM allocation and frees it (blocking) when destroyed.
+class UsmBuffer {
+ public:
+  UsmBuffer() = default;
+  UsmBuffer(Runtime* runtime, void* data, std::size_t bytes, facts::UsmKind kind, DeviceRef device,
+            ContextRef context)
+      : runtime_(runtime),
+        data_(data),
+        bytes_(bytes),
+        kind_(kind),
+        device_(device),
+        context_(context) {}
+  UsmBuffer(UsmBuffer&& other) noexcept { *this = std::move(other); }
+  UsmBuffer& operator=(UsmBuffer&& other) noexcept;
+  UsmBuffer(const UsmBuffer&) = delete;
+  UsmBuffer& operator=(const UsmBuffer&) = delete;
+  ~UsmBuffer() { reset(); }
+
+  void reset() noexcept;
+  void* data() const { return data_; }
+  std::size_t size() const { return bytes_; }
+  facts::UsmKind kind() const { return kind_; }
+  const DeviceRef& device() const { return device_; }
+  const ContextRef& context() const { return context_; }
+  explicit operator bool() const { return data_ != nullptr; }
+
+ private:
+  Runtime* runtime_ = nullptr;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+  facts::UsmKind kind_ = facts::UsmKind::unknown;
+  DeviceRef device_;
+  ContextRef context_;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+
+  virtual const Inventory& inventory() const = 0;
+
+  // The platform's default context, created on first use and shared by
+  // everything in the process. Throws Error(environment) if it cannot be made.
+  virtual ContextRef default_context(std::int32_t platform_index) = 0;
+
+  // Allocates `bytes` (at least 1) of `kind` for `device`. Throws
+  // Error(environment) when the device has no USM, lacks that kind, or the
+  // allocation fails. Host allocations belong to no device; `device` then
+  // only picks the platform.
+  virtual UsmBuffer allocate(const DeviceRef& device, facts::UsmKind kind, std::size_t bytes,
+                             ContextChoice context) = 0;
+
+  // Asks `context` what `ptr` is (clGetMemAllocInfoINTEL): unknown when the
+  // context does not know it.
+  virtual PointerInfo query(const void* ptr, const ContextRef& context) = 0;
+
+  // Copies through a queue of `device` in `context` and waits for it: the
+  // device, not the host, moves the bytes.
+  virtual void copy(const ContextRef& context, const DeviceRef& device, void* destination,
+                    const void* source, std::size_t bytes) = 0;
+
+ protected:
+  friend class UsmBuffer;
+  virtual void release(void* data, const ContextRef& context) noexcept = 0;
+};
+
+// The process-wide OpenCL runtime: enumerates once (honouring
+// ONEAPI_DEVICE_SELECTOR) and never throws; problems land in
+// inventory().problems.
+Runtime& opencl_runtime();
+
+}  // namespace dlpack_usm::runtime
