@@ -1,0 +1,150 @@
+#include "facts/derived.hpp"
+
+#include <algorithm>
+
+namespace dlpack_usm::facts {
+namespace {
+
+bool any_extent_zero(const std::vector<std::int64_t>& shape) {
+  return std::any_of(shape.begin(), shape.end(), [](std::int64_t n) { return n == 0; });
+}
+
+// Whether `strides` are the compact strides of `shape` taken from the last
+// dimension (C) or the first (F). Extent-1 dimensions may carry any stride.
+bool compact(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+             bool c_order) {
+  std::int64_t expected = 1;
+  std::size_t n = shape.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t i = c_order ? n - 1 - k : k;
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    if (__builtin_mul_overflow(expected, shape[i], &expected)) return false;
+  }
+  return true;
+}
+
+Contiguity classify(const std::vector<std::int64_t>& shape,
+                    const std::vector<std::int64_t>& strides) {
+  if (any_extent_zero(shape)) return Contiguity::both;
+  bool c = compact(shape, strides, true);
+  bool f = compact(shape, strides, false);
+  if (c && f) return Contiguity::both;
+  if (c) return Contiguity::c;
+  if (f) return Contiguity::f;
+  return Contiguity::neither;
+}
+
+}  // namespace
+
+const char* to_string(Contiguity contiguity) {
+  switch (contiguity) {
+    case Contiguity::c:
+      return "C";
+    case Contiguity::f:
+      return "F";
+    case Contiguity::both:
+      return "both";
+    case Contiguity::neither:
+      return "neither";
+    case Contiguity::unknown:
+      break;
+  }
+  return "unknown";
+}
+
+std::uint64_t alignment_of(std::uint64_t address, std::uint64_t cap) {
+  if (address == 0) return 0;
+  return std::min<std::uint64_t>(address & (~address + 1), cap);
+}
+
+std::optional<std::vector<std::int64_t>> row_major_strides(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> strides(shape.size());
+  std::int64_t running = 1;
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    strides[k] = running;
+    if (__builtin_mul_overflow(running, std::max<std::int64_t>(shape[k], 1), &running)) {
+      return std::nullopt;
+    }
+  }
+  return strides;
+}
+
+DerivedFacts derive(const TensorFacts& tensor) {
+  DerivedFacts derived;
+  derived.element_bytes =
+      (static_cast<std::uint64_t>(tensor.dtype.bits) * tensor.dtype.lanes + 7) / 8;
+  derived.data_alignment = alignment_of(tensor.data);
+  std::uint64_t first_element = 0;
+  if (!__builtin_add_overflow(tensor.data, tensor.byte_offset, &first_element)) {
+    derived.first_element_alignment = alignment_of(first_element);
+  }
+  if (!tensor.body_read || tensor.ndim < 0) return derived;
+
+  // ndim 0 is a scalar: one element, no shape needed.
+  std::vector<std::int64_t> shape;
+  if (tensor.ndim > 0) {
+    if (!tensor.shape || static_cast<std::int64_t>(tensor.shape->size()) != tensor.ndim) {
+      return derived;
+    }
+    shape = *tensor.shape;
+  }
+  if (std::any_of(shape.begin(), shape.end(), [](std::int64_t n) { return n < 0; })) {
+    return derived;
+  }
+
+  std::uint64_t count = 1;
+  for (std::int64_t extent : shape) {
+    if (__builtin_mul_overflow(count, static_cast<std::uint64_t>(extent), &count)) {
+      // A zero extent anywhere makes the true product 0, whatever came first.
+      derived.element_count_overflows = !any_extent_zero(shape);
+      count = 0;
+      break;
+    }
+  }
+  if (!derived.element_count_overflows) derived.element_count = count;
+
+  if (tensor.strides) {
+    if (tensor.strides->size() != shape.size()) return derived;
+    derived.effective_strides = *tensor.strides;
+  } else {
+    derived.effective_strides = row_major_strides(shape);
+  }
+  if (!derived.effective_strides) {
+    derived.extent_overflows = true;
+    return derived;
+  }
+  derived.contiguity = classify(shape, *derived.effective_strides);
+
+  if (derived.element_count == 0 || any_extent_zero(shape)) {
+    derived.lowest_byte = 0;
+    derived.end_byte = 0;
+    return derived;
+  }
+  // Extent in elements: each dimension moves (extent - 1) * stride away from
+  // the first element, downwards for negative strides.
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    std::int64_t reach = 0;
+    if (__builtin_mul_overflow(shape[i] - 1, (*derived.effective_strides)[i], &reach) ||
+        __builtin_add_overflow(reach < 0 ? low : high, reach, reach < 0 ? &low : &high)) {
+      derived.extent_overflows = true;
+      return derived;
+    }
+  }
+  std::int64_t element_bytes = static_cast<std::int64_t>(derived.element_bytes);
+  std::int64_t low_bytes = 0;
+  std::int64_t high_bytes = 0;
+  if (__builtin_mul_overflow(low, element_bytes, &low_bytes) ||
+      __builtin_mul_overflow(high, element_bytes, &high_bytes) ||
+      __builtin_add_overflow(high_bytes, element_bytes, &high_bytes)) {
+    derived.extent_overflows = true;
+    return derived;
+  }
+  derived.lowest_byte = low_bytes;
+  derived.end_byte = high_bytes;
+  return derived;
+}
+
+}  // namespace dlpack_usm::facts
