@@ -10,11 +10,13 @@ facts::RuntimeFacts live_runtime_facts(runtime::Runtime& runtime, const runtime:
   const runtime::Inventory& inventory = runtime.inventory();
   live.usm_kind = info.kind;
   live.root_device_count = inventory.root_device_count();
+  // A pointer the context does not know tells nothing about which context
+  // it is bound to, so default_context stays unset (the rules then name the
+  // unknown pointer, not a wrong context).
+  if (info.kind == facts::UsmKind::unknown) return live;
   // Compared by handle rather than trusting ContextRef::is_platform_default:
   // the question is whether the import protocol's lookup would find it.
-  live.default_context = info.kind != facts::UsmKind::unknown &&
-                         runtime.default_context(context.platform_index).handle == context.handle;
-  if (info.kind == facts::UsmKind::unknown) return live;
+  live.default_context = runtime.default_context(context.platform_index).handle == context.handle;
   live.alloc_base = info.base;
   live.alloc_size = info.size;
   // Host allocations belong to no device, so there is no owner to report.
