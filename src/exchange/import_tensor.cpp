@@ -43,7 +43,8 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
   if (device_id < 0 || device_id >= inventory.root_device_count()) {
     refuse(fmt::format("import refused: device_id {} names no root device; this process sees {} "
                        "(rule {})",
-                       device_id, inventory.root_device_count(), rule_ids::kDeviceIdRange),
+                       device_id, inventory.root_device_count(),
+                       device_id < 0 ? rule_ids::kDeviceIdNegative : rule_ids::kDeviceIdRange),
            "'dlpack-usm list-devices' shows the kDLOneAPI device ids of this machine");
   }
   ImportedPlacement placement;

@@ -10,6 +10,7 @@ namespace dlpack_usm::exchange::rule_ids {
 inline constexpr std::string_view kDefaultContext = "DLP-ONEAPI-CONTEXT-NOT-DEFAULT";
 inline constexpr std::string_view kUsmUnknown = "DLP-ONEAPI-USM-UNKNOWN";
 inline constexpr std::string_view kDeviceIdRange = "DLP-ONEAPI-DEVICE-ID-RANGE";
+inline constexpr std::string_view kDeviceIdNegative = "DLP-DEVICE-ID-NEGATIVE";
 inline constexpr std::string_view kVersionMajor = "DLP-VERSION-MAJOR";
 inline constexpr std::string_view kExtentOutsideAllocation = "DLP-EXTENT-OUTSIDE-ALLOCATION";
 
