@@ -12,10 +12,7 @@ struct Outcome {
 };
 
 void add_list_devices_command(CLI::App& app, Outcome& outcome);
-<<<<<<< HEAD
 void add_exchange_command(CLI::App& app, Outcome& outcome);
-=======
 void add_rules_command(CLI::App& app, Outcome& outcome);
->>>>>>> rules
 
 }  // namespace dlpack_usm::cli

@@ -156,7 +156,10 @@ ExportedTensor export_tensor(runtime::Runtime& runtime, const ExportRequest& req
 
   // Every exported tensor must pass the rule engine on its live facts; if it
   // does not, the capsule is released here (its owner calls the deleter).
-  exported.facts = read_capsule_facts(exported.capsule, "live:export");
+  const runtime::DeviceInfo* owner_info = runtime.inventory().find(owner);
+  exported.facts = read_capsule_facts(
+      exported.capsule,
+      fmt::format("live:export:{}", owner_info ? owner_info->selector_name : "?"));
   exported.facts.runtime = live_runtime_facts(runtime, info, request.context);
   exported.findings = enforce_rules(exported.facts, "export");
   return exported;

@@ -91,6 +91,7 @@ Layout make_layout(const std::vector<std::int64_t>& shape, std::uint64_t element
         parent.back() = static_cast<std::int64_t>(
             checked_multiply(static_cast<std::uint64_t>(parent.back()), 2));
       layout.strides = compact_strides(parent, true);
+      if (!layout.strides.empty()) layout.strides.back() *= 2;
       layout.allocation_bytes =
           count == 0 ? 0 : checked_multiply(element_count(parent), element_bytes);
       break;

@@ -90,6 +90,8 @@ RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest
     record_refusal(report, "export", error);
     return report;
   }
+  // From here on only the tensor holds export's reference to the buffer.
+  export_request.keep_alive.reset();
   report.exported = exported->facts;
   report.export_findings = exported->findings;
 

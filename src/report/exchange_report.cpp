@@ -6,7 +6,7 @@
 #include "capsule/capsule_file.hpp"
 #include "dlpack/names.hpp"
 #include "facts/derived.hpp"
-#include "report/text_table.hpp"
+#include "report/capsule_dump_report.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -29,49 +29,19 @@ std::string version_text(const facts::TensorFacts& tensor) {
                                                         tensor.version.major, tensor.version.minor);
 }
 
-std::string runtime_text(const facts::RuntimeFacts& live) {
-  std::string text =
-      fmt::format("USM {}", live.usm_kind ? facts::to_string(*live.usm_kind) : "not asked");
-  if (live.owner_root_index) {
-    text += fmt::format(
-        ", owner {} (root {}{})", live.owner_device_name.value_or("?"), *live.owner_root_index,
-        live.owner_sub_device_index ? fmt::format(", sub-device {}", *live.owner_sub_device_index)
-                                    : "");
-  } else if (live.usm_kind == facts::UsmKind::host) {
-    text += ", owner none (host allocation)";
-  }
-  if (live.default_context) {
-    text += *live.default_context ? ", default context" : ", NOT the default context";
-  }
-  if (live.alloc_base && live.alloc_size) {
-    text += fmt::format(", allocation {:#x} + {} bytes", *live.alloc_base, *live.alloc_size);
+// The capsule, field by field, as the consumer receives it: the same dump
+// `capsule dump` prints, indented under the export step.
+std::string capsule_text(const facts::TensorFacts& tensor) {
+  std::string dump = capsule_dump_to_text(build_capsule_dump("", {tensor}));
+  std::string text;
+  std::size_t start = 0;
+  while (start < dump.size()) {
+    std::size_t end = dump.find('\n', start);
+    if (end == std::string::npos) end = dump.size();
+    text += "   " + dump.substr(start, end - start) + "\n";
+    start = end + 1;
   }
   return text;
-}
-
-// The capsule, field by field, as the consumer receives it.
-std::string capsule_text(const facts::TensorFacts& tensor) {
-  TextTable table({"FIELD", "VALUE"});
-  table.add_row({"struct", version_text(tensor)});
-  if (tensor.abi == facts::Abi::versioned) {
-    table.add_row({"flags", dl::flags_display(tensor.flags)});
-  }
-  table.add_row({"data", fmt::format("{:#x}", tensor.data)});
-  table.add_row(
-      {"device", fmt::format("{}, device_id {}", dl::device_type_display(tensor.device_type),
-                             tensor.device_id)});
-  table.add_row({"ndim", std::to_string(tensor.ndim)});
-  table.add_row({"dtype", dl::dtype_display(tensor.dtype)});
-  table.add_row({"shape", dims_text(tensor.shape)});
-  table.add_row({"strides", dims_text(tensor.strides)});
-  table.add_row({"byte_offset", std::to_string(tensor.byte_offset)});
-  table.add_row({"deleter", tensor.has_deleter ? "present" : "NULL"});
-  facts::DerivedFacts derived = facts::derive(tensor);
-  table.add_row(
-      {"elements", derived.element_count ? std::to_string(*derived.element_count) : "unknown"});
-  table.add_row({"contiguity", facts::to_string(derived.contiguity)});
-  if (tensor.runtime) table.add_row({"runtime", runtime_text(*tensor.runtime)});
-  return table.render("     ");
 }
 
 std::string findings_text(const std::vector<rules::Finding>& findings) {
@@ -167,7 +137,7 @@ ordered_json exchange_to_json(const RoundTripReport& report) {
                      {"order", exchange::to_string(request.order)},
                      {"max_version", dl::to_string(request.options.max_version)},
                      {"read_only", request.options.read_only}};
-  json["allocate"] = {{"address", report.allocation_address},
+  json["allocate"] = {{"address", fmt::format("{:#x}", report.allocation_address)},
                       {"bytes", report.allocation_bytes},
                       {"strides", report.layout.strides},
                       {"byte_offset", report.layout.byte_offset}};
@@ -178,8 +148,10 @@ ordered_json exchange_to_json(const RoundTripReport& report) {
                                            : ordered_json();
   json["refused"] = refusal;
   if (!report.exported) return json;
-  json["export"] = {{"capsule", capsule::to_capsule_json(*report.exported)},
-                    {"findings", findings_json(report.export_findings)}};
+  json["export"] = {
+      {"capsule", capsule::to_capsule_json(*report.exported)},
+      {"dump", capsule_dump_to_json(build_capsule_dump("", {*report.exported}))["tensors"][0]},
+      {"findings", findings_json(report.export_findings)}};
   if (!report.placement) return json;
   const exchange::ImportedPlacement& placement = *report.placement;
   json["import"] = {
@@ -191,7 +163,7 @@ ordered_json exchange_to_json(const RoundTripReport& report) {
       {"writable", report.writable},
       {"findings", findings_json(report.import_findings)}};
   json["verify"] = {{"pointer_identity", report.pointer_identity},
-                    {"imported_data", report.imported_data},
+                    {"imported_data", fmt::format("{:#x}", report.imported_data)},
                     {"device_id_matches", report.device_id_matches},
                     {"elements_checked", report.elements_checked},
                     {"mismatches", report.mismatches},

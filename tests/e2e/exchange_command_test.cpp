@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct ToolRun {
   int exit_code = -1;
   std::string out;
   std::string err;
@@ -41,11 +41,11 @@ class ExchangeCommand : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  Run run(const std::string& arguments) {
+  ToolRun run(const std::string& arguments) {
     std::string command = std::string("'") + DLPACK_USM_BINARY + "' exchange " + arguments + " >'" +
                           (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
     int status = std::system(command.c_str());
-    Run result;
+    ToolRun result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     result.out = slurp(dir_ / "out");
     result.err = slurp(dir_ / "err");
@@ -72,8 +72,8 @@ class ExchangeCommand : public ::testing::Test {
 
 TEST_F(ExchangeCommand, RoundTripSucceedsAndSavesTheCapsule) {
   SKIP_WITHOUT_USM_DEVICE();
-  Run result = run("--usm shared --dtype float32 --shape 4,250 --order F --json --save '" +
-                   (dir_ / "capsule.json").string() + "'");
+  ToolRun result = run("--usm shared --dtype float32 --shape 4,250 --order F --json --save '" +
+                       (dir_ / "capsule.json").string() + "'");
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
   auto json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json["ok"], true);
@@ -92,9 +92,9 @@ TEST_F(ExchangeCommand, RoundTripSucceedsAndSavesTheCapsule) {
 
 TEST_F(ExchangeCommand, TextOutputShowsEveryStep) {
   SKIP_WITHOUT_USM_DEVICE();
-  Run result = run("--device " + usm_device() +
-                   " --sub-device 1 --usm device --dtype complex128 "
-                   "--shape 3,4 --order negative --max-version 0.8");
+  ToolRun result = run("--device " + usm_device() +
+                       " --sub-device 1 --usm device --dtype complex128 "
+                       "--shape 3,4 --order negative --max-version 0.8");
   if (result.exit_code == 3) GTEST_SKIP() << "no sub-device 1 here: " << result.err;
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
   for (const char* step : {"1. allocate", "2. fill", "3. export", "4. import", "5. verify",
@@ -113,14 +113,14 @@ TEST_F(ExchangeCommand, UsageErrorsExit2) {
 }
 
 TEST_F(ExchangeCommand, MissingDeviceOrUsmExits3) {
-  Run result = run("--device opencl:gpu:99");
+  ToolRun result = run("--device opencl:gpu:99");
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_NE(result.err.find("opencl:gpu:99"), std::string::npos) << result.err;
   // A device without the USM extension, where there is one.
   for (const auto& platform : dlpack_usm::runtime::opencl_runtime().inventory().platforms) {
     for (const auto& root : platform.devices) {
       if (root.usm) continue;
-      Run no_usm = run("--device " + root.selector_name);
+      ToolRun no_usm = run("--device " + root.selector_name);
       EXPECT_EQ(no_usm.exit_code, 3) << root.selector_name;
       EXPECT_NE(no_usm.err.find("USM"), std::string::npos) << no_usm.err;
     }
@@ -129,7 +129,7 @@ TEST_F(ExchangeCommand, MissingDeviceOrUsmExits3) {
 
 TEST_F(ExchangeCommand, UnwritableSaveExits3) {
   SKIP_WITHOUT_USM_DEVICE();
-  Run result = run("--save '" + (dir_ / "no-such-dir" / "capsule.json").string() + "'");
+  ToolRun result = run("--save '" + (dir_ / "no-such-dir" / "capsule.json").string() + "'");
   EXPECT_EQ(result.exit_code, 3) << result.err;
   EXPECT_NE(result.err.find("no-such-dir"), std::string::npos) << result.err;
 }

@@ -89,11 +89,12 @@ TEST(ExchangeRefusal, ExportBrokenByTheRuleEngine) {
         export_tensor(runtime::opencl_runtime(), request_for(buffer, {4, -1}), {});
       },
       "DLP-SHAPE-NEGATIVE");
+  EXPECT_EQ(buffer.use_count(), 1) << "the refused tensor's deleter released its reference";
   ExportRequest zero_bits = request_for(buffer, {4});
   zero_bits.dtype = dl::DLDataType{dl::kDLFloat, 0, 1};
   expect_refusal([&] { export_tensor(runtime::opencl_runtime(), zero_bits, {}); },
                  "DLP-DTYPE-BITS-ZERO");
-  EXPECT_EQ(buffer.use_count(), 1);
+  EXPECT_EQ(buffer.use_count(), 2) << "only the request still holds the buffer";
 }
 
 TEST(ExchangeRefusal, ImportOfAMallocedPointer) {

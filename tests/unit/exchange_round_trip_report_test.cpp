@@ -1,10 +1,17 @@
 // run_round_trip, the flow behind `dlpack-usm exchange`: its report must
 // say what really happened, refusals included.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+
+#include "capsule/capsule_file.hpp"
+#include "common/error.hpp"
+#include "exchange/capsule_save.hpp"
 #include "exchange/round_trip.hpp"
 #include "exchange/rule_ids.hpp"
 #include "exchange_test_support.hpp"
+#include "rules/rule.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
@@ -54,6 +61,41 @@ TEST(ExchangeRoundTripReport, ReadOnlyRoundTripReportsAReadOnlyView) {
   EXPECT_TRUE(report.ok()) << report.refusal;
   EXPECT_FALSE(report.writable);
   EXPECT_EQ(report.exported->flags, dl::kFlagReadOnly);
+}
+
+TEST(ExchangeRoundTripReport, SavedCapsuleReadsBackAsTheSameFacts) {
+  auto devices = testing::usm_root_devices();
+  SKIP_WITHOUT(devices, "device");
+  RoundTripRequest request;
+  request.device = devices[0]->ref;
+  request.shape = {3, 4};
+  request.order = Order::strided;
+  RoundTripReport report = run_round_trip(runtime::opencl_runtime(), request);
+  ASSERT_TRUE(report.exported);
+  auto path = std::filesystem::temp_directory_path() /
+              ("dlpack-usm-saved-" + std::to_string(::getpid()) + ".json");
+  save_capsule_file(path, *report.exported);
+  std::vector<facts::TensorFacts> back = capsule::read_capsule_file(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].data, report.exported->data);
+  EXPECT_EQ(back[0].strides, report.exported->strides);
+  ASSERT_TRUE(back[0].runtime);
+  EXPECT_EQ(back[0].runtime->alloc_size, report.exported->runtime->alloc_size);
+  EXPECT_EQ(back[0].runtime->default_context, true);
+  // What was live passes the rules written down as well.
+  EXPECT_FALSE(rules::has_errors(rules::evaluate(back[0])));
+}
+
+TEST(ExchangeRoundTripReport, SaveToAMissingDirectoryIsAnEnvironmentError) {
+  facts::TensorFacts facts;
+  try {
+    save_capsule_file("/nonexistent-dir-of-dlpack-usm/capsule.json", facts);
+    ADD_FAILURE() << "saved into a directory that does not exist";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::environment);
+    EXPECT_NE(std::string(error.what()).find("nonexistent-dir-of-dlpack-usm"), std::string::npos);
+  }
 }
 
 }  // namespace
