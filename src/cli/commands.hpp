@@ -3,16 +3,21 @@
 // handle are thrown as dlpack_usm::Error and reported by main().
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace dlpack_usm::cli {
 
 struct Outcome {
   int exit_code = 0;
+  std::vector<std::string> command_line;  // as typed, for reports
 };
 
 void add_list_devices_command(CLI::App& app, Outcome& outcome);
 void add_exchange_command(CLI::App& app, Outcome& outcome);
 void add_rules_command(CLI::App& app, Outcome& outcome);
+void add_check_command(CLI::App& app, Outcome& outcome);
 
 }  // namespace dlpack_usm::cli

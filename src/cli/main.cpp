@@ -25,9 +25,11 @@ int main(int argc, char** argv) {
       "3 environment error, 4 internal error. See dlpack-usm(1).");
 
   cli::Outcome outcome;
+  outcome.command_line.assign(argv, argv + argc);
   cli::add_list_devices_command(app, outcome);
   cli::add_exchange_command(app, outcome);
   cli::add_rules_command(app, outcome);
+  cli::add_check_command(app, outcome);
 
   try {
     app.parse(argc, argv);

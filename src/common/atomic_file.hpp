@@ -1,6 +1,5 @@
-// Writing an output file so that readers see either the old file or the
-// whole new one, never a half-written one: write a temporary file next to
-// it, flush it, then rename it over the target.
+// Writes a whole file so that readers see the old content or the new, never
+// half of it: a temporary file in the same directory, flushed, then renamed.
 #pragma once
 
 #include <filesystem>
@@ -8,8 +7,8 @@
 
 namespace dlpack_usm {
 
-// Throws Error(environment) naming the path when the file cannot be written;
-// the temporary file is removed then.
-void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
+// "-" writes to stdout. Throws Error(environment) naming the path when the
+// file cannot be written.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
 }  // namespace dlpack_usm

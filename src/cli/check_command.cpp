@@ -1,0 +1,198 @@
+// dlpack-usm check: the conformance suite and the CI gate. Runs the shipped
+// vectors and the live cases, each isolated, and decides pass or fail with
+// the baseline and flakes files; writes the JSON report, JUnit XML, a
+// streamed results.jsonl and a failures file.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "cli/console.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "report/check_report.hpp"
+#include "runtime/runtime.hpp"
+#include "suite/check_plan.hpp"
+#include "suite/vector_cases.hpp"
+
+namespace dlpack_usm::cli {
+namespace {
+
+struct CheckArguments {
+  std::string suite;
+  std::vector<std::string> filters, rules, devices, required_devices, baselines, flakes;
+  std::string shard;
+  bool allow_empty = false;
+  bool list = false;
+  double timeout_s = 60;
+  int jobs = 0;
+  std::string report, junit, stream, failures;
+  std::string run_case;  // internal: the child side of the runner
+};
+
+// Opens results.jsonl up front: an unwritable path is an environment error
+// before any case runs, and each line is flushed as its case finishes so the
+// file survives a crash of the runner itself.
+class ResultStream {
+ public:
+  explicit ResultStream(const std::string& path) {
+    if (path.empty()) return;
+    file_ = std::fopen(path.c_str(), "w");
+    if (file_ == nullptr) {
+      fail_environment(fmt::format("cannot write the results stream {}", path),
+                       "check that the directory exists and is writable");
+    }
+  }
+  ~ResultStream() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  ResultStream(const ResultStream&) = delete;
+  ResultStream& operator=(const ResultStream&) = delete;
+  void write(const suite::RecordedCase& recorded) {
+    if (file_ == nullptr) return;
+    fmt::print(file_, "{}\n", report::recorded_case_line(recorded));
+    std::fflush(file_);
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+};
+
+void require_writable(const std::string& path, const char* option) {
+  if (path.empty() || path == "-") return;
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  if (access(parent.c_str(), W_OK) != 0) {
+    fail_environment(fmt::format("{} {}: the directory {} is not writable", option, path,
+                                 parent.string()),
+                     "create it or choose another path");
+  }
+}
+
+std::string default_stream_path(const std::string& report) {
+  if (report.empty() || report == "-") return {};
+  return (std::filesystem::path(report).parent_path() / "results.jsonl").string();
+}
+
+int run_child(const CheckArguments& args) {
+  suite::CaseSources sources = suite::default_case_sources(args.suite);
+  return suite::run_case_in_child(sources, args.run_case);
+}
+
+int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
+  suite::CheckOptions options;
+  options.suite_dir = args.suite;
+  options.selection.id_globs = args.filters;
+  options.selection.rule_globs = args.rules;
+  options.selection.devices = args.devices;
+  if (!args.shard.empty()) options.selection.shard = suite::parse_shard(args.shard);
+  options.required_devices = args.required_devices;
+  for (const auto& b : args.baselines) options.baselines.emplace_back(b);
+  for (const auto& f : args.flakes) options.flakes.emplace_back(f);
+  options.allow_empty = args.allow_empty;
+  options.timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
+  options.jobs = args.jobs > 0 ? args.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.command_line = command_line;
+
+  const runtime::Inventory& inventory = runtime::opencl_runtime().inventory();
+  for (const std::string& warning : inventory.warnings) print_warning(warning);
+  for (const std::string& problem : inventory.problems) print_warning(problem);
+  suite::require_devices(inventory, options.required_devices);
+
+  suite::CaseSources sources = suite::default_case_sources(options.suite_dir);
+  if (args.list) {
+    std::vector<suite::CaseSpec> all;
+    for (auto& source : sources) {
+      for (auto& spec : source->cases()) all.push_back(std::move(spec));
+    }
+    for (const suite::CaseSpec& spec : suite::select_cases(std::move(all), options.selection)) {
+      fmt::print("{}\n", spec.id);
+    }
+    return 0;
+  }
+
+  require_writable(args.report, "--report");
+  require_writable(args.junit, "--junit");
+  require_writable(args.failures, "--failures");
+  ResultStream stream(args.stream.empty() ? default_stream_path(args.report) : args.stream);
+
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  auto child_command = [&](const suite::CaseSpec& spec) {
+    return std::vector<std::string>{self, "check", "--run-case", spec.id, "--suite", args.suite};
+  };
+  bool progress = isatty(STDERR_FILENO) != 0;
+  suite::CheckCallbacks callbacks;
+  callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started, std::size_t total) {
+    if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, spec.id);
+  };
+  callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
+
+  suite::CheckRun run = suite::run_check(options, sources, child_command, callbacks);
+  if (progress) fmt::print(stderr, "\r\033[K");
+
+  // Reports first: a gate decision nobody can read later is worth little.
+  if (!args.report.empty()) {
+    write_file_atomically(args.report, report::check_run_to_json(run).dump(
+                                           2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                                           "\n");
+  }
+  if (!args.junit.empty()) write_file_atomically(args.junit, report::check_run_to_junit(run));
+  if (!args.failures.empty()) {
+    write_file_atomically(args.failures, suite::failures_file_text(
+                                             [&run] {
+                                               std::vector<suite::CaseResult> results;
+                                               for (const auto& c : run.cases) results.push_back(c.result);
+                                               return results;
+                                             }()));
+  }
+  std::FILE* summary_stream = args.report == "-" ? stderr : stdout;
+  fmt::print(summary_stream, "{}", report::check_run_summary(run));
+  return static_cast<int>(run.gate_passed() ? ExitCode::ok : ExitCode::findings);
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, Outcome& outcome) {
+  auto args = std::make_shared<CheckArguments>();
+  auto* command = app.add_subcommand(
+      "check", "Run the conformance vectors and the live cases on every USM device: the CI gate");
+  command->add_option("--suite", args->suite, "Conformance suite directory (default: the shipped one)");
+  command->add_option("--filter", args->filters, "Run only cases whose id matches GLOB (repeatable)");
+  command->add_option("--rule", args->rules, "Run only cases about rule ID or GLOB (repeatable)");
+  command->add_option("--device", args->devices,
+                      "Run only live cases on DEVICE or its sub-devices (repeatable)");
+  command->add_option("--shard", args->shard, "Run shard I of N (I/N) of the selected cases");
+  command->add_flag("--allow-empty", args->allow_empty, "Selecting no case is not an error");
+  command->add_option("--require-device", args->required_devices,
+                      "Exit 3 unless DEVICE (a name, glob, or 'usm') is present (repeatable)");
+  command->add_option("--baseline", args->baselines, "File of case ids expected to fail (repeatable)");
+  command->add_option("--flakes", args->flakes, "File of case ids allowed to be flaky (repeatable)");
+  command->add_option("--report", args->report, "Write the JSON report to FILE ('-' for stdout)");
+  command->add_option("--junit", args->junit, "Write JUnit XML to FILE");
+  command->add_option("--stream", args->stream,
+                      "Stream one JSON line per finished case to FILE (default: results.jsonl "
+                      "beside --report)");
+  command->add_option("--failures", args->failures, "Write failing case ids to FILE, in baseline format");
+  command->add_option("--timeout", args->timeout_s, "Seconds a case may run before it is killed")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
+  command->add_option("--run-case", args->run_case, "Internal: run one case in this process")
+      ->group("");
+  command->callback([args, &outcome] {
+    if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
+    if (!args->run_case.empty()) {
+      outcome.exit_code = run_child(*args);
+      return;
+    }
+    outcome.exit_code = run_gate(*args, outcome.command_line);
+  });
+}
+
+}  // namespace dlpack_usm::cli

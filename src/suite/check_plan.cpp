@@ -1,0 +1,145 @@
+#include "suite/check_plan.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "build_info.hpp"
+#include "common/error.hpp"
+#include "runtime/runtime.hpp"
+#include "suite/live_cases.hpp"
+#include "suite/vector_cases.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+std::string now_rfc3339() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// Single-quoted for POSIX shells.
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+nlohmann::json options_to_json(const CheckOptions& options) {
+  return {{"suite", options.suite_dir.string()},
+          {"filter", options.selection.id_globs},
+          {"rule", options.selection.rule_globs},
+          {"device", options.selection.devices},
+          {"shard", options.selection.shard
+                        ? nlohmann::json(fmt::format("{}/{}", options.selection.shard->index,
+                                                     options.selection.shard->count))
+                        : nlohmann::json(nullptr)},
+          {"require_device", options.required_devices},
+          {"timeout_ms", options.timeout.count()},
+          {"jobs", options.jobs},
+          {"allow_empty", options.allow_empty}};
+}
+
+}  // namespace
+
+CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
+  CaseSources sources;
+  sources.push_back(std::make_unique<VectorCaseSource>(suite_dir));
+  sources.push_back(std::make_unique<LiveCaseSource>(runtime::opencl_runtime()));
+  return sources;
+}
+
+void require_devices(const runtime::Inventory& inventory, const std::vector<std::string>& required) {
+  for (const std::string& wanted : required) {
+    bool present = false;
+    for (const runtime::PlatformInfo& platform : inventory.platforms) {
+      for (const runtime::DeviceInfo& root : platform.devices) {
+        present = present || (wanted == "usm" ? root.usm.has_value()
+                                              : device_matches(root.selector_name, wanted));
+      }
+    }
+    if (!present) {
+      fail_environment(fmt::format("--require-device {}: no such device on this machine", wanted),
+                       wanted == "usm" ? "install a runtime with cl_intel_unified_shared_memory "
+                                         "(scripts/setup.sh sets up Intel's CPU runtime)"
+                                       : "run 'dlpack-usm list-devices' to see the device names");
+    }
+  }
+}
+
+std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
+                          bool default_suite) {
+  std::string command = "dlpack-usm check --filter " + shell_quote(spec.id);
+  if (!default_suite) command += " --suite " + shell_quote(suite_dir.string());
+  return command;
+}
+
+CheckRun run_check(const CheckOptions& options, CaseSources& sources,
+                   std::function<std::vector<std::string>(const CaseSpec&)> child_command,
+                   const CheckCallbacks& callbacks) {
+  CheckRun run;
+  run.tool_version = kToolVersion;
+  run.command_line = options.command_line;
+  run.inventory = runtime::opencl_runtime().inventory();
+  run.options = options_to_json(options);
+
+  Expectations expectations;
+  for (const auto& path : options.baselines) {
+    expectations.files.push_back(read_expectation_file(path, "baseline"));
+  }
+  for (const auto& path : options.flakes) {
+    expectations.files.push_back(read_expectation_file(path, "flakes"));
+  }
+  run.expectation_files = expectations.files;
+
+  std::vector<CaseSpec> all;
+  for (auto& source : sources) {
+    for (CaseSpec& spec : source->cases()) all.push_back(std::move(spec));
+  }
+  std::vector<CaseSpec> selected = select_cases(std::move(all), options.selection);
+  if (selected.empty() && !options.allow_empty) {
+    fail_usage("the filters selected no case to run",
+               "check --filter, --rule, --device and --shard (see 'dlpack-usm check --list'), or "
+               "pass --allow-empty where an empty run is fine");
+  }
+  std::map<std::string, const CaseSpec*> by_id;
+  for (const CaseSpec& spec : selected) by_id[spec.id] = &spec;
+  bool default_suite = options.suite_dir == default_conformance_dir();
+
+  run.started_at = now_rfc3339();
+  auto started = std::chrono::steady_clock::now();
+  RunnerOptions runner;
+  runner.child_command = std::move(child_command);
+  runner.timeout = options.timeout;
+  runner.jobs = options.jobs;
+  runner.on_start = callbacks.on_start;
+  runner.on_result = [&](const CaseResult& result) {
+    if (!callbacks.on_case) return;
+    CaseResult decided = result;
+    decided.verdict = decide_verdict(decided, expectations);
+    const CaseSpec& spec = *by_id.at(result.id);
+    callbacks.on_case({spec, decided, repro_command(spec, options.suite_dir, default_suite)});
+  };
+  std::vector<CaseResult> results = run_isolated(selected, runner);
+  run.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  run.finished_at = now_rfc3339();
+
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    CaseResult& result = results[i];
+    result.verdict = decide_verdict(result, expectations);
+    run.interrupted = run.interrupted || result.outcome == Outcome::not_run;
+    run.cases.push_back({selected[i], std::move(result),
+                         repro_command(selected[i], options.suite_dir, default_suite)});
+  }
+  return run;
+}
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,52 @@
+// Turns `check` options into the cases to run and runs them with the
+// expectations applied: the part of `check` that decides, kept apart from
+// the command line and from the reporters.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "suite/check_run.hpp"
+#include "suite/runner.hpp"
+#include "suite/selection.hpp"
+
+namespace dlpack_usm::suite {
+
+struct CheckOptions {
+  std::filesystem::path suite_dir;
+  Selection selection;
+  std::vector<std::string> required_devices;  // --require-device
+  std::vector<std::filesystem::path> baselines;
+  std::vector<std::filesystem::path> flakes;
+  bool allow_empty = false;
+  std::chrono::milliseconds timeout{60000};
+  int jobs = 1;
+  std::vector<std::string> command_line;
+};
+
+// Every case source `check` knows: the shipped vectors and the live cases.
+CaseSources default_case_sources(const std::filesystem::path& suite_dir);
+
+// Throws Error(environment) naming a required device that is absent.
+// "usm" requires any device with USM; otherwise a name or glob of list-devices.
+void require_devices(const runtime::Inventory& inventory, const std::vector<std::string>& required);
+
+// A shell command line that re-runs one case.
+std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
+                          bool default_suite);
+
+struct CheckCallbacks {
+  std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
+  std::function<void(const RecordedCase&)> on_case;  // final result, verdict applied
+};
+
+// Loads expectations (Error(usage) on a bad file), selects (Error(usage) when
+// nothing is left and allow_empty is false), runs and records.
+CheckRun run_check(const CheckOptions& options, CaseSources& sources,
+                   std::function<std::vector<std::string>(const CaseSpec&)> child_command,
+                   const CheckCallbacks& callbacks);
+
+}  // namespace dlpack_usm::suite

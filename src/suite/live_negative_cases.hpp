@@ -1,0 +1,23 @@
+// The negative cases of the exchange, run live on a device: each must be
+// refused by the rule it names, and the producer's deleter must run exactly
+// once even though the consumer refuses the tensor.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "runtime/runtime.hpp"
+#include "suite/case.hpp"
+
+namespace dlpack_usm::suite {
+
+struct NegativeCase {
+  std::string_view name;     // "separate-context"
+  std::string_view rule_id;  // the rule that must refuse it
+};
+
+std::span<const NegativeCase> negative_cases();
+CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
+                             const std::string& name);
+
+}  // namespace dlpack_usm::suite
