@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/printable.hpp"
+
 namespace dlpack_usm::capsule {
 
 class DocumentError : public std::runtime_error {
@@ -26,14 +28,6 @@ class DocumentError : public std::runtime_error {
   std::string pointer_;
   std::optional<std::size_t> byte_offset_;
 };
-
-// `text` in double quotes, made safe for a one-line message: control bytes
-// and bytes that are not UTF-8 are written as \xNN, and anything past
-// `max_bytes` is cut with a note of the full length.
-std::string quote_for_message(std::string_view text, std::size_t max_bytes = 48);
-// The same escaping, unquoted and uncut: for whole messages that may quote
-// user input (keys with control characters, bytes a JSON lexer choked on).
-std::string printable(std::string_view text);
 
 // RFC 6901 escaping of one reference token ('~' -> "~0", '/' -> "~1").
 std::string pointer_token(std::string_view key);

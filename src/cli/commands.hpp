@@ -13,5 +13,6 @@ struct Outcome {
 
 void add_list_devices_command(CLI::App& app, Outcome& outcome);
 void add_rules_command(CLI::App& app, Outcome& outcome);
+void add_capsule_command(CLI::App& app, Outcome& outcome);
 
 }  // namespace dlpack_usm::cli

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   cli::Outcome outcome;
   cli::add_list_devices_command(app, outcome);
   cli::add_rules_command(app, outcome);
+  cli::add_capsule_command(app, outcome);
 
   try {
     app.parse(argc, argv);
