@@ -67,9 +67,10 @@ void check_extent_overflow(const RuleContext& context, Reporter& report) {
   Span span;
   if (byte_span(context, span) != SpanStatus::wraps) return;
   report(field,
-         fmt::format("data {:#x} + byte_offset {} with a byte range of [{}, {}) leaves "
-                     "the 64-bit address space; check data, byte_offset and the strides",
-                     tensor.data, tensor.byte_offset, *derived.lowest_byte, *derived.end_byte));
+         fmt::format("the elements span bytes [{}, {}) around data {:#x} + byte_offset {}, "
+                     "which leaves the 64-bit address space; check data, byte_offset and the "
+                     "strides",
+                     *derived.lowest_byte, *derived.end_byte, tensor.data, tensor.byte_offset));
 }
 
 void check_outside_allocation(const RuleContext& context, Reporter& report) {
@@ -80,10 +81,14 @@ void check_outside_allocation(const RuleContext& context, Reporter& report) {
   std::uint64_t base = *runtime->alloc_base;
   std::uint64_t size = *runtime->alloc_size;
   if (span.low >= base && span.end - base <= size) return;
+  std::uint64_t alloc_end = 0;
+  std::string allocation = __builtin_add_overflow(base, size, &alloc_end)
+                               ? fmt::format("{} bytes at {:#x}", size, base)
+                               : fmt::format("[{:#x}, {:#x}) ({} bytes)", base, alloc_end, size);
   report("dl_tensor.data",
-         fmt::format("the elements occupy [{:#x}, {:#x}) but the allocation is [{:#x}, {:#x} + "
-                     "{}); data + byte_offset and the strides must stay inside the allocation",
-                     span.low, span.end, base, base, size));
+         fmt::format("the elements occupy [{:#x}, {:#x}) but the allocation is {}; data, "
+                     "byte_offset and the strides must keep every element inside the allocation",
+                     span.low, span.end, allocation));
 }
 
 void check_data_null(const RuleContext& context, Reporter& report) {

@@ -84,8 +84,8 @@ void check_bits_invalid(const RuleContext& context, Reporter& report) {
   std::span<const unsigned> allowed = valid_bits(dtype.code);
   if (std::find(allowed.begin(), allowed.end(), dtype.bits) != allowed.end()) return;
   report("dl_tensor.dtype.bits",
-         fmt::format("{} with {} bits is not a valid type; {} takes {} bits", known->name,
-                     dtype.bits, known->name, join_bits(allowed)));
+         fmt::format("{} with {} bit{} is not a valid type; {} takes {} bits", known->name,
+                     dtype.bits, dtype.bits == 1 ? "" : "s", known->name, join_bits(allowed)));
 }
 
 void check_lanes_zero(const RuleContext& context, Reporter& report) {

@@ -1,0 +1,87 @@
+#include "common/sha256.hpp"
+
+#include <array>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+namespace dlpack_usm {
+namespace {
+
+constexpr std::array<std::uint32_t, 64> kRoundConstants{
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+constexpr std::uint32_t rotate_right(std::uint32_t x, int n) {
+  return (x >> n) | (x << (32 - n));
+}
+
+void compress(std::array<std::uint32_t, 8>& state, const unsigned char* block) {
+  std::array<std::uint32_t, 64> w{};
+  for (int i = 0; i < 16; ++i) {
+    w[i] = static_cast<std::uint32_t>(block[4 * i]) << 24 |
+           static_cast<std::uint32_t>(block[4 * i + 1]) << 16 |
+           static_cast<std::uint32_t>(block[4 * i + 2]) << 8 |
+           static_cast<std::uint32_t>(block[4 * i + 3]);
+  }
+  for (int i = 16; i < 64; ++i) {
+    std::uint32_t s0 = rotate_right(w[i - 15], 7) ^ rotate_right(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    std::uint32_t s1 = rotate_right(w[i - 2], 17) ^ rotate_right(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+  }
+  auto [a, b, c, d, e, f, g, h] = state;
+  for (int i = 0; i < 64; ++i) {
+    std::uint32_t s1 = rotate_right(e, 6) ^ rotate_right(e, 11) ^ rotate_right(e, 25);
+    std::uint32_t choice = (e & f) ^ (~e & g);
+    std::uint32_t t1 = h + s1 + choice + kRoundConstants[i] + w[i];
+    std::uint32_t s0 = rotate_right(a, 2) ^ rotate_right(a, 13) ^ rotate_right(a, 22);
+    std::uint32_t majority = (a & b) ^ (a & c) ^ (b & c);
+    std::uint32_t t2 = s0 + majority;
+    h = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  std::array<std::uint32_t, 8> add{a, b, c, d, e, f, g, h};
+  for (int i = 0; i < 8; ++i) state[i] += add[i];
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view data) {
+  std::array<std::uint32_t, 8> state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::size_t whole_blocks = data.size() / 64;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
+  for (std::size_t i = 0; i < whole_blocks; ++i) compress(state, bytes + 64 * i);
+
+  // Padding: a 1 bit, zeros, and the message length in bits, big-endian.
+  std::array<unsigned char, 128> tail{};
+  std::size_t rest = data.size() - 64 * whole_blocks;
+  for (std::size_t i = 0; i < rest; ++i) tail[i] = bytes[64 * whole_blocks + i];
+  tail[rest] = 0x80;
+  std::size_t tail_size = rest + 1 + 8 <= 64 ? 64 : 128;
+  std::uint64_t bit_length = static_cast<std::uint64_t>(data.size()) * 8;
+  for (int i = 0; i < 8; ++i) {
+    tail[tail_size - 1 - static_cast<std::size_t>(i)] =
+        static_cast<unsigned char>(bit_length >> (8 * i));
+  }
+  compress(state, tail.data());
+  if (tail_size == 128) compress(state, tail.data() + 64);
+
+  std::string hex;
+  for (std::uint32_t word : state) hex += fmt::format("{:08x}", word);
+  return hex;
+}
+
+}  // namespace dlpack_usm

@@ -1,0 +1,72 @@
+// The unit of `dlpack-usm check`: a case, its outcome when run, and the
+// verdict once expectations (baseline, flakes) are applied.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlpack_usm::suite {
+
+// What happened when the case ran.
+enum class Outcome {
+  pass,
+  fail,
+  not_supported,  // the device lacks a capability the case needs
+  skipped,        // filtered out after selection (kept for the record)
+  error,          // the harness could not evaluate the case
+  crash,          // the isolated child died on a signal or exited abnormally
+  timeout,        // the watchdog killed it
+  not_run,        // the run was interrupted before the case started
+};
+
+// What the gate makes of the outcome, given the expectation files.
+enum class Verdict { ok, expected_failure, flaky, unexpected_pass, regression };
+
+const char* to_string(Outcome outcome);
+const char* to_string(Verdict verdict);
+std::optional<Outcome> parse_outcome(std::string_view text);
+// fail, error, crash, timeout: the outcomes a baseline can expect.
+bool is_failing(Outcome outcome);
+
+struct CaseSpec {
+  std::string id;      // "vector/shape/strides-null-1.2", "live/opencl:cpu:1/shared/..."
+  std::string source;  // the CaseSource kind that runs it: "vector", "live", ...
+  // The device the case runs on (a list-devices selector name), or empty for
+  // cases that need none (the offline vectors).
+  std::string device;
+  std::vector<std::string> rules;  // rule ids the case is about, for --rule
+  nlohmann::json params;           // whatever the source needs to run it
+};
+
+struct CaseResult {
+  std::string id;
+  Outcome outcome = Outcome::error;
+  std::string message;
+  std::vector<std::string> rule_ids;  // rules that fired
+  double duration_ms = 0;
+  int attempts = 1;
+  // Set by the runner when a re-run gave another outcome.
+  std::optional<Outcome> first_outcome;
+  Verdict verdict = Verdict::ok;
+};
+
+// Produces the cases of one kind and runs one of them. run() executes inside
+// the isolated child process; it reports failures through the result and
+// throws only for harness errors.
+class CaseSource {
+ public:
+  virtual ~CaseSource() = default;
+  virtual std::string_view kind() const = 0;
+  // Deterministic: the same machine and options give the same list.
+  virtual std::vector<CaseSpec> cases() = 0;
+  virtual CaseResult run(const CaseSpec& spec) = 0;
+};
+
+using CaseSources = std::vector<std::unique_ptr<CaseSource>>;
+
+}  // namespace dlpack_usm::suite

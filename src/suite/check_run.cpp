@@ -1,0 +1,40 @@
+#include "suite/check_run.hpp"
+
+namespace dlpack_usm::suite {
+
+VerdictCounts CheckRun::verdict_counts() const {
+  VerdictCounts counts;
+  for (const RecordedCase& recorded : cases) {
+    switch (recorded.result.verdict) {
+      case Verdict::ok:
+        ++counts.ok;
+        break;
+      case Verdict::expected_failure:
+        ++counts.expected_failure;
+        break;
+      case Verdict::flaky:
+        ++counts.flaky;
+        break;
+      case Verdict::unexpected_pass:
+        ++counts.unexpected_pass;
+        break;
+      case Verdict::regression:
+        ++counts.regression;
+        break;
+    }
+  }
+  return counts;
+}
+
+int CheckRun::outcome_count(Outcome outcome) const {
+  int count = 0;
+  for (const RecordedCase& recorded : cases) count += recorded.result.outcome == outcome ? 1 : 0;
+  return count;
+}
+
+bool CheckRun::gate_passed() const {
+  VerdictCounts counts = verdict_counts();
+  return counts.regression == 0 && counts.unexpected_pass == 0;
+}
+
+}  // namespace dlpack_usm::suite

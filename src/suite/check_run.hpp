@@ -1,0 +1,47 @@
+// Everything a finished `check` run knows, in one plain model that every
+// reporter (summary text, JSON report, JUnit XML, failures file) formats
+// without deciding anything.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/device_model.hpp"
+#include "suite/case.hpp"
+#include "suite/expectations.hpp"
+
+namespace dlpack_usm::suite {
+
+struct RecordedCase {
+  CaseSpec spec;
+  CaseResult result;
+  std::string repro;  // a command line that re-runs just this case
+};
+
+struct VerdictCounts {
+  int ok = 0;
+  int expected_failure = 0;
+  int flaky = 0;
+  int unexpected_pass = 0;
+  int regression = 0;
+};
+
+struct CheckRun {
+  std::string tool_version;
+  std::string started_at;   // RFC 3339, UTC
+  std::string finished_at;  // RFC 3339, UTC
+  double duration_ms = 0;
+  std::vector<std::string> command_line;
+  runtime::Inventory inventory;
+  nlohmann::json options;  // selection, shard, timeout, jobs, as given
+  std::vector<ExpectationFile> expectation_files;
+  std::vector<RecordedCase> cases;
+  bool interrupted = false;
+
+  VerdictCounts verdict_counts() const;
+  int outcome_count(Outcome outcome) const;
+  // The gate passes when nothing regressed and nothing passed unexpectedly.
+  bool gate_passed() const;
+};
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,221 @@
+// list-devices as a user runs it, on the real OpenCL devices of this machine
+// and with the ICD loader pointed at nothing.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "tool_process.hpp"
+
+namespace dlpack_usm::e2e {
+namespace {
+
+using nlohmann::json;
+
+json list_devices_json(const ToolEnvironment& env = {}) {
+  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  EXPECT_TRUE(json::accept(result.out)) << result.out << result.err;
+  return json::parse(result.out, nullptr, false);
+}
+
+// CI sets this after installing Intel's CPU runtime: a machine that should
+// have a USM device but shows none must fail, not skip.
+bool usm_device_required() {
+  const char* value = std::getenv("DLPACK_USM_REQUIRE_USM");
+  return value != nullptr && std::string(value) == "1";
+}
+
+TEST(ListDevices, RootDeviceIdsCountUpAcrossPlatforms) {
+  ToolResult result = run_tool({"list-devices", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json doc = json::parse(result.out);
+  ASSERT_FALSE(doc["platforms"].empty());
+  int expected = 0;
+  for (const json& platform : doc["platforms"]) {
+    for (const json& device : platform["devices"]) {
+      EXPECT_EQ(device["dlpack_device_id"], expected) << device["selector"];
+      EXPECT_TRUE(device["sub_device_index"].is_null());
+      ++expected;
+    }
+  }
+  EXPECT_EQ(doc["root_device_count"], expected);
+  EXPECT_EQ(doc["ordering_model"]["name"], "opencl-icd");
+}
+
+TEST(ListDevices, SubDevicesCarryTheirParentsDeviceIdAndTheirOwnPosition) {
+  json doc = list_devices_json();
+  int sub_devices_seen = 0;
+  for (const json& platform : doc["platforms"]) {
+    for (const json& device : platform["devices"]) {
+      const json& subs = device["sub_devices"];
+      if (!subs.empty()) {
+        EXPECT_FALSE(device["partition"]["used"].is_null());
+      }
+      int position = 0;
+      for (const json& sub : subs) {
+        EXPECT_EQ(sub["dlpack_device_id"], device["dlpack_device_id"]);
+        EXPECT_EQ(sub["sub_device_index"], position);
+        EXPECT_EQ(sub["selector"].get<std::string>(),
+                  device["selector"].get<std::string>() + "." + std::to_string(position));
+        EXPECT_LE(sub["compute_units"].get<int>(), device["compute_units"].get<int>());
+        ++position;
+        ++sub_devices_seen;
+      }
+    }
+  }
+  // Both CPU runtimes on this project's machines support partitioning.
+  EXPECT_GT(sub_devices_seen, 0);
+}
+
+TEST(ListDevices, UsmCapabilitiesFollowTheExtension) {
+  json doc = list_devices_json();
+  int usm_devices = 0;
+  for (const json& platform : doc["platforms"]) {
+    for (const json& device : platform["devices"]) {
+      if (device["usm"].is_null()) continue;
+      ++usm_devices;
+      // A USM device can at least reach host and device allocations.
+      EXPECT_TRUE(device["usm"]["host"]["access"].get<bool>()) << device["selector"];
+      EXPECT_TRUE(device["usm"]["device"]["access"].get<bool>()) << device["selector"];
+      for (const char* kind :
+           {"host", "device", "single_device_shared", "cross_device_shared", "shared_system"}) {
+        for (const char* bit :
+             {"access", "atomic_access", "concurrent_access", "concurrent_atomic_access"}) {
+          EXPECT_TRUE(device["usm"][kind][bit].is_boolean()) << kind << "." << bit;
+        }
+      }
+    }
+  }
+  if (usm_device_required()) {
+    EXPECT_GT(usm_devices, 0) << "DLPACK_USM_REQUIRE_USM=1 but no device has "
+                                 "cl_intel_unified_shared_memory; did scripts/setup.sh run?";
+  }
+}
+
+TEST(ListDevices, PoclAndIntelCpuRuntimeAreBothListedWhereSetUp) {
+  if (!usm_device_required()) GTEST_SKIP() << "set DLPACK_USM_REQUIRE_USM=1 to require them";
+  json doc = list_devices_json();
+  std::set<std::string> names;
+  for (const json& platform : doc["platforms"]) names.insert(platform["name"]);
+  EXPECT_TRUE(names.count("Portable Computing Language")) << doc.dump();
+  bool intel_with_usm = false;
+  for (const json& platform : doc["platforms"]) {
+    if (platform["name"] != "Intel(R) OpenCL") continue;
+    intel_with_usm = platform["usm_extension"].get<bool>() && !platform["devices"].empty() &&
+                     !platform["devices"][0]["usm"].is_null();
+  }
+  EXPECT_TRUE(intel_with_usm) << doc.dump();
+}
+
+TEST(ListDevices, TextTableShowsEveryDeviceSelector) {
+  ToolResult text = run_tool({"list-devices"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  json doc = list_devices_json();
+  for (const json& platform : doc["platforms"]) {
+    for (const json& device : platform["devices"]) {
+      EXPECT_NE(text.out.find(device["selector"].get<std::string>()), std::string::npos);
+      for (const json& sub : device["sub_devices"]) {
+        EXPECT_NE(text.out.find(sub["selector"].get<std::string>()), std::string::npos);
+      }
+      EXPECT_NE(text.out.find(device["usm"].is_null() ? "no USM" : "host:A"), std::string::npos);
+    }
+  }
+}
+
+TEST(ListDevices, IcdLoaderWithNoDriverExitsThreeWithValidJson) {
+  std::filesystem::path empty = std::filesystem::temp_directory_path() / "dlpack-usm-no-icd";
+  std::filesystem::create_directories(empty);
+  ToolEnvironment env;
+  env.changes["OCL_ICD_VENDORS"] = empty.string();
+  env.changes["OCL_ICD_FILENAMES"] = std::nullopt;
+  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.err.find("dlpack-usm: error: the OpenCL ICD loader found no platform"),
+            std::string::npos)
+      << result.err;
+  ASSERT_TRUE(json::accept(result.out)) << result.out;
+  json doc = json::parse(result.out);
+  EXPECT_TRUE(doc["platforms"].empty());
+  EXPECT_EQ(doc["root_device_count"], 0);
+  EXPECT_FALSE(doc["problems"].empty());
+}
+
+TEST(ListDevices, MissingLoaderExitsThreeWithValidJson) {
+  ToolEnvironment env;
+  env.changes["DLPACK_USM_OPENCL_LOADER"] = "/nonexistent/libOpenCL.so.1";
+  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.err.find("cannot open the OpenCL ICD loader"), std::string::npos) << result.err;
+  ASSERT_TRUE(json::accept(result.out));
+  ToolResult text = run_tool({"list-devices"}, env);
+  EXPECT_EQ(text.exit_code, 3);
+}
+
+TEST(ListDevices, SelectorByIndexKeepsOneDeviceAndRenumbersIt) {
+  json all = list_devices_json();
+  ASSERT_GE(all["root_device_count"].get<int>(), 1);
+  // The last OpenCL device: selecting it alone makes it kDLOneAPI device 0.
+  std::string last_selector;
+  for (const json& platform : all["platforms"]) {
+    for (const json& device : platform["devices"]) last_selector = device["selector"];
+  }
+  std::string index = last_selector.substr(last_selector.rfind(':') + 1);
+  ToolEnvironment env;
+  env.changes["ONEAPI_DEVICE_SELECTOR"] = "opencl:" + index;
+  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("filtered by ONEAPI_DEVICE_SELECTOR=opencl:" + index),
+            std::string::npos);
+  json doc = json::parse(result.out);
+  EXPECT_EQ(doc["root_device_count"], 1);
+  EXPECT_EQ(doc["selector"], "opencl:" + index);
+  for (const json& platform : doc["platforms"]) {
+    for (const json& device : platform["devices"]) {
+      EXPECT_EQ(device["selector"], last_selector);
+      EXPECT_EQ(device["dlpack_device_id"], 0);
+    }
+  }
+}
+
+TEST(ListDevices, SelectorForAnotherBackendHidesOpenClDevices) {
+  ToolEnvironment env;
+  env.changes["ONEAPI_DEVICE_SELECTOR"] = "level_zero:*";
+  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(json::parse(result.out)["root_device_count"], 0);
+}
+
+TEST(ListDevices, MalformedSelectorIsAnEnvironmentError) {
+  ToolEnvironment env;
+  env.changes["ONEAPI_DEVICE_SELECTOR"] = "opencl";
+  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.err.find("ONEAPI_DEVICE_SELECTOR: term 'opencl' is not BACKEND:DEVICES"),
+            std::string::npos)
+      << result.err;
+  EXPECT_TRUE(json::accept(result.out));
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  ToolResult unknown_option = run_tool({"list-devices", "--no-such-option"});
+  EXPECT_EQ(unknown_option.exit_code, 2);
+  EXPECT_NE(unknown_option.err.find("dlpack-usm: error:"), std::string::npos);
+  EXPECT_EQ(run_tool({}).exit_code, 2);
+  EXPECT_EQ(run_tool({"no-such-command"}).exit_code, 2);
+}
+
+TEST(Cli, HelpAndVersionExitZero) {
+  ToolResult version = run_tool({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("dlpack-usm ", 0), 0u) << version.out;
+  ToolResult help = run_tool({"list-devices", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--json"), std::string::npos);
+  EXPECT_EQ(run_tool({"--help"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace dlpack_usm::e2e

@@ -1,0 +1,26 @@
+# Installs the build into a scratch prefix and checks that the binary, every
+# man page and the conformance suite land where users and man(1) look.
+# Arguments: -DBUILD_DIR=... -DSOURCE_DIR=... -DPREFIX=...
+file(REMOVE_RECURSE "${PREFIX}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}"
+                RESULT_VARIABLE result OUTPUT_QUIET)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed: ${result}")
+endif()
+if(NOT EXISTS "${PREFIX}/bin/dlpack-usm")
+  message(FATAL_ERROR "bin/dlpack-usm was not installed")
+endif()
+file(GLOB pages RELATIVE "${SOURCE_DIR}/man" "${SOURCE_DIR}/man/*.[17]")
+list(LENGTH pages count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no man pages in ${SOURCE_DIR}/man")
+endif()
+foreach(page IN LISTS pages)
+  string(REGEX REPLACE ".*\\.([17])$" "\\1" section "${page}")
+  if(NOT EXISTS "${PREFIX}/share/man/man${section}/${page}")
+    message(FATAL_ERROR "${page} was not installed in share/man/man${section}")
+  endif()
+endforeach()
+if(NOT IS_DIRECTORY "${PREFIX}/share/dlpack-usm/conformance")
+  message(FATAL_ERROR "the conformance suite was not installed")
+endif()

@@ -1,0 +1,220 @@
+// The isolated runner against cases that crash, abort, hang and flake. This
+// binary is its own child: with --run-case it runs one selftest case.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "common/error.hpp"
+#include "selftest_cases.hpp"
+#include "suite/expectations.hpp"
+#include "suite/runner.hpp"
+#include "suite/selection.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+std::string g_self;
+
+RunnerOptions options_for_tests(
+    std::chrono::milliseconds timeout = std::chrono::milliseconds(1500)) {
+  RunnerOptions options;
+  options.child_command = [](const CaseSpec& spec) {
+    return std::vector<std::string>{g_self, "--run-case", spec.id};
+  };
+  options.timeout = timeout;
+  options.jobs = 2;
+  return options;
+}
+
+std::vector<CaseSpec> selftest_cases(const std::vector<std::string>& names) {
+  std::vector<CaseSpec> all = testing::selftest_sources().front()->cases();
+  std::vector<CaseSpec> picked;
+  for (const std::string& name : names) {
+    for (const CaseSpec& spec : all) {
+      if (spec.id == "selftest/" + name) picked.push_back(spec);
+    }
+  }
+  return picked;
+}
+
+std::map<std::string, CaseResult> by_id(const std::vector<CaseResult>& results) {
+  std::map<std::string, CaseResult> map;
+  for (const CaseResult& result : results) map[result.id] = result;
+  return map;
+}
+
+class StateDirectory {
+ public:
+  StateDirectory() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("dlpack-usm-selftest-" + std::to_string(getpid()) + "-" + std::to_string(counter_++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+    setenv("DLPACK_USM_SELFTEST_STATE", path_.c_str(), 1);
+  }
+  ~StateDirectory() { std::filesystem::remove_all(path_); }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path path_;
+};
+
+TEST(Runner, CrashesAndHangsAreRecordedAndTheRunGoesOn) {
+  StateDirectory state;
+  auto results = by_id(run_isolated(
+      selftest_cases({"crash", "pass", "abort", "hang", "exit", "hang-silent", "fail"}),
+      options_for_tests()));
+  ASSERT_EQ(results.size(), 7u);
+  EXPECT_EQ(results["selftest/crash"].outcome, Outcome::crash);
+  EXPECT_NE(results["selftest/crash"].message.find("signal 11"), std::string::npos)
+      << results["selftest/crash"].message;
+  EXPECT_NE(results["selftest/crash"].message.find("about to crash"), std::string::npos);
+  EXPECT_EQ(results["selftest/abort"].outcome, Outcome::crash);
+  EXPECT_NE(results["selftest/abort"].message.find("signal 6"), std::string::npos);
+  EXPECT_EQ(results["selftest/exit"].outcome, Outcome::crash);
+  EXPECT_NE(results["selftest/exit"].message.find("code 7"), std::string::npos);
+  EXPECT_EQ(results["selftest/hang"].outcome, Outcome::timeout);
+  EXPECT_EQ(results["selftest/hang-silent"].outcome, Outcome::timeout);
+  EXPECT_EQ(results["selftest/pass"].outcome, Outcome::pass);
+  EXPECT_EQ(results["selftest/fail"].outcome, Outcome::fail);
+  EXPECT_EQ(results["selftest/fail"].rule_ids, std::vector<std::string>{"SELFTEST-fail"});
+  // Failing cases ran twice; the passing one once.
+  EXPECT_EQ(results["selftest/crash"].attempts, 2);
+  EXPECT_EQ(results["selftest/pass"].attempts, 1);
+}
+
+TEST(Runner, HarnessExceptionsAreErrorsNotCrashes) {
+  auto results = by_id(run_isolated(selftest_cases({"error"}), options_for_tests()));
+  EXPECT_EQ(results["selftest/error"].outcome, Outcome::error);
+  EXPECT_NE(results["selftest/error"].message.find("on purpose"), std::string::npos);
+}
+
+TEST(Runner, ChatterOnStdoutDoesNotFoolTheResultParser) {
+  auto results = by_id(run_isolated(selftest_cases({"noisy"}), options_for_tests()));
+  EXPECT_EQ(results["selftest/noisy"].outcome, Outcome::pass);
+}
+
+TEST(Runner, AChangedResultOnReRunIsFlaky) {
+  StateDirectory state;
+  auto results = run_isolated(selftest_cases({"flaky"}), options_for_tests());
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::pass);
+  ASSERT_TRUE(results[0].first_outcome.has_value());
+  EXPECT_EQ(*results[0].first_outcome, Outcome::fail);
+  EXPECT_EQ(decide_verdict(results[0], Expectations{}), Verdict::flaky);
+}
+
+TEST(Runner, BaselineTurnsAKnownFailureGreenAndItsLaterPassIntoUnexpectedPass) {
+  StateDirectory state;
+  Expectations expectations;
+  expectations.files.push_back(parse_expectation_text(
+      "selftest/fail\nselftest/pass  # fixed since\n", "baseline.txt", "baseline"));
+  auto results =
+      by_id(run_isolated(selftest_cases({"fail", "pass", "crash"}), options_for_tests()));
+  EXPECT_EQ(decide_verdict(results["selftest/fail"], expectations), Verdict::expected_failure);
+  EXPECT_EQ(decide_verdict(results["selftest/pass"], expectations), Verdict::unexpected_pass);
+  EXPECT_EQ(decide_verdict(results["selftest/crash"], expectations), Verdict::regression);
+  // The same failure without a baseline regresses.
+  EXPECT_EQ(decide_verdict(results["selftest/fail"], Expectations{}), Verdict::regression);
+}
+
+TEST(Runner, AFlakesEntryToleratesAFailure) {
+  Expectations expectations;
+  expectations.files.push_back(parse_expectation_text("selftest/fail\n", "flakes.txt", "flakes"));
+  auto results = by_id(run_isolated(selftest_cases({"fail"}), options_for_tests()));
+  EXPECT_EQ(decide_verdict(results["selftest/fail"], expectations), Verdict::flaky);
+}
+
+TEST(Runner, InterruptionRecordsUnfinishedCasesAsNotRun) {
+  RunnerOptions options = options_for_tests();
+  options.jobs = 1;
+  options.on_start = [](const CaseSpec&, std::size_t started, std::size_t) {
+    if (started == 2) std::raise(SIGINT);
+  };
+  std::vector<CaseResult> results =
+      run_isolated(selftest_cases({"pass", "hang", "pass", "fail"}), options);
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].outcome, Outcome::pass);
+  EXPECT_EQ(results[1].outcome, Outcome::not_run);
+  EXPECT_EQ(results[3].outcome, Outcome::not_run);
+}
+
+TEST(Selection, ShardsTogetherRunEveryCaseExactlyOnce) {
+  std::vector<CaseSpec> all = testing::selftest_sources().front()->cases();
+  std::multiset<std::string> seen;
+  for (int i = 1; i <= 3; ++i) {
+    Selection selection;
+    selection.shard = Shard{i, 3};
+    for (const CaseSpec& spec : select_cases(all, selection)) seen.insert(spec.id);
+  }
+  EXPECT_EQ(seen.size(), all.size());
+  for (const CaseSpec& spec : all) EXPECT_EQ(seen.count(spec.id), 1u) << spec.id;
+}
+
+TEST(Selection, FiltersByIdGlobRuleAndDevice) {
+  std::vector<CaseSpec> all = testing::selftest_sources().front()->cases();
+  Selection by_glob;
+  by_glob.id_globs = {"selftest/hang*"};
+  EXPECT_EQ(select_cases(all, by_glob).size(), 2u);
+  Selection by_rule;
+  by_rule.rule_globs = {"SELFTEST-crash"};
+  ASSERT_EQ(select_cases(all, by_rule).size(), 1u);
+  EXPECT_EQ(select_cases(all, by_rule)[0].id, "selftest/crash");
+  Selection by_device;
+  by_device.devices = {"selftest:0"};
+  ASSERT_EQ(select_cases(all, by_device).size(), 1u);
+  EXPECT_EQ(select_cases(all, by_device)[0].id, "selftest/pass");
+  EXPECT_TRUE(device_matches("opencl:cpu:1.0", "opencl:cpu:1"));
+  EXPECT_FALSE(device_matches("opencl:cpu:10", "opencl:cpu:1"));
+}
+
+TEST(Selection, MalformedShardsAreUsageErrors) {
+  for (const char* bad : {"0/3", "4/3", "1", "a/b", "1/0", "-1/2"}) {
+    EXPECT_THROW(parse_shard(bad), Error) << bad;
+  }
+  EXPECT_EQ(parse_shard("2/5").index, 2);
+}
+
+TEST(Expectations, DuplicatesAndMalformedLinesAreErrorsWithTheLine) {
+  try {
+    parse_expectation_text("# known\na/b\n\na/b\n", "baseline.txt", "baseline");
+    FAIL() << "duplicate accepted";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::usage);
+    EXPECT_NE(
+        std::string(error.what()).find("baseline.txt:4: duplicate case id 'a/b' (first on line 2)"),
+        std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(parse_expectation_text("a b\n", "x", "flakes"), Error);
+  ExpectationFile file = parse_expectation_text("  x/y   # why\r\n", "x", "baseline");
+  EXPECT_EQ(file.case_ids, std::set<std::string>{"x/y"});
+  EXPECT_EQ(file.sha256.size(), 64u);
+}
+
+TEST(Expectations, FailuresFileIsReadableAsABaseline) {
+  std::vector<CaseResult> results{{"a", Outcome::fail, "", {}, 0, 2, {}, Verdict::regression},
+                                  {"b", Outcome::pass, "", {}, 0, 1, {}, Verdict::ok},
+                                  {"c", Outcome::timeout, "", {}, 0, 2, {}, Verdict::regression}};
+  ExpectationFile file = parse_expectation_text(failures_file_text(results), "f", "baseline");
+  EXPECT_EQ(file.case_ids, (std::set<std::string>{"a", "c"}));
+}
+
+}  // namespace
+}  // namespace dlpack_usm::suite
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--run-case") {
+    dlpack_usm::suite::CaseSources sources = dlpack_usm::suite::testing::selftest_sources();
+    return dlpack_usm::suite::run_case_in_child(sources, argv[2]);
+  }
+  dlpack_usm::suite::g_self = std::filesystem::canonical("/proc/self/exe").string();
+  testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,77 @@
+#include "selftest_cases.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace dlpack_usm::suite::testing {
+namespace {
+
+class SelftestSource final : public CaseSource {
+ public:
+  std::string_view kind() const override { return "selftest"; }
+
+  std::vector<CaseSpec> cases() override {
+    std::vector<CaseSpec> specs;
+    for (const char* name : {"pass", "fail", "error", "crash", "abort", "exit", "hang",
+                             "hang-silent", "noisy", "flaky"}) {
+      specs.push_back({std::string("selftest/") + name,
+                       "selftest",
+                       name == std::string("pass") ? "selftest:0" : "selftest:1",
+                       {std::string("SELFTEST-") + name},
+                       {{"behaviour", name}}});
+    }
+    return specs;
+  }
+
+  CaseResult run(const CaseSpec& spec) override {
+    std::string behaviour = spec.params["behaviour"];
+    CaseResult result{spec.id, Outcome::pass, "as planned", {}, 0, 1, {}, Verdict::ok};
+    if (behaviour == "fail") {
+      result.outcome = Outcome::fail;
+      result.message = "failed on purpose";
+      result.rule_ids = {"SELFTEST-fail"};
+    } else if (behaviour == "error") {
+      throw std::runtime_error("the harness could not evaluate this on purpose");
+    } else if (behaviour == "crash") {
+      std::fputs("about to crash\n", stderr);
+      std::raise(SIGSEGV);
+    } else if (behaviour == "abort") {
+      std::abort();
+    } else if (behaviour == "exit") {
+      std::_Exit(7);
+    } else if (behaviour == "hang") {
+      for (;;) pause();
+    } else if (behaviour == "hang-silent") {
+      close(1);
+      close(2);
+      for (;;) pause();
+    } else if (behaviour == "noisy") {
+      std::puts("DLPACK-USM-RESULT-ish chatter {\"outcome\":\"fail\"}");
+      std::puts("more driver chatter");
+    } else if (behaviour == "flaky") {
+      std::filesystem::path state = std::getenv("DLPACK_USM_SELFTEST_STATE");
+      if (!std::filesystem::exists(state / "flaky-ran-once")) {
+        std::ofstream(state / "flaky-ran-once") << "1";
+        result.outcome = Outcome::fail;
+        result.message = "first run fails";
+      }
+    }
+    return result;
+  }
+};
+
+}  // namespace
+
+CaseSources selftest_sources() {
+  CaseSources sources;
+  sources.push_back(std::make_unique<SelftestSource>());
+  return sources;
+}
+
+}  // namespace dlpack_usm::suite::testing

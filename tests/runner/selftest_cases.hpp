@@ -1,0 +1,17 @@
+// Cases that misbehave on purpose, built into the test suite only: they
+// prove the runner survives crashes, aborts, hangs and flakiness. The shipped
+// conformance vectors never contain such cases.
+#pragma once
+
+#include "suite/case.hpp"
+
+namespace dlpack_usm::suite::testing {
+
+// Cases: selftest/pass, fail, error, crash (SIGSEGV), abort, exit (exits 7
+// without a result), hang, hang-silent (closes its output, then hangs),
+// noisy (chatter on stdout before its result), flaky (fails on the first run
+// in a state directory, passes on the second; the directory is named by
+// DLPACK_USM_SELFTEST_STATE).
+CaseSources selftest_sources();
+
+}  // namespace dlpack_usm::suite::testing
