@@ -24,7 +24,10 @@ std::string syntax_message(const std::string& what) {
     std::size_t colon = rest.find(": ");
     if (colon != std::string_view::npos) rest.remove_prefix(colon + 2);
   }
-  return printable(rest);
+  // The lexer quotes what it read, which can be a 60 MiB number.
+  constexpr std::size_t kShown = 200;
+  if (rest.size() <= kShown) return printable(rest);
+  return fmt::format("{}... ({} characters)", printable(rest.substr(0, kShown)), rest.size());
 }
 
 std::string non_integer_message(const std::string& text) {

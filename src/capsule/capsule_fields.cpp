@@ -49,31 +49,30 @@ std::uint8_t read_dtype_code(const json& value, const std::string& pointer) {
   return read_integer<std::uint8_t>(value, pointer, "uint8_t code");
 }
 
-// "float32", or with lanes "float32x4".
+// "float32", or with lanes "float32x4" ("complex64" has an 'x' of its own,
+// so the whole name is tried first).
 dl::DLDataType read_dtype_shorthand(const std::string& text, const json& value,
                                     const std::string& pointer) {
+  if (std::optional<dl::DLDataType> whole = dl::parse_dtype(text)) return *whole;
   std::string_view name = text;
-  std::uint16_t lanes = 1;
   std::size_t x = name.rfind('x');
-  if (x != std::string_view::npos && x + 1 < name.size() &&
-      name.find_first_not_of("0123456789", x + 1) == std::string_view::npos &&
-      name.size() - x - 1 <= 5) {
-    unsigned long parsed = std::stoul(std::string(name.substr(x + 1)));
-    if (parsed == 0 || parsed > 0xFFFF) {
-      fail_expected(pointer, "a lane count from 1 to 65535 after 'x' (\"float32x4\")", value);
-    }
-    lanes = static_cast<std::uint16_t>(parsed);
-    name = name.substr(0, x);
+  bool lanes_written = x != std::string_view::npos && x + 1 < name.size() &&
+                       name.size() - x - 1 <= 5 &&
+                       name.find_first_not_of("0123456789", x + 1) == std::string_view::npos;
+  std::optional<dl::DLDataType> dtype;
+  unsigned long lanes = 0;
+  if (lanes_written) {
+    dtype = dl::parse_dtype(name.substr(0, x));
+    lanes = std::stoul(std::string(name.substr(x + 1)));
   }
-  std::optional<dl::DLDataType> dtype = dl::parse_dtype(name);
-  if (!dtype) {
+  if (!dtype || lanes == 0 || lanes > 0xFFFF) {
     fail_expected(pointer,
                   "a dtype object {\"code\", \"bits\", \"lanes\"} or a dtype name such as "
                   "\"float32\", \"int8\", \"bool\", \"bfloat16\", \"complex64\", \"float8_e5m2\" "
-                  "or \"float32x4\"",
+                  "or, with 1 to 65535 lanes, \"float32x4\"",
                   value);
   }
-  dtype->lanes = lanes;
+  dtype->lanes = static_cast<std::uint16_t>(lanes);
   return *dtype;
 }
 
