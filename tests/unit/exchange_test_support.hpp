@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "dlpack/abi.hpp"
@@ -36,12 +38,25 @@ inline std::vector<const runtime::DeviceInfo*> usm_sub_devices() {
   return devices;
 }
 
-// Visible skip (never a silent pass) where the machine has no USM device.
-#define SKIP_WITHOUT(devices, what)                                                        \
-  if ((devices).empty())                                                                   \
-  GTEST_SKIP() << "no OpenCL " << (what)                                                   \
-               << " with cl_intel_unified_shared_memory on this machine (PoCL before 5.0 " \
-                  "has none); install Intel's CPU runtime to run this test"
+// CI sets DLPACK_USM_REQUIRE_USM=1 after installing Intel's CPU runtime: a
+// machine that should have a USM device but shows none fails there.
+inline bool usm_required() {
+  const char* value = std::getenv("DLPACK_USM_REQUIRE_USM");
+  return value != nullptr && std::string(value) == "1";
+}
+
+// Visible skip (never a silent pass) where the machine has no USM device;
+// a failure where one is required.
+#define SKIP_WITHOUT(devices, what)                                                          \
+  if ((devices).empty()) {                                                                   \
+    if (::dlpack_usm::exchange::testing::usm_required()) {                                   \
+      FAIL() << "DLPACK_USM_REQUIRE_USM=1 but there is no OpenCL " << (what)                 \
+             << " with cl_intel_unified_shared_memory";                                      \
+    }                                                                                        \
+    GTEST_SKIP() << "no OpenCL " << (what)                                                   \
+                 << " with cl_intel_unified_shared_memory on this machine (PoCL before 5.0 " \
+                    "has none); install Intel's CPU runtime to run this test";               \
+  }
 
 inline bool supports(const runtime::DeviceInfo& device, facts::UsmKind kind) {
   switch (kind) {
