@@ -8,6 +8,7 @@
 #include "exchange/live_facts.hpp"
 #include "exchange/rule_gate.hpp"
 #include "exchange/rule_ids.hpp"
+#include "facts/derived.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
@@ -81,10 +82,12 @@ CapsuleOwner build_capsule(const ExportRequest& request, const ExportOptions& op
   if (request.strides) {
     manager->strides = *request.strides;
   } else {
-    manager->strides.assign(request.shape.size(), 1);
-    for (std::size_t k = request.shape.size(); k-- > 1;) {
-      manager->strides[k - 1] = manager->strides[k] * std::max<std::int64_t>(request.shape[k], 1);
+    auto compact = facts::row_major_strides(request.shape);
+    if (!compact) {
+      fail_usage("the shape is too large: its row-major strides overflow 64 bits",
+                 "pass explicit strides or a smaller shape");
     }
+    manager->strides = std::move(*compact);
   }
   manager->keep_alive = request.keep_alive;
 

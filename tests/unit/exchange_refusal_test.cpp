@@ -97,6 +97,19 @@ TEST(ExchangeRefusal, ExportBrokenByTheRuleEngine) {
   EXPECT_EQ(buffer.use_count(), 2) << "only the request still holds the buffer";
 }
 
+TEST(ExchangeRefusal, ExportOfAShapeWhoseStridesOverflowIsAUsageError) {
+  auto devices = testing::usm_root_devices();
+  SKIP_WITHOUT(devices, "device");
+  auto buffer = allocate(devices[0]->ref, 64, runtime::ContextChoice::platform_default);
+  try {
+    export_tensor(runtime::opencl_runtime(), request_for(buffer, {4, INT64_MAX / 2, 4}), {});
+    ADD_FAILURE() << "exported a shape whose strides overflow";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::usage) << error.what();
+  }
+  EXPECT_EQ(buffer.use_count(), 1);
+}
+
 TEST(ExchangeRefusal, ImportOfAMallocedPointer) {
   auto devices = testing::usm_root_devices();
   SKIP_WITHOUT(devices, "device");
