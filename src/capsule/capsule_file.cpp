@@ -90,7 +90,7 @@ std::string shown_pointer(const std::string& pointer) {
   std::string hint;
   if (place.column) {
     hint = fmt::format("the file must be JSON (RFC 8259); {}", kFormatHint);
-  } else if (!pointer.empty()) {
+  } else if (!pointer.empty() && pointer.size() <= 96) {
     hint = fmt::format("correct {}; {}", shown_pointer(pointer), kFormatHint);
   } else {
     hint = std::string(kFormatHint);
