@@ -90,7 +90,7 @@ std::string shown_pointer(const std::string& pointer) {
   std::string hint;
   if (place.column) {
     hint = fmt::format("the file must be JSON (RFC 8259); {}", kFormatHint);
-  } else if (!pointer.empty()) {
+  } else if (!pointer.empty() && pointer.size() <= 96) {
     hint = fmt::format("correct {}; {}", shown_pointer(pointer), kFormatHint);
   } else {
     hint = std::string(kFormatHint);
@@ -168,6 +168,9 @@ std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
             fmt::format("{} bytes is more than a capsule file may hold ({} bytes)", text.size(),
                         kMaxCapsuleFileBytes));
   }
+  // A UTF-8 byte order mark is allowed (RFC 8259 lets parsers ignore it);
+  // without it the first character tells an array from the rest.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) {
     fail_at(Place{origin, {}, {}, {}}, "",

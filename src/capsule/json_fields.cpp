@@ -100,7 +100,8 @@ JsonObject::JsonObject(const json& value, std::string pointer, std::string_view 
     fail_expected(pointer_, fmt::format("{} as an object with the keys {}", what_, join(allowed)),
                   value);
   }
-  for (const auto& [key, member] : value.items()) {
+  for (const auto& item : value.items()) {
+    const std::string& key = item.key();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::string message = fmt::format("unknown key {} in {}", quote_for_message(key), what_);
     auto closest = std::min_element(allowed.begin(), allowed.end(), [&](auto a, auto b) {

@@ -55,8 +55,8 @@ report::FileFindings check_file(const std::string& file) {
   return result;
 }
 
-int check_exit_code(const report::CheckReport& report) {
-  report::CheckSummary summary = report::summarize(report);
+int check_exit_code(const report::FindingsReport& report) {
+  report::FindingsSummary summary = report::summarize(report);
   if (summary.unreadable_files > 0) return static_cast<int>(ExitCode::usage);
   bool failed = summary.findings.errors > 0 || (report.strict && summary.findings.warnings > 0);
   return static_cast<int>(failed ? ExitCode::findings : ExitCode::ok);
@@ -72,14 +72,14 @@ void add_check(CLI::App& capsule, Outcome& outcome) {
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->add_flag("--strict", *strict, "Fail (exit 1) on warnings as well as on errors");
   command->callback([&outcome, files, json, strict] {
-    report::CheckReport report;
+    report::FindingsReport report;
     report.strict = *strict;
     for (const std::string& file : *files) report.files.push_back(check_file(file));
     report.exit_code = check_exit_code(report);
     if (*json) {
-      print_json(report::check_report_to_json(report));
+      print_json(report::findings_report_to_json(report));
     } else {
-      fmt::print("{}", report::check_report_to_text(report));
+      fmt::print("{}", report::findings_report_to_text(report));
     }
     outcome.exit_code = report.exit_code;
   });

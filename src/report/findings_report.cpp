@@ -55,8 +55,8 @@ FindingCounts count_findings(const std::vector<rules::Finding>& findings) {
   return counts;
 }
 
-CheckSummary summarize(const CheckReport& report) {
-  CheckSummary summary;
+FindingsSummary summarize(const FindingsReport& report) {
+  FindingsSummary summary;
   summary.files = report.files.size();
   for (const FileFindings& file : report.files) {
     if (file.error) ++summary.unreadable_files;
@@ -78,7 +78,7 @@ ordered_json finding_to_json(const rules::Finding& finding) {
           {"message", finding.message}};
 }
 
-ordered_json check_report_to_json(const CheckReport& report) {
+ordered_json findings_report_to_json(const FindingsReport& report) {
   ordered_json out;
   out["strict"] = report.strict;
   out["files"] = ordered_json::array();
@@ -100,7 +100,7 @@ ordered_json check_report_to_json(const CheckReport& report) {
     }
     out["files"].push_back(std::move(entry));
   }
-  CheckSummary summary = summarize(report);
+  FindingsSummary summary = summarize(report);
   out["summary"] = {{"files", summary.files},
                     {"unreadable_files", summary.unreadable_files},
                     {"tensors", summary.tensors},
@@ -109,7 +109,7 @@ ordered_json check_report_to_json(const CheckReport& report) {
   return out;
 }
 
-std::string check_report_to_text(const CheckReport& report) {
+std::string findings_report_to_text(const FindingsReport& report) {
   std::string text;
   for (const FileFindings& file : report.files) {
     if (file.error) {
@@ -118,7 +118,7 @@ std::string check_report_to_text(const CheckReport& report) {
     }
     for (const TensorFindings& tensor : file.tensors) text += tensor_text(tensor);
   }
-  CheckSummary summary = summarize(report);
+  FindingsSummary summary = summarize(report);
   text += fmt::format("checked {} in {}: {}", plural(summary.tensors, "tensor"),
                       plural(summary.files, "file"), counts_text(summary.findings));
   if (summary.unreadable_files > 0) {

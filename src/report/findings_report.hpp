@@ -38,22 +38,22 @@ struct FindingCounts {
 };
 FindingCounts count_findings(const std::vector<rules::Finding>& findings);
 
-struct CheckReport {
+struct FindingsReport {
   std::vector<FileFindings> files;
   bool strict = false;  // warnings fail the check too
   int exit_code = 0;
 };
 
-struct CheckSummary {
+struct FindingsSummary {
   std::size_t files = 0;
   std::size_t unreadable_files = 0;
   std::size_t tensors = 0;
   FindingCounts findings;
 };
-CheckSummary summarize(const CheckReport& report);
+FindingsSummary summarize(const FindingsReport& report);
 
 nlohmann::ordered_json finding_to_json(const rules::Finding& finding);
-nlohmann::ordered_json check_report_to_json(const CheckReport& report);
-std::string check_report_to_text(const CheckReport& report);
+nlohmann::ordered_json findings_report_to_json(const FindingsReport& report);
+std::string findings_report_to_text(const FindingsReport& report);
 
 }  // namespace dlpack_usm::report

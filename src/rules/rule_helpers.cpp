@@ -1,3 +1,5 @@
+// Small questions several rule families ask of a tensor, answered once so
+// that the families agree (and one defect is reported by one of them).
 #include "rules/rule_definition.hpp"
 
 namespace dlpack_usm::rules {

@@ -110,15 +110,15 @@ constexpr std::array kRules{
                    check_shape_negative},
     RuleDefinition{{"DLP-STRIDES-NULL-ROW-MAJOR", "shape",
                     "NULL strides meaning compact row-major (before 1.2)", Severity::info,
-                    kFirstRelease, dl::Release{1, 1}, "dlpack.h 1.1 (DLTensor::strides)",
+                    kFirstRelease, dl::Release{1, 1}, "dlpack.h before 1.2 (DLTensor::strides)",
                     "strides \"can be NULL, indicating tensor is compact and row-majored\"."},
                    Scope::body,
                    check_strides_null_row_major},
     RuleDefinition{
         {"DLP-STRIDES-NULL", "shape", "NULL strides with ndim > 0 (from 1.2)", Severity::error,
          dl::Release{1, 2}, std::nullopt, "dlpack.h 1.2 (DLTensor::strides)",
-         "From DLPack 1.2 strides can no longer be NULL when ndim is not 0; compact "
-         "row-major tensors must spell their strides out."},
+         "From DLPack 1.2 strides \"can not be NULL if ndim != 0\" and must point to "
+         "ndim strides; before 1.2 NULL meant compact row-major."},
         Scope::body,
         check_strides_null},
     RuleDefinition{{"DLP-STRIDES-ZERO", "shape", "Zero stride on an extent > 1", Severity::warning,

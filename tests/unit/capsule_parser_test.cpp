@@ -233,6 +233,10 @@ TEST(CapsuleParser, PrettyPrintedObjectIsOneTensor) {
 
 TEST(CapsuleParser, Utf8ByteOrderMarkIsSkipped) {
   EXPECT_EQ(parse_capsule_text("\xEF\xBB\xBF" + versioned(), "bom.json").size(), 1U);
+  EXPECT_EQ(parse_capsule_text("\xEF\xBB\xBF[" + versioned() + "]", "bom.json").size(), 1U);
+  std::string line = versioned();
+  std::erase(line, '\n');
+  EXPECT_EQ(parse_capsule_text("\xEF\xBB\xBF" + line + "\n" + line, "bom.jsonl").size(), 2U);
 }
 
 }  // namespace

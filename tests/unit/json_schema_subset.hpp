@@ -39,11 +39,32 @@ class SchemaSubsetValidator {
   __extension__ typedef __int128 Wide;
 
   static const std::set<std::string>& supported() {
-    static const std::set<std::string> keywords{
-        "$schema", "$id", "$defs", "title", "description", "$ref", "type", "properties",
-        "additionalProperties", "required", "dependentRequired", "items", "minItems", "maxItems",
-        "minimum", "maximum", "pattern", "enum", "const", "oneOf", "anyOf", "allOf", "not", "if",
-        "then", "else"};
+    static const std::set<std::string> keywords{"$schema",
+                                                "$id",
+                                                "$defs",
+                                                "title",
+                                                "description",
+                                                "$ref",
+                                                "type",
+                                                "properties",
+                                                "additionalProperties",
+                                                "required",
+                                                "dependentRequired",
+                                                "items",
+                                                "minItems",
+                                                "maxItems",
+                                                "minimum",
+                                                "maximum",
+                                                "pattern",
+                                                "enum",
+                                                "const",
+                                                "oneOf",
+                                                "anyOf",
+                                                "allOf",
+                                                "not",
+                                                "if",
+                                                "then",
+                                                "else"};
     return keywords;
   }
 
@@ -53,7 +74,8 @@ class SchemaSubsetValidator {
     for (const auto& [key, value] : schema.items()) {
       if (!supported().count(key)) throw std::runtime_error(where + ": unsupported keyword " + key);
       if (key == "properties" || key == "$defs") {
-        for (const auto& [name, sub] : value.items()) check_keywords(sub, where + "/" + key + "/" + name);
+        for (const auto& [name, sub] : value.items())
+          check_keywords(sub, where + "/" + key + "/" + name);
       } else if (key == "items" || key == "not" || key == "if" || key == "then" || key == "else" ||
                  key == "additionalProperties") {
         check_keywords(value, where + "/" + key);
@@ -76,7 +98,9 @@ class SchemaSubsetValidator {
 
   static bool is_integer(const json& value) {
     return value.is_number_integer() ||
-           (value.is_number_float() && value.get<double>() == static_cast<double>(static_cast<long long>(value.get<double>())));
+           (value.is_number_float() &&
+            value.get<double>() ==
+                static_cast<double>(static_cast<long long>(value.get<double>())));
   }
 
   static Wide wide(const json& value) {
@@ -95,7 +119,8 @@ class SchemaSubsetValidator {
     throw std::runtime_error("unknown type " + type);
   }
 
-  static bool fail(std::vector<std::string>* errors, const std::string& where, const std::string& why) {
+  static bool fail(std::vector<std::string>* errors, const std::string& where,
+                   const std::string& why) {
     if (errors) errors->push_back((where.empty() ? "/" : where) + ": " + why);
     return false;
   }
@@ -108,16 +133,19 @@ class SchemaSubsetValidator {
       ok = validate(resolve(ref->get<std::string>()), value, where, errors) && ok;
     }
     if (auto type = schema.find("type"); type != schema.end()) {
-      std::vector<std::string> types = type->is_array() ? type->get<std::vector<std::string>>()
-                                                        : std::vector<std::string>{type->get<std::string>()};
-      if (std::none_of(types.begin(), types.end(), [&](const std::string& t) { return has_type(value, t); })) {
+      std::vector<std::string> types = type->is_array()
+                                           ? type->get<std::vector<std::string>>()
+                                           : std::vector<std::string>{type->get<std::string>()};
+      if (std::none_of(types.begin(), types.end(),
+                       [&](const std::string& t) { return has_type(value, t); })) {
         return fail(errors, where, "wrong type " + std::string(value.type_name()));
       }
     }
     if (auto constant = schema.find("const"); constant != schema.end() && *constant != value) {
       ok = fail(errors, where, "not the constant " + constant->dump());
     }
-    if (auto choices = schema.find("enum"); choices != schema.end() &&
+    if (auto choices = schema.find("enum");
+        choices != schema.end() &&
         std::find(choices->begin(), choices->end(), value) == choices->end()) {
       ok = fail(errors, where, "not in enum");
     }
@@ -129,7 +157,8 @@ class SchemaSubsetValidator {
         ok = fail(errors, where, "above maximum " + high->dump());
       }
     }
-    if (auto pattern = schema.find("pattern"); pattern != schema.end() && value.is_string() &&
+    if (auto pattern = schema.find("pattern");
+        pattern != schema.end() && value.is_string() &&
         !std::regex_search(value.get<std::string>(), std::regex(pattern->get<std::string>()))) {
       ok = fail(errors, where, "does not match " + pattern->get<std::string>());
     }
@@ -143,7 +172,8 @@ class SchemaSubsetValidator {
     bool ok = true;
     if (auto required = schema.find("required"); required != schema.end()) {
       for (const auto& key : *required) {
-        if (!value.contains(key.get<std::string>())) ok = fail(errors, where, "lacks " + key.dump());
+        if (!value.contains(key.get<std::string>()))
+          ok = fail(errors, where, "lacks " + key.dump());
       }
     }
     if (auto dependent = schema.find("dependentRequired"); dependent != schema.end()) {
@@ -170,10 +200,12 @@ class SchemaSubsetValidator {
   bool validate_array(const json& schema, const json& value, const std::string& where,
                       std::vector<std::string>* errors) const {
     bool ok = true;
-    if (auto low = schema.find("minItems"); low != schema.end() && value.size() < low->get<std::size_t>()) {
+    if (auto low = schema.find("minItems");
+        low != schema.end() && value.size() < low->get<std::size_t>()) {
       ok = fail(errors, where, "too few items");
     }
-    if (auto high = schema.find("maxItems"); high != schema.end() && value.size() > high->get<std::size_t>()) {
+    if (auto high = schema.find("maxItems");
+        high != schema.end() && value.size() > high->get<std::size_t>()) {
       ok = fail(errors, where, "too many items");
     }
     if (auto items = schema.find("items"); items != schema.end()) {
@@ -200,8 +232,8 @@ class SchemaSubsetValidator {
     if (auto one = schema.find("oneOf"); one != schema.end() && count_valid(*one) != 1) {
       ok = fail(errors, where, "does not match exactly one oneOf branch");
     }
-    if (auto negated = schema.find("not"); negated != schema.end() &&
-        validate(*negated, value, where, nullptr)) {
+    if (auto negated = schema.find("not");
+        negated != schema.end() && validate(*negated, value, where, nullptr)) {
       ok = fail(errors, where, "matches a 'not' schema");
     }
     if (auto condition = schema.find("if"); condition != schema.end()) {
