@@ -4,6 +4,7 @@
 // The JSON Schema is conformance/schema/capsule.schema.json.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -15,8 +16,17 @@
 
 namespace dlpack_usm::capsule {
 
-// One object, a JSON array of objects, or JSON lines. Throws Error(usage)
-// naming the file, the tensor and the field (a JSON pointer) on any problem.
+// Capsule files are small (a tensor takes a few hundred bytes); anything past
+// this is refused before it is read.
+inline constexpr std::size_t kMaxCapsuleFileBytes = std::size_t{64} << 20;
+// No capsule object nests more than 4 levels; this leaves room and keeps
+// hostile input from exhausting anything.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// One object, a JSON array of objects, or JSON lines (one object per line).
+// Tensors are numbered from 0 in file order and their origin is
+// "FILE#N". Throws Error(usage) naming the file, the tensor, the line where
+// known and the field (a JSON pointer) on any problem.
 std::vector<facts::TensorFacts> read_capsule_file(const std::filesystem::path& path);
 std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
                                                    const std::string& origin);

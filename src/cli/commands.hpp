@@ -16,6 +16,9 @@ struct Outcome {
 };
 
 void add_list_devices_command(CLI::App& app, Outcome& outcome);
+void add_exchange_command(CLI::App& app, Outcome& outcome);
+void add_rules_command(CLI::App& app, Outcome& outcome);
 void add_check_command(CLI::App& app, Outcome& outcome);
+void add_capsule_command(CLI::App& app, Outcome& outcome);
 
 }  // namespace dlpack_usm::cli

@@ -27,7 +27,10 @@ int main(int argc, char** argv) {
   cli::Outcome outcome;
   outcome.command_line.assign(argv, argv + argc);
   cli::add_list_devices_command(app, outcome);
+  cli::add_exchange_command(app, outcome);
+  cli::add_rules_command(app, outcome);
   cli::add_check_command(app, outcome);
+  cli::add_capsule_command(app, outcome);
 
   try {
     app.parse(argc, argv);

@@ -9,20 +9,23 @@
 namespace dlpack_usm::dl {
 namespace {
 
-// The "since" releases follow the dmlc/dlpack history: kDLOneAPI, kDLWebGPU
-// and kDLHexagon in 0.7; kDLBool in 0.8; kDLMAIA in 1.0; float8/6/4 codes in
-// 1.1; kDLTrn in 1.2. Everything else predates Debian's 0.6.
+// The "since" releases follow the dmlc/dlpack history (NEWS.md and the
+// release votes): kDLMetal, kDLVPI and kDLROCM in 0.2; kDLVulkan, kDLExtDev
+// (dlpack#28) and kDLBfloat in 0.3; kDLOpaqueHandle and kDLComplex in 0.4;
+// kDLROCMHost and kDLCUDAManaged in 0.6; kDLOneAPI, kDLWebGPU and kDLHexagon
+// in 0.7; kDLBool in 0.8; kDLMAIA in 1.0; float8/6/4 codes in 1.1 (dlpack#158);
+// kDLTrn in 1.2 (dlpack#168). The rest was in 0.1.
 constexpr std::array kDeviceTypes{
     DeviceTypeName{kDLCPU, "kDLCPU", "cpu", {0, 1}, true, false},
     DeviceTypeName{kDLCUDA, "kDLCUDA", "cuda", {0, 1}, false, false},
     DeviceTypeName{kDLCUDAHost, "kDLCUDAHost", "cuda_host", {0, 1}, true, false},
     DeviceTypeName{kDLOpenCL, "kDLOpenCL", "opencl", {0, 1}, false, true},
-    DeviceTypeName{kDLVulkan, "kDLVulkan", "vulkan", {0, 1}, false, true},
-    DeviceTypeName{kDLMetal, "kDLMetal", "metal", {0, 1}, false, true},
-    DeviceTypeName{kDLVPI, "kDLVPI", "vpi", {0, 1}, false, false},
-    DeviceTypeName{kDLROCM, "kDLROCM", "rocm", {0, 1}, false, false},
+    DeviceTypeName{kDLVulkan, "kDLVulkan", "vulkan", {0, 3}, false, true},
+    DeviceTypeName{kDLMetal, "kDLMetal", "metal", {0, 2}, false, true},
+    DeviceTypeName{kDLVPI, "kDLVPI", "vpi", {0, 2}, false, false},
+    DeviceTypeName{kDLROCM, "kDLROCM", "rocm", {0, 2}, false, false},
     DeviceTypeName{kDLROCMHost, "kDLROCMHost", "rocm_host", {0, 6}, true, false},
-    DeviceTypeName{kDLExtDev, "kDLExtDev", "ext_dev", {0, 1}, false, false},
+    DeviceTypeName{kDLExtDev, "kDLExtDev", "ext_dev", {0, 3}, false, false},
     DeviceTypeName{kDLCUDAManaged, "kDLCUDAManaged", "cuda_managed", {0, 6}, true, false},
     DeviceTypeName{kDLOneAPI, "kDLOneAPI", "oneapi", {0, 7}, false, false},
     DeviceTypeName{kDLWebGPU, "kDLWebGPU", "webgpu", {0, 7}, false, true},

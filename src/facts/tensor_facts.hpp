@@ -46,8 +46,10 @@ struct RuntimeFacts {
 
 struct TensorFacts {
   Abi abi = Abi::versioned;
-  dl::DLPackVersion version{dl::kModelMajor, dl::kModelMinor};  // versioned only
-  std::uint64_t flags = 0;                                      // versioned only
+  // Versioned only: the readers set version {0, 0} and flags 0 for a legacy
+  // DLManagedTensor, which has neither.
+  dl::DLPackVersion version{dl::kModelMajor, dl::kModelMinor};
+  std::uint64_t flags = 0;
   bool has_deleter = true;
   bool has_manager_ctx = false;
 

@@ -16,11 +16,13 @@ namespace dlpack_usm::rules {
 
 enum class Severity { info, warning, error };
 const char* to_string(Severity severity);
+// Accepts "info", "warning" and "error".
+std::optional<Severity> parse_severity(std::string_view text);
 
 struct RuleInfo {
   std::string_view id;      // "DLP-STRIDES-NULL"
   std::string_view family;  // "version", "flags", "dtype", "shape", "addressing", "alignment",
-                            // "device", "oneapi", "reader"
+                            // "device", "deleter", "oneapi"
   std::string_view title;
   Severity severity;
   dl::Release since;                 // first DLPack release where it applies
@@ -38,9 +40,19 @@ struct Finding {
 
 std::span<const RuleInfo> rule_catalog();
 const RuleInfo* find_rule(std::string_view id);
+// The families in catalog order, for `rules --family` and reports.
+std::vector<std::string_view> rule_families();
+
+// The release a tensor is judged by: its declared version, or
+// dl::kLastLegacyRelease for a legacy DLManagedTensor.
+dl::Release judged_release(const facts::TensorFacts& tensor);
+bool applies_to(const RuleInfo& rule, dl::Release release);
 
 // Every finding of every rule that applies to the tensor's version, in
-// catalog order.
+// catalog order. When the header declares a major version other than 1 (or
+// the body was not read), only the rules about the stable header run
+// (version and deleter), whatever their version range: nothing else may be
+// interpreted then.
 std::vector<Finding> evaluate(const facts::TensorFacts& tensor);
 
 bool has_errors(const std::vector<Finding>& findings);

@@ -1,0 +1,192 @@
+#include "capsule/bounded_json.hpp"
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "capsule/document_error.hpp"
+
+namespace dlpack_usm::capsule {
+namespace {
+
+using nlohmann::json;
+
+// nlohmann's messages start "[json.exception.parse_error.101] parse error at
+// line 1, column 5: "; the reader reports the place itself, so keep the rest.
+std::string syntax_message(const std::string& what) {
+  std::string_view rest = what;
+  if (rest.starts_with("[json.exception.")) {
+    std::size_t bracket = rest.find("] ");
+    if (bracket != std::string_view::npos) rest.remove_prefix(bracket + 2);
+  }
+  if (rest.starts_with("parse error")) {
+    std::size_t colon = rest.find(": ");
+    if (colon != std::string_view::npos) rest.remove_prefix(colon + 2);
+  }
+  // The lexer quotes what it read, which can be a 60 MiB number.
+  constexpr std::size_t kShown = 200;
+  if (rest.size() <= kShown) return printable(rest);
+  return fmt::format("{}... ({} characters)", printable(rest.substr(0, kShown)), rest.size());
+}
+
+std::string non_integer_message(const std::string& text) {
+  // The lexer has checked the number's grammar, so the text is plain ASCII.
+  std::string shown = text.size() <= 40
+                          ? text
+                          : fmt::format("{}... ({} characters)", text.substr(0, 40), text.size());
+  bool written_as_integer = text.find_first_of(".eE") == std::string::npos;
+  if (written_as_integer) {
+    return fmt::format("the integer {} does not fit in 64 bits", shown);
+  }
+  return fmt::format("{} is not an integer; every number in a capsule file is an integer", shown);
+}
+
+// Builds the document like nlohmann's own DOM parser (json_sax_dom_parser),
+// keeping a frame per open container so that every refusal can name the
+// JSON pointer of the place it happened.
+class BoundedDomBuilder {
+ public:
+  BoundedDomBuilder(const JsonLimits& limits, const RootEntryHandler& on_root_entry)
+      : limits_(limits), on_root_entry_(on_root_entry) {}
+
+  bool null() { return add(json(nullptr)); }
+  bool boolean(bool value) { return add(json(value)); }
+  bool number_integer(json::number_integer_t value) { return add(json(value)); }
+  bool number_unsigned(json::number_unsigned_t value) { return add(json(value)); }
+  bool number_float(json::number_float_t /*value*/, const std::string& text) {
+    throw DocumentError(pointer_through(frames_.size()), non_integer_message(text));
+  }
+  bool string(std::string& value) { return add(json(std::move(value))); }
+  bool binary(json::binary_t& /*value*/) {
+    // Only binary formats (CBOR, MessagePack) produce this event.
+    throw DocumentError(pointer_through(frames_.size()), "binary values are not JSON");
+  }
+  bool start_object(std::size_t /*size*/) { return open(json::value_t::object); }
+  bool start_array(std::size_t /*size*/) { return open(json::value_t::array); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(std::string& key) {
+    Frame& top = frames_.back();
+    if (top.value->contains(key)) {
+      throw DocumentError(
+          pointer_through(frames_.size() - 1) + "/" + pointer_token(key),
+          fmt::format("the key {} appears twice in the same object", quote_for_message(key)));
+    }
+    if (top.entries >= limits_.max_object_members) {
+      throw DocumentError(pointer_through(frames_.size() - 1),
+                          fmt::format("the object has more than {} members; capsule objects have "
+                                      "a dozen at most",
+                                      limits_.max_object_members));
+    }
+    ++top.entries;
+    top.key = std::move(key);
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& error) {
+    throw DocumentError(pointer_through(frames_.size()), syntax_message(error.what()), position);
+  }
+
+  json take_root() { return std::move(root_); }
+
+ private:
+  struct Frame {
+    json* value;
+    // Array: entries complete so far (so also the index of the one being
+    // read). Object: members whose key has been read.
+    std::size_t entries = 0;
+    std::string key;        // object: the member being read
+    bool streamed = false;  // the top-level array: entries go to the handler
+  };
+
+  // The JSON pointer of the value being read inside frames_[0..count-1].
+  std::string pointer_through(std::size_t count) const {
+    std::string pointer;
+    for (std::size_t i = 0; i < count; ++i) {
+      const Frame& frame = frames_[i];
+      if (frame.value->is_array()) {
+        pointer += fmt::format("/{}", frame.entries);
+      } else if (frame.entries > 0) {
+        pointer += "/" + pointer_token(frame.key);
+      }
+    }
+    return pointer;
+  }
+
+  // The slot a new value takes in the innermost open container.
+  json& place(json value) {
+    Frame& top = frames_.back();
+    if (top.value->is_object()) return (*top.value)[top.key] = std::move(value);
+    if (!top.streamed && top.value->size() >= limits_.max_nested_array_entries) {
+      throw DocumentError(
+          pointer_through(frames_.size() - 1),
+          fmt::format("the array has more than {} entries", limits_.max_nested_array_entries));
+    }
+    top.value->push_back(std::move(value));
+    return top.value->back();
+  }
+
+  // A value is complete: count it, and hand top-level array entries over.
+  void completed() {
+    Frame& top = frames_.back();
+    if (!top.value->is_array()) return;
+    if (top.streamed) {
+      on_root_entry_(top.entries, top.value->back());
+      top.value->erase(top.value->size() - 1);
+    }
+    ++top.entries;
+  }
+
+  bool add(json value) {
+    if (frames_.empty()) {
+      root_ = std::move(value);
+      return true;
+    }
+    place(std::move(value));
+    completed();
+    return true;
+  }
+
+  bool open(json::value_t type) {
+    if (frames_.size() >= limits_.max_depth) {
+      throw DocumentError(pointer_through(frames_.size()),
+                          fmt::format("the JSON nests deeper than {} levels; capsule files nest "
+                                      "4 levels at most",
+                                      limits_.max_depth));
+    }
+    bool top_level = frames_.empty();
+    json* slot = &root_;
+    if (top_level) {
+      root_ = json(type);
+    } else {
+      slot = &place(json(type));
+    }
+    frames_.push_back(Frame{slot, 0, {}, top_level && type == json::value_t::array});
+    return true;
+  }
+
+  bool close() {
+    frames_.pop_back();
+    if (!frames_.empty()) completed();
+    return true;
+  }
+
+  const JsonLimits& limits_;
+  const RootEntryHandler& on_root_entry_;
+  json root_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+nlohmann::json parse_bounded_json(std::string_view text, const JsonLimits& limits,
+                                  const RootEntryHandler& on_root_entry) {
+  BoundedDomBuilder builder(limits, on_root_entry);
+  json::sax_parse(text.begin(), text.end(), &builder);
+  return builder.take_root();
+}
+
+}  // namespace dlpack_usm::capsule

@@ -1,0 +1,34 @@
+// A JSON parser for untrusted capsule files: it refuses, with the JSON
+// pointer of the place, what could exhaust the stack, memory or time of a
+// later stage (nesting, long arrays, objects with many members), duplicate
+// keys (which would otherwise hide typos) and non-integer numbers (no capsule
+// field holds one; numbers beyond 64 bits arrive here as floats).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace dlpack_usm::capsule {
+
+struct JsonLimits {
+  std::size_t max_depth = 64;
+  // Arrays below the top level (shape, strides) may hold at most this many
+  // entries; the top-level array (one entry per tensor) is streamed instead.
+  std::size_t max_nested_array_entries = 1024;
+  std::size_t max_object_members = 64;
+};
+
+// Called with each entry of a top-level array as soon as it is complete; the
+// parser then drops the entry, so memory holds one tensor at a time.
+using RootEntryHandler = std::function<void(std::size_t index, const nlohmann::json& entry)>;
+
+// Parses exactly one JSON document. A top-level array is handed entry by
+// entry to `on_root_entry` and comes back empty; any other value comes back
+// whole. Throws DocumentError (with byte offset for syntax errors).
+nlohmann::json parse_bounded_json(std::string_view text, const JsonLimits& limits,
+                                  const RootEntryHandler& on_root_entry);
+
+}  // namespace dlpack_usm::capsule

@@ -1,0 +1,210 @@
+// dlpack-usm exchange: one real round trip of a USM allocation through
+// DLPack (allocate, fill, export, dump, import, verify), step by step.
+#include <charconv>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/console.hpp"
+#include "common/error.hpp"
+#include "dlpack/names.hpp"
+#include "exchange/capsule_save.hpp"
+#include "exchange/round_trip.hpp"
+#include "report/exchange_report.hpp"
+#include "runtime/runtime.hpp"
+
+namespace dlpack_usm::cli {
+namespace {
+
+struct ExchangeOptions {
+  std::string device;
+  std::optional<std::int32_t> sub_device;
+  std::string usm = "device";
+  std::string dtype = "float32";
+  std::string shape = "4,250";
+  std::string order = "C";
+  std::string max_version = "1.3";
+  bool read_only = false;
+  std::string save;
+  bool json = false;
+};
+
+std::int64_t parse_integer(std::string_view text, std::string_view what) {
+  std::int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    fail_usage(fmt::format("{} '{}' is not an integer", what, text));
+  }
+  return value;
+}
+
+// "4,250"; "" or "scalar" for ndim 0.
+std::vector<std::int64_t> parse_shape(const std::string& text) {
+  std::vector<std::int64_t> shape;
+  if (text.empty() || text == "scalar") return shape;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = text.find(',', start);
+    std::string_view part(text.data() + start,
+                          (comma == std::string::npos ? text.size() : comma) - start);
+    std::int64_t extent = parse_integer(part, "--shape extent");
+    if (extent < 0) fail_usage(fmt::format("--shape extent {} is negative", extent));
+    shape.push_back(extent);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return shape;
+}
+
+dl::Release parse_release(const std::string& text) {
+  std::size_t dot = text.find('.');
+  if (dot == std::string::npos)
+    fail_usage(fmt::format("--max-version '{}' is not MAJOR.MINOR", text));
+  std::int64_t major = parse_integer(std::string_view(text).substr(0, dot), "--max-version major");
+  std::int64_t minor = parse_integer(std::string_view(text).substr(dot + 1), "--max-version minor");
+  if (major < 0 || minor < 0 || major > UINT32_MAX || minor > UINT32_MAX) {
+    fail_usage(fmt::format("--max-version '{}' is out of range", text));
+  }
+  return dl::Release{static_cast<std::uint32_t>(major), static_cast<std::uint32_t>(minor)};
+}
+
+// The device named by --device (and --sub-device), or the first device with
+// cl_intel_unified_shared_memory.
+const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
+                                          const ExchangeOptions& options) {
+  const runtime::DeviceInfo* device = nullptr;
+  if (options.device.empty()) {
+    for (const runtime::PlatformInfo& platform : inventory.platforms) {
+      for (const runtime::DeviceInfo& root : platform.devices) {
+        if (device == nullptr && root.usm) device = &root;
+      }
+    }
+    if (device == nullptr) {
+      fail_environment("no OpenCL device has cl_intel_unified_shared_memory (USM)",
+                       "'dlpack-usm list-devices' shows the devices; install a runtime with USM");
+    }
+  } else {
+    device = inventory.find(options.device);
+    if (device == nullptr) {
+      fail_environment(fmt::format("there is no device '{}'", options.device),
+                       "'dlpack-usm list-devices' shows the devices and their names");
+    }
+  }
+  if (options.sub_device) {
+    if (device->ref.sub_index) {
+      fail_usage(fmt::format("'{}' is already a sub-device; drop --sub-device or name its root",
+                             device->selector_name));
+    }
+    const runtime::DeviceInfo* sub =
+        inventory.find(runtime::DeviceRef{device->ref.root_index, *options.sub_device});
+    if (sub == nullptr) {
+      fail_environment(
+          fmt::format("{} has no sub-device {}", device->selector_name, *options.sub_device),
+          "'dlpack-usm list-devices' shows the sub-devices the tool creates");
+    }
+    device = sub;
+  }
+  if (!device->usm) {
+    fail_environment(fmt::format("{} ({}) has no cl_intel_unified_shared_memory (USM)",
+                                 device->selector_name, device->name),
+                     "pick a device whose list-devices entry shows USM capabilities");
+  }
+  return *device;
+}
+
+exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
+  exchange::RoundTripRequest request;
+  auto kind = facts::parse_usm_kind(options.usm);
+  if (!kind || *kind == facts::UsmKind::unknown) {
+    fail_usage(fmt::format("--usm '{}' is not host, device or shared", options.usm));
+  }
+  request.kind = *kind;
+  auto dtype = dl::parse_dtype(options.dtype);
+  if (!dtype)
+    fail_usage(fmt::format("--dtype '{}' is not a dtype name", options.dtype),
+               "examples: int8, float16, bfloat16, float32, float64, complex128");
+  if (dtype->bits % 8 != 0) {
+    fail_usage(fmt::format("--dtype {} is narrower than a byte; the round trip reads whole bytes",
+                           options.dtype));
+  }
+  request.dtype = *dtype;
+  request.shape = parse_shape(options.shape);
+  auto order = exchange::parse_order(options.order);
+  if (!order)
+    fail_usage(fmt::format("--order '{}' is not C, F, strided, offset or negative", options.order));
+  request.order = *order;
+  request.options.max_version = parse_release(options.max_version);
+  request.options.read_only = options.read_only;
+  return request;
+}
+
+void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
+  // Parse everything before touching a device, so usage errors come first.
+  exchange::RoundTripRequest request = make_request(options);
+  runtime::Runtime& runtime = runtime::opencl_runtime();
+  const runtime::Inventory& inventory = runtime.inventory();
+  for (const std::string& problem : inventory.problems) print_warning(problem);
+  request.device = resolve_device(inventory, options).ref;
+
+  exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);
+  if (options.json) {
+    print_json(report::exchange_to_json(report));
+  } else {
+    fmt::print("{}", report::exchange_to_text(report));
+  }
+  if (report.refused_at) print_error(report.refusal, report.refusal_hint);
+  if (!options.save.empty()) {
+    if (report.exported) {
+      exchange::save_capsule_file(options.save, *report.exported);
+      if (!options.json) fmt::print("saved the exported tensor as capsule file {}\n", options.save);
+    } else {
+      print_warning(fmt::format("nothing saved to {}: export was refused", options.save));
+    }
+  }
+  outcome.exit_code = static_cast<int>(report.ok() ? ExitCode::ok : ExitCode::findings);
+}
+
+}  // namespace
+
+void add_exchange_command(CLI::App& app, Outcome& outcome) {
+  auto* command = app.add_subcommand(
+      "exchange",
+      "Allocate USM on a device, fill it, export it as DLPack, import it back and verify the "
+      "data and zero copy");
+  auto options = std::make_shared<ExchangeOptions>();
+  command->add_option("--device", options->device,
+                      "Device by list-devices name (opencl:cpu:0, or a sub-device opencl:cpu:0.1); "
+                      "default: the first device with USM");
+  command->add_option("--sub-device", options->sub_device,
+                      "Allocate on this sub-device of --device (its position among the "
+                      "sub-devices list-devices shows)");
+  command->add_option("--usm", options->usm, "USM kind: host, device or shared")
+      ->capture_default_str();
+  command
+      ->add_option("--dtype", options->dtype,
+                   "Element type (int8, float16, bfloat16, float32, float64, complex128, ...)")
+      ->capture_default_str();
+  command
+      ->add_option("--shape", options->shape,
+                   "Extents separated by commas; \"\" or 'scalar' for ndim 0")
+      ->capture_default_str();
+  command
+      ->add_option("--order", options->order,
+                   "Layout: C, F, strided (every other column), offset (byte_offset), "
+                   "negative (first axis flipped)")
+      ->capture_default_str();
+  command
+      ->add_option("--max-version", options->max_version,
+                   "Newest DLPack version the consumer reads; below 1.0 gives a legacy "
+                   "DLManagedTensor")
+      ->capture_default_str();
+  command->add_flag("--read-only", options->read_only, "Export with the READ_ONLY flag");
+  command->add_option("--save", options->save,
+                      "Write the exported tensor (with what the runtime says about it) as a "
+                      "capsule file");
+  command->add_flag("--json", options->json, "Print one JSON document instead of the steps");
+  command->callback([options, &outcome] { run_exchange(*options, outcome); });
+}
+
+}  // namespace dlpack_usm::cli

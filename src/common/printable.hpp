@@ -1,0 +1,17 @@
+// Text from input files and drivers made safe for one-line messages and
+// text reports: control bytes and bytes that are not UTF-8 become \xNN.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace dlpack_usm {
+
+// `text` in double quotes, escaped, and cut after `max_bytes` with a note of
+// the full length.
+std::string quote_for_message(std::string_view text, std::size_t max_bytes = 48);
+// The same escaping, unquoted and uncut.
+std::string printable(std::string_view text);
+
+}  // namespace dlpack_usm

@@ -1,0 +1,62 @@
+// Export of a USM allocation as a DLPack tensor, as the seed protocol
+// (seeds/000, 001, 004) describes it: the owning device of the pointer, its
+// parent root device if it is a sub-device, that root's index as the
+// kDLOneAPI device_id; a pointer not bound to its platform's default context
+// is refused. Export never copies: data is the caller's pointer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "dlpack/names.hpp"
+#include "exchange/capsule_owner.hpp"
+#include "facts/tensor_facts.hpp"
+#include "rules/rule.hpp"
+#include "runtime/runtime.hpp"
+
+namespace dlpack_usm::exchange {
+
+struct ExportRequest {
+  void* data = nullptr;         // a USM pointer (the allocation or a pointer into it)
+  runtime::ContextRef context;  // the context the pointer is bound to
+  dl::DLDataType dtype{dl::kDLFloat, 32, 1};
+  std::vector<std::int64_t> shape;
+  // In elements. nullopt: compact row-major, written as NULL strides where
+  // the emitted version allows it (before 1.2) and spelled out from 1.2 on.
+  std::optional<std::vector<std::int64_t>> strides;
+  std::uint64_t byte_offset = 0;
+  // Held by the tensor until its deleter runs, so that the allocation
+  // outlives every consumer (say, a shared_ptr<UsmBuffer>). May be empty.
+  std::shared_ptr<const void> keep_alive;
+};
+
+struct ExportOptions {
+  // The newest DLPack version the consumer reads (the Python protocol's
+  // max_version): below 1.0 gives a legacy DLManagedTensor; 1.x gives a
+  // DLManagedTensorVersioned of min(1.x, 1.3); a newer major gets 1.3.
+  dl::Release max_version = dl::kModelRelease;
+  bool read_only = false;  // sets READ_ONLY; refused for legacy tensors, which have no flags
+};
+
+struct ExportedTensor {
+  // Owns the tensor until it is handed to a consumer (take it with
+  // capsule.release_versioned() / release_legacy(), or move the owner).
+  CapsuleOwner capsule;
+  // What the facts reader and the runtime said about it at export.
+  facts::TensorFacts facts;
+  // Warnings and infos of the rule engine; an error would have refused it.
+  std::vector<rules::Finding> findings;
+};
+
+// The version export emits for a consumer's max_version.
+dl::Release negotiated_version(dl::Release max_version);
+
+// Throws Error(usage) for a malformed request, Error(findings) when the
+// protocol or a rule refuses the pointer (naming the rule), Error(environment)
+// when the runtime cannot answer.
+ExportedTensor export_tensor(runtime::Runtime& runtime, const ExportRequest& request,
+                             const ExportOptions& options);
+
+}  // namespace dlpack_usm::exchange

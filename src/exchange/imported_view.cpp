@@ -1,0 +1,130 @@
+#include "exchange/imported_view.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exchange/layout.hpp"
+#include "exchange/rule_ids.hpp"
+#include "facts/derived.hpp"
+
+namespace dlpack_usm::exchange {
+namespace {
+
+[[noreturn]] void refuse(std::string what, std::string hint = {}) {
+  throw Error(ExitCode::findings, std::move(what), std::move(hint));
+}
+
+}  // namespace
+
+ImportedView::ImportedView(runtime::Runtime& runtime, CapsuleOwner capsule,
+                           ImportedPlacement placement, facts::TensorFacts facts,
+                           std::vector<rules::Finding> findings)
+    : runtime_(&runtime),
+      capsule_(std::move(capsule)),
+      placement_(placement),
+      facts_(std::move(facts)),
+      findings_(std::move(findings)) {
+  // From here on the capsule is a member: a refusal below destroys it, which
+  // calls the producer's deleter once.
+  const dl::DLTensor* tensor = capsule_.dl_tensor();
+  if (tensor == nullptr) fail_usage("no tensor to view");
+  data_ = tensor->data;
+  writable_ = !(capsule_.is_versioned() && (capsule_.versioned()->flags & dl::kFlagReadOnly) != 0);
+
+  const facts::DerivedFacts derived = facts::derive(facts_);
+  if (!derived.element_count || !derived.effective_strides || !derived.lowest_byte ||
+      !derived.end_byte) {
+    refuse("import refused: the tensor's shape, strides or byte extent cannot be computed",
+           "'dlpack-usm capsule check' on a saved capsule names the broken field");
+  }
+  // Sub-byte dtypes pack several elements into a byte; this consumer reads
+  // whole bytes, as dpctl does (it rejects bits not a multiple of 8).
+  if (static_cast<std::uint64_t>(facts_.dtype.bits) * facts_.dtype.lanes !=
+      derived.element_bytes * 8) {
+    refuse(fmt::format("import refused: this consumer reads whole-byte elements, not {} bits",
+                       static_cast<unsigned>(facts_.dtype.bits) * facts_.dtype.lanes));
+  }
+  element_bytes_ = derived.element_bytes;
+  element_count_ = *derived.element_count;
+  strides_ = *derived.effective_strides;
+  shape_ = facts_.shape.value_or(std::vector<std::int64_t>{});
+  lowest_byte_ = *derived.lowest_byte;
+  end_byte_ = *derived.end_byte;
+
+  // Never touch a byte outside the allocation, whatever the rules decided.
+  if (element_count_ > 0) {
+    const auto& live = facts_.runtime;
+    if (!live || !live->alloc_base || !live->alloc_size) {
+      refuse("import refused: the runtime did not say where the allocation lies");
+    }
+    // The builtins check in infinite precision, so a wrapped sum is caught.
+    std::uint64_t first = 0, low = 0, high = 0, limit = 0;
+    bool wraps = __builtin_add_overflow(facts_.data, facts_.byte_offset, &first) ||
+                 __builtin_add_overflow(first, lowest_byte_, &low) ||
+                 __builtin_add_overflow(first, end_byte_, &high) ||
+                 __builtin_add_overflow(*live->alloc_base, *live->alloc_size, &limit);
+    if (wraps || low < *live->alloc_base || high > limit) {
+      refuse(
+          fmt::format("import refused: the elements reach outside the {}-byte allocation at "
+                      "{:#x} (rule {})",
+                      *live->alloc_size, *live->alloc_base, rule_ids::kExtentOutsideAllocation));
+    }
+  }
+}
+
+runtime::DeviceRef ImportedView::transfer_device() const {
+  return placement_.owner_device.value_or(placement_.root_device);
+}
+
+std::byte* ImportedView::element_address(std::uint64_t index) const {
+  if (index >= element_count_) {
+    fail_usage(fmt::format("element {} is out of range: the tensor has {}", index, element_count_));
+  }
+  return static_cast<std::byte*>(data_) + facts_.byte_offset +
+         element_byte_position(index, shape_, strides_, element_bytes_);
+}
+
+void ImportedView::read_element(std::uint64_t index, std::byte* out) const {
+  std::byte* source = element_address(index);
+  if (host_accessible()) {
+    std::memcpy(out, source, element_bytes_);
+  } else {
+    runtime_->copy(placement_.context, transfer_device(), out, source, element_bytes_);
+  }
+}
+
+std::vector<std::byte> ImportedView::read_all() const {
+  std::vector<std::byte> elements(element_count_ * element_bytes_);
+  if (element_count_ == 0) return elements;
+  const std::byte* first = static_cast<const std::byte*>(data_) + facts_.byte_offset;
+  // Device USM: bring the whole extent over once, then gather on the host.
+  std::vector<std::byte> staging;
+  if (!host_accessible()) {
+    staging.resize(static_cast<std::size_t>(end_byte_ - lowest_byte_));
+    runtime_->copy(placement_.context, transfer_device(), staging.data(), first + lowest_byte_,
+                   staging.size());
+    first = staging.data() - lowest_byte_;
+  }
+  for (std::uint64_t i = 0; i < element_count_; ++i) {
+    std::memcpy(elements.data() + i * element_bytes_,
+                first + element_byte_position(i, shape_, strides_, element_bytes_), element_bytes_);
+  }
+  return elements;
+}
+
+void ImportedView::write_element(std::uint64_t index, const std::byte* in) const {
+  if (!writable_) {
+    refuse("the producer marked this tensor READ_ONLY; the consumer must not write to it",
+           "ask the producer for a writable tensor or copy it first");
+  }
+  std::byte* destination = element_address(index);
+  if (host_accessible()) {
+    std::memcpy(destination, in, element_bytes_);
+  } else {
+    runtime_->copy(placement_.context, transfer_device(), destination, in, element_bytes_);
+  }
+}
+
+}  // namespace dlpack_usm::exchange

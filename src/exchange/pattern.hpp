@@ -1,0 +1,24 @@
+// The known pattern a producer writes and a consumer checks: element i (in
+// logical, row-major order) holds bytes derived from i alone, so an element
+// read from the wrong place, or twice, shows up. Bytes, not numbers: the
+// comparison must not depend on NaN or signed-zero semantics of any dtype.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "exchange/layout.hpp"
+
+namespace dlpack_usm::exchange {
+
+// The bytes element `index` holds, `element_bytes` of them.
+void pattern_element(std::uint64_t index, std::uint64_t element_bytes, std::byte* out);
+
+// The host image of a whole allocation laid out as `layout`: every element at
+// its strided position, and a filler byte in the gaps between them.
+std::vector<std::byte> pattern_image(const Layout& layout, std::uint64_t element_bytes);
+
+inline constexpr std::byte kGapFiller{0xA5};
+
+}  // namespace dlpack_usm::exchange

@@ -1,0 +1,114 @@
+#include "exchange/round_trip.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exchange/import_tensor.hpp"
+#include "exchange/pattern.hpp"
+
+namespace dlpack_usm::exchange {
+namespace {
+
+void record_refusal(RoundTripReport& report, const char* step, const Error& error) {
+  report.refused_at = step;
+  report.refusal = error.what();
+  report.refusal_hint = error.hint();
+}
+
+void verify(RoundTripReport& report, const ImportedView& view, const void* allocation) {
+  report.imported_data = reinterpret_cast<std::uint64_t>(view.data());
+  report.pointer_identity = view.data() == allocation;
+  report.device_id_matches = view.placement().root_device.root_index == report.expected_device_id;
+  std::vector<std::byte> elements = view.read_all();
+  std::vector<std::byte> expected(report.element_bytes);
+  for (std::uint64_t i = 0; i < view.element_count(); ++i) {
+    pattern_element(i, report.element_bytes, expected.data());
+    if (std::memcmp(elements.data() + i * report.element_bytes, expected.data(),
+                    report.element_bytes) != 0) {
+      if (report.mismatches++ == 0) report.first_mismatch = i;
+    }
+    ++report.elements_checked;
+  }
+}
+
+}  // namespace
+
+bool RoundTripReport::ok() const {
+  std::uint64_t expected_elements = 1;
+  for (std::int64_t extent : layout.shape) expected_elements *= static_cast<std::uint64_t>(extent);
+  return !refused_at && exported && placement && pointer_identity && device_id_matches &&
+         mismatches == 0 && elements_checked == expected_elements && deleter_released_allocation;
+}
+
+RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest& request) {
+  RoundTripReport report;
+  report.request = request;
+  const runtime::DeviceInfo* device = runtime.inventory().find(request.device);
+  if (device == nullptr) {
+    fail_environment("no such device", "'dlpack-usm list-devices' shows the devices");
+  }
+  report.device_name = device->selector_name;
+  report.device_description = device->name;
+  report.expected_device_id = request.device.root_index;
+
+  // Allocate, and write the pattern through the device from host staging.
+  report.element_bytes =
+      (static_cast<std::uint64_t>(request.dtype.bits) * request.dtype.lanes + 7) / 8;
+  if (report.element_bytes == 0 || request.dtype.bits % 8 != 0) {
+    fail_usage(fmt::format("the round trip needs whole-byte elements, not {} bits",
+                           static_cast<unsigned>(request.dtype.bits)));
+  }
+  report.layout = make_layout(request.shape, report.element_bytes, request.order);
+  report.allocation_bytes = std::max<std::uint64_t>(report.layout.allocation_bytes, 1);
+  auto buffer = std::make_shared<runtime::UsmBuffer>(
+      runtime.allocate(request.device, request.kind, report.allocation_bytes,
+                       runtime::ContextChoice::platform_default));
+  report.allocation_address = reinterpret_cast<std::uint64_t>(buffer->data());
+  std::vector<std::byte> image = pattern_image(report.layout, report.element_bytes);
+  runtime.copy(buffer->context(), request.device, buffer->data(), image.data(), image.size());
+  report.bytes_written = image.size();
+
+  // Export: C order goes as "compact row-major", so export decides whether
+  // the emitted version lets it write NULL strides.
+  ExportRequest export_request;
+  export_request.data = buffer->data();
+  export_request.context = buffer->context();
+  export_request.dtype = request.dtype;
+  export_request.shape = report.layout.shape;
+  if (request.order != Order::c) export_request.strides = report.layout.strides;
+  export_request.byte_offset = report.layout.byte_offset;
+  export_request.keep_alive = buffer;
+  std::optional<ExportedTensor> exported;
+  try {
+    exported = export_tensor(runtime, export_request, request.options);
+  } catch (const Error& error) {
+    if (error.code() != ExitCode::findings) throw;
+    record_refusal(report, "export", error);
+    return report;
+  }
+  // From here on only the tensor holds export's reference to the buffer.
+  export_request.keep_alive.reset();
+  report.exported = exported->facts;
+  report.export_findings = exported->findings;
+
+  // Import the capsule back, as a consumer would, and read it.
+  try {
+    ImportedView view = import_tensor(runtime, std::move(exported->capsule));
+    report.placement = view.placement();
+    report.writable = view.writable();
+    report.import_findings = view.findings();
+    verify(report, view, buffer->data());
+  } catch (const Error& error) {
+    if (error.code() != ExitCode::findings) throw;
+    record_refusal(report, "import", error);
+  }
+  // The view is gone: its deleter must have dropped export's reference.
+  report.deleter_released_allocation = buffer.use_count() == 1;
+  return report;
+}
+
+}  // namespace dlpack_usm::exchange

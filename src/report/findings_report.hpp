@@ -1,0 +1,59 @@
+// Findings of the rule engine, per tensor and per file: the model that
+// `capsule check` (and any later checker) fills, and its two writers, an
+// aligned text listing for people and one JSON document for machines. The
+// writers only format; the command has decided the exit code.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/rule.hpp"
+
+namespace dlpack_usm::report {
+
+struct TensorFindings {
+  std::string origin;  // "capsule.json#0"
+  std::vector<rules::Finding> findings;
+};
+
+struct FileError {
+  std::string message;
+  std::string hint;
+};
+
+struct FileFindings {
+  std::string file;
+  std::optional<FileError> error;  // set when the file could not be read
+  std::vector<TensorFindings> tensors;
+};
+
+struct FindingCounts {
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+  std::size_t infos = 0;
+};
+FindingCounts count_findings(const std::vector<rules::Finding>& findings);
+
+struct FindingsReport {
+  std::vector<FileFindings> files;
+  bool strict = false;  // warnings fail the check too
+  int exit_code = 0;
+};
+
+struct FindingsSummary {
+  std::size_t files = 0;
+  std::size_t unreadable_files = 0;
+  std::size_t tensors = 0;
+  FindingCounts findings;
+};
+FindingsSummary summarize(const FindingsReport& report);
+
+nlohmann::ordered_json finding_to_json(const rules::Finding& finding);
+nlohmann::ordered_json findings_report_to_json(const FindingsReport& report);
+std::string findings_report_to_text(const FindingsReport& report);
+
+}  // namespace dlpack_usm::report

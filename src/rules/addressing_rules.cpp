@@ -1,0 +1,155 @@
+// Addressing family: where the elements lie. Uses the byte extent derived
+// from the strides (facts/derived.hpp), never the product of the shape, so
+// views with negative, overlapping or padded strides are judged by the bytes
+// they really touch.
+#include <fmt/format.h>
+
+#include "rules/rule_definition.hpp"
+
+namespace dlpack_usm::rules {
+namespace {
+
+// The address of the first element and the [low, end) byte range the
+// elements occupy, when the tensor has elements, a non-NULL data address and
+// all of it fits in 64 bits.
+struct Span {
+  std::uint64_t first = 0;
+  std::uint64_t low = 0;
+  std::uint64_t end = 0;
+};
+
+enum class SpanStatus { ok, not_applicable, wraps };
+
+SpanStatus byte_span(const RuleContext& context, Span& span) {
+  const facts::TensorFacts& tensor = context.tensor;
+  const facts::DerivedFacts& derived = context.derived;
+  if (tensor.data == 0 || known_empty(context) || data_is_handle(tensor) || !derived.lowest_byte ||
+      !derived.end_byte) {
+    return SpanStatus::not_applicable;
+  }
+  if (__builtin_add_overflow(tensor.data, tensor.byte_offset, &span.first))
+    return SpanStatus::wraps;
+  // lowest_byte <= 0 <= end_byte by construction.
+  std::uint64_t below = static_cast<std::uint64_t>(-*derived.lowest_byte);
+  std::uint64_t above = static_cast<std::uint64_t>(*derived.end_byte);
+  if (below > span.first || __builtin_add_overflow(span.first, above, &span.end)) {
+    return SpanStatus::wraps;
+  }
+  span.low = span.first - below;
+  return SpanStatus::ok;
+}
+
+void check_offset_unaligned(const RuleContext& context, Reporter& report) {
+  if (!byte_offset_misaligned(context)) return;
+  report("dl_tensor.byte_offset",
+         fmt::format("byte_offset {} is not a multiple of the element size {} of {}; a view "
+                     "must start on an element boundary",
+                     context.tensor.byte_offset, context.derived.element_bytes,
+                     dl::dtype_display(context.tensor.dtype)));
+}
+
+void check_extent_overflow(const RuleContext& context, Reporter& report) {
+  const facts::TensorFacts& tensor = context.tensor;
+  const facts::DerivedFacts& derived = context.derived;
+  std::string field = tensor.strides ? "dl_tensor.strides" : "dl_tensor.shape";
+  if (derived.element_count_overflows) {
+    report("dl_tensor.shape",
+           "the product of the shape overflows 64 bits; no allocation can hold this tensor. "
+           "Check the extents");
+    return;
+  }
+  if (derived.extent_overflows) {
+    report(field,
+           "the byte extent computed from shape, strides and element size overflows 64 bits; "
+           "check the strides (they count elements, not bytes)");
+    return;
+  }
+  Span span;
+  if (byte_span(context, span) != SpanStatus::wraps) return;
+  report(field,
+         fmt::format("the elements span bytes [{}, {}) around data {:#x} + byte_offset {}, "
+                     "which leaves the 64-bit address space; check data, byte_offset and the "
+                     "strides",
+                     *derived.lowest_byte, *derived.end_byte, tensor.data, tensor.byte_offset));
+}
+
+void check_outside_allocation(const RuleContext& context, Reporter& report) {
+  const auto& runtime = context.tensor.runtime;
+  if (!runtime || !runtime->alloc_base || !runtime->alloc_size) return;
+  Span span;
+  if (byte_span(context, span) != SpanStatus::ok) return;
+  std::uint64_t base = *runtime->alloc_base;
+  std::uint64_t size = *runtime->alloc_size;
+  if (span.low >= base && span.end - base <= size) return;
+  std::uint64_t alloc_end = 0;
+  std::string allocation = __builtin_add_overflow(base, size, &alloc_end)
+                               ? fmt::format("{} bytes at {:#x}", size, base)
+                               : fmt::format("[{:#x}, {:#x}) ({} bytes)", base, alloc_end, size);
+  report("dl_tensor.data",
+         fmt::format("the elements occupy [{:#x}, {:#x}) but the allocation is {}; data, "
+                     "byte_offset and the strides must keep every element inside the allocation",
+                     span.low, span.end, allocation));
+}
+
+void check_data_null(const RuleContext& context, Reporter& report) {
+  const auto& count = context.derived.element_count;
+  if (context.tensor.data != 0 || !count || *count == 0) return;
+  report("dl_tensor.data",
+         fmt::format("data is NULL but the tensor has {} element(s); point data at the "
+                     "allocation (only a size-0 tensor may have NULL data)",
+                     *count));
+}
+
+void check_empty_not_null(const RuleContext& context, Reporter& report) {
+  if (context.tensor.data == 0 || !known_empty(context)) return;
+  report("dl_tensor.data",
+         fmt::format("the tensor has size 0 but data is {:#x}; the header recommends NULL",
+                     context.tensor.data));
+}
+
+constexpr std::array kRules{
+    RuleDefinition{
+        {"DLP-OFFSET-UNALIGNED", "addressing", "byte_offset not a multiple of the element size",
+         Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::byte_offset)",
+         "byte_offset is \"the offset in bytes to the beginning pointer to data\"; the first "
+         "element starts there, so a whole-byte dtype needs an offset that is a whole number "
+         "of elements."},
+        Scope::body,
+        check_offset_unaligned},
+    RuleDefinition{
+        {"DLP-EXTENT-OVERFLOW", "addressing", "Byte extent overflows 64 bits", Severity::error,
+         kFirstRelease, std::nullopt, "dlpack.h 1.3 (GetDataSize, DLTensor::strides)",
+         "The memory a tensor needs follows from its shape, strides (in elements) and "
+         "(bits * lanes + 7) / 8 bytes per element; it must be representable as a 64-bit size "
+         "and address range."},
+        Scope::body,
+        check_extent_overflow},
+    RuleDefinition{{"DLP-EXTENT-OUTSIDE-ALLOCATION", "addressing",
+                    "Elements reach outside the known allocation", Severity::error, kFirstRelease,
+                    std::nullopt, "dlpack.h 1.3 (DLTensor::data)",
+                    "data \"points to the allocated data\" and byte_offset to the beginning of the "
+                    "tensor; every element the strides reach must lie in that allocation."},
+                   Scope::body,
+                   check_outside_allocation},
+    RuleDefinition{
+        {"DLP-DATA-NULL", "addressing", "NULL data with elements", Severity::error, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3 (DLTensor::data)",
+         "data points to the allocated data; only \"if the tensor is of size zero\" may it be "
+         "NULL."},
+        Scope::body,
+        check_data_null},
+    RuleDefinition{
+        {"DLP-DATA-EMPTY-NOT-NULL", "addressing", "Size-0 tensor with non-NULL data",
+         Severity::info, kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::data)",
+         "\"If the tensor is of size zero, then the data pointer should be set to NULL.\""},
+        Scope::body,
+        check_empty_not_null},
+};
+
+}  // namespace
+
+std::span<const RuleDefinition> addressing_rules() {
+  return kRules;
+}
+
+}  // namespace dlpack_usm::rules

@@ -1,0 +1,114 @@
+// The catalog joins the families in a fixed order (so ids and output order
+// are stable) and evaluate() runs every rule that applies to a tensor.
+#include <algorithm>
+#include <array>
+
+#include "rules/rule_definition.hpp"
+
+namespace dlpack_usm::rules {
+namespace {
+
+const std::vector<RuleDefinition>& definitions() {
+  static const std::vector<RuleDefinition> all = [] {
+    std::vector<RuleDefinition> joined;
+    for (auto family :
+         {version_rules(), flags_rules(), dtype_rules(), shape_rules(), addressing_rules(),
+          alignment_rules(), device_rules(), deleter_rules(), oneapi_rules()}) {
+      joined.insert(joined.end(), family.begin(), family.end());
+    }
+    return joined;
+  }();
+  return all;
+}
+
+const std::vector<RuleInfo>& infos() {
+  static const std::vector<RuleInfo> all = [] {
+    std::vector<RuleInfo> out;
+    for (const RuleDefinition& rule : definitions()) out.push_back(rule.info);
+    return out;
+  }();
+  return all;
+}
+
+// A major other than the one this model knows means the layout past `flags`
+// may have changed: dlpack.h allows reading nothing but the header then.
+bool header_only(const facts::TensorFacts& tensor) {
+  return !tensor.body_read ||
+         (tensor.abi == facts::Abi::versioned && tensor.version.major != dl::kModelMajor);
+}
+
+}  // namespace
+
+const char* to_string(Severity severity) {
+  switch (severity) {
+    case Severity::info:
+      return "info";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      break;
+  }
+  return "error";
+}
+
+std::optional<Severity> parse_severity(std::string_view text) {
+  for (Severity severity : {Severity::info, Severity::warning, Severity::error}) {
+    if (text == to_string(severity)) return severity;
+  }
+  return std::nullopt;
+}
+
+std::span<const RuleInfo> rule_catalog() {
+  return infos();
+}
+
+const RuleInfo* find_rule(std::string_view id) {
+  const auto& all = infos();
+  auto it = std::find_if(all.begin(), all.end(), [id](const RuleInfo& r) { return r.id == id; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+std::vector<std::string_view> rule_families() {
+  std::vector<std::string_view> families;
+  for (const RuleInfo& rule : infos()) {
+    if (std::find(families.begin(), families.end(), rule.family) == families.end()) {
+      families.push_back(rule.family);
+    }
+  }
+  return families;
+}
+
+dl::Release judged_release(const facts::TensorFacts& tensor) {
+  if (tensor.abi == facts::Abi::legacy) return dl::kLastLegacyRelease;
+  return dl::Release{tensor.version.major, tensor.version.minor};
+}
+
+bool applies_to(const RuleInfo& rule, dl::Release release) {
+  return rule.since <= release && (!rule.until || release <= *rule.until);
+}
+
+std::vector<Finding> evaluate(const facts::TensorFacts& tensor) {
+  const facts::DerivedFacts derived = facts::derive(tensor);
+  const RuleContext context{tensor, derived, judged_release(tensor)};
+  const bool only_header = header_only(tensor);
+  std::vector<Finding> findings;
+  for (const RuleDefinition& rule : definitions()) {
+    if (only_header) {
+      // The declared version is one this model cannot place, so version
+      // ranges say nothing; the header rules hold for every major.
+      if (rule.scope != Scope::header) continue;
+    } else if (!applies_to(rule.info, context.release)) {
+      continue;
+    }
+    Reporter report(rule.info, findings);
+    rule.check(context, report);
+  }
+  return findings;
+}
+
+bool has_errors(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity == Severity::error; });
+}
+
+}  // namespace dlpack_usm::rules

@@ -1,0 +1,175 @@
+// oneAPI family: the kDLOneAPI protocol of the source documents (dpctl's
+// export/import protocol, seeds 000 and 001; Intel Extension for PyTorch,
+// seed 004). These rules need what the owning runtime says about the
+// pointer (TensorFacts::runtime); without it only the info rule fires.
+#include <fmt/format.h>
+
+#include "rules/rule_definition.hpp"
+
+namespace dlpack_usm::rules {
+namespace {
+
+const facts::RuntimeFacts* oneapi_runtime(const RuleContext& context) {
+  if (context.tensor.device_type != dl::kDLOneAPI || !context.tensor.runtime) return nullptr;
+  return &*context.tensor.runtime;
+}
+
+// A device_id the import protocol can look up: not negative (the device
+// family reports that) and below the root device count where it is known
+// (DLP-ONEAPI-DEVICE-ID-RANGE reports the rest).
+bool device_id_in_range(const facts::TensorFacts& tensor, const facts::RuntimeFacts& runtime) {
+  if (tensor.device_id < 0) return false;
+  return !runtime.root_device_count || tensor.device_id < *runtime.root_device_count;
+}
+
+void check_no_runtime(const RuleContext& context, Reporter& report) {
+  if (context.tensor.device_type != dl::kDLOneAPI || context.tensor.runtime) return;
+  report("runtime",
+         "kDLOneAPI tensor without runtime facts: USM kind, owning device and context were not "
+         "checked; check the live tensor or record a \"runtime\" section in the capsule file");
+}
+
+void check_context_not_default(const RuleContext& context, Reporter& report) {
+  const facts::RuntimeFacts* runtime = oneapi_runtime(context);
+  if (runtime == nullptr || !runtime->default_context || *runtime->default_context) return;
+  report("runtime.default_context",
+         "the allocation is bound to a context other than the default context of its "
+         "platform; the importer looks the pointer up in the default context and will not find "
+         "it. Allocate in the platform's default context (or copy into it) before export");
+}
+
+void check_usm_unknown(const RuleContext& context, Reporter& report) {
+  const facts::RuntimeFacts* runtime = oneapi_runtime(context);
+  if (runtime == nullptr || runtime->usm_kind != facts::UsmKind::unknown) return;
+  // A known non-default context explains the unknown kind; that rule reports it.
+  if (runtime->default_context == false) return;
+  report("runtime.usm_kind",
+         fmt::format("data {:#x} is not a USM pointer of the default context of device_id {}'s "
+                     "platform (kind unknown); export only USM allocations made in that context",
+                     context.tensor.data, context.tensor.device_id));
+}
+
+void check_device_id_range(const RuleContext& context, Reporter& report) {
+  const facts::RuntimeFacts* runtime = oneapi_runtime(context);
+  if (runtime == nullptr || !runtime->root_device_count || context.tensor.device_id < 0 ||
+      context.tensor.device_id < *runtime->root_device_count) {
+    return;
+  }
+  report("dl_tensor.device.device_id",
+         fmt::format("device_id {} is out of range: there are {} root device(s), so the "
+                     "importer's lookup in sycl::device::get_devices() fails; export the index "
+                     "of the allocation's root device",
+                     context.tensor.device_id, *runtime->root_device_count));
+}
+
+void check_device_id_root(const RuleContext& context, Reporter& report) {
+  const facts::RuntimeFacts* runtime = oneapi_runtime(context);
+  if (runtime == nullptr || !runtime->owner_root_index || runtime->owner_sub_device_index ||
+      !device_id_in_range(context.tensor, *runtime) ||
+      context.tensor.device_id == *runtime->owner_root_index) {
+    return;
+  }
+  report("dl_tensor.device.device_id",
+         fmt::format("device_id is {} but the allocation belongs to root device {}{}; export "
+                     "the index of the owning root device in sycl::device::get_devices()",
+                     context.tensor.device_id, *runtime->owner_root_index,
+                     runtime->owner_device_name ? " (" + *runtime->owner_device_name + ")" : ""));
+}
+
+void check_device_id_sub_device(const RuleContext& context, Reporter& report) {
+  const facts::RuntimeFacts* runtime = oneapi_runtime(context);
+  if (runtime == nullptr || !runtime->owner_root_index || !runtime->owner_sub_device_index ||
+      !device_id_in_range(context.tensor, *runtime) ||
+      context.tensor.device_id == *runtime->owner_root_index) {
+    return;
+  }
+  report("dl_tensor.device.device_id",
+         fmt::format("device_id is {} but the allocation was made on sub-device {} of root "
+                     "device {}{}; a sub-device's allocation must report its parent root "
+                     "device's index, {}",
+                     context.tensor.device_id, *runtime->owner_sub_device_index,
+                     *runtime->owner_root_index,
+                     runtime->owner_device_name ? " (" + *runtime->owner_device_name + ")" : "",
+                     *runtime->owner_root_index));
+}
+
+void check_usm_not_device(const RuleContext& context, Reporter& report) {
+  const facts::RuntimeFacts* runtime = oneapi_runtime(context);
+  if (runtime == nullptr || !runtime->usm_kind ||
+      (*runtime->usm_kind != facts::UsmKind::host &&
+       *runtime->usm_kind != facts::UsmKind::shared)) {
+    return;
+  }
+  report("runtime.usm_kind",
+         fmt::format("USM kind is {}: valid for dpctl/dpnp, but Intel Extension for PyTorch "
+                     "accepts only usm::device allocations",
+                     facts::to_string(*runtime->usm_kind)));
+}
+
+constexpr dl::Release kOneApiSince{0, 7};
+
+constexpr std::array kRules{
+    RuleDefinition{
+        {"DLP-ONEAPI-NO-RUNTIME", "oneapi", "kDLOneAPI tensor without runtime facts",
+         Severity::info, kOneApiSince, std::nullopt, "dlpack.h 0.7 (kDLOneAPI)",
+         "For kDLOneAPI a \"call to oneAPI runtime is required to determine the device type, "
+         "the USM allocation type and the sycl context it is bound to\"."},
+        Scope::body,
+        check_no_runtime},
+    RuleDefinition{
+        {"DLP-ONEAPI-CONTEXT-NOT-DEFAULT", "oneapi",
+         "Allocation not bound to the platform's default context", Severity::error, kOneApiSince,
+         std::nullopt, "seeds/000_a1fa70ac3aeb0d85.txt (export protocol)",
+         "Export asserts that the pointer's context is the default platform context and "
+         "throws otherwise: \"Can not export USM allocations not bound to default platform "
+         "context.\""},
+        Scope::body,
+        check_context_not_default},
+    RuleDefinition{
+        {"DLP-ONEAPI-USM-UNKNOWN", "oneapi", "Pointer unknown to the default context",
+         Severity::error, kOneApiSince, std::nullopt,
+         "seeds/000_a1fa70ac3aeb0d85.txt (import protocol)",
+         "Import gets the pointer's USM kind in the default context of the device's platform "
+         "and rejects kind unknown: the data pointer \"is not bound to the default platform "
+         "context of specified device\"."},
+        Scope::body,
+        check_usm_unknown},
+    RuleDefinition{{"DLP-ONEAPI-DEVICE-ID-RANGE", "oneapi",
+                    "device_id beyond the root device count", Severity::error, kOneApiSince,
+                    std::nullopt, "seeds/000_a1fa70ac3aeb0d85.txt (import protocol)",
+                    "Import takes the root device as sycl::device::get_devices().at(device_id); a "
+                    "device_id at or past the number of root devices names no device."},
+                   Scope::body,
+                   check_device_id_range},
+    RuleDefinition{{"DLP-ONEAPI-DEVICE-ID-ROOT", "oneapi",
+                    "device_id is not the owning root device's index", Severity::error,
+                    kOneApiSince, std::nullopt, "seeds/000_a1fa70ac3aeb0d85.txt (export protocol)",
+                    "Export sets device_id to the position of the allocation's root device in "
+                    "sycl::device::get_devices()."},
+                   Scope::body,
+                   check_device_id_root},
+    RuleDefinition{
+        {"DLP-ONEAPI-DEVICE-ID-SUB-DEVICE", "oneapi",
+         "Sub-device allocation does not report its parent root device", Severity::error,
+         kOneApiSince, std::nullopt,
+         "seeds/000_a1fa70ac3aeb0d85.txt, seeds/004_6ea2f99be0cca11b.txt",
+         "The allocation's device \"may be a sub-device\": export finds its parent root device "
+         "and puts that device's index in sycl::device::get_devices() into device_id."},
+        Scope::body,
+        check_device_id_sub_device},
+    RuleDefinition{
+        {"DLP-ONEAPI-USM-NOT-DEVICE", "oneapi", "Host or shared USM (IPEX accepts device only)",
+         Severity::info, kOneApiSince, std::nullopt, "seeds/004_6ea2f99be0cca11b.txt",
+         "Of the three USM kinds, \"sycl::usm::device is the only supported type\" in Intel "
+         "Extension for PyTorch; dpctl accepts every kind."},
+        Scope::body,
+        check_usm_not_device},
+};
+
+}  // namespace
+
+std::span<const RuleDefinition> oneapi_rules() {
+  return kRules;
+}
+
+}  // namespace dlpack_usm::rules

@@ -1,0 +1,86 @@
+// How a rule family defines its rules: the public RuleInfo plus the check
+// function and whether it may run on a tensor whose body was not read.
+// Internal to src/rules/.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "facts/derived.hpp"
+#include "rules/rule.hpp"
+
+namespace dlpack_usm::rules {
+
+// Every release the model knows is at or after this one; rules that have
+// held since DLPack's first tagged release start here.
+inline constexpr dl::Release kFirstRelease{0, 1};
+
+// What a check sees: the tensor, the facts derived from it (computed once
+// per evaluation) and the release it is judged by.
+struct RuleContext {
+  const facts::TensorFacts& tensor;
+  const facts::DerivedFacts& derived;
+  dl::Release release;
+};
+
+// Collects the findings of one rule; the rule's id and severity are filled
+// in, so a check only says where and what.
+class Reporter {
+ public:
+  Reporter(const RuleInfo& rule, std::vector<Finding>& findings)
+      : rule_(rule), findings_(findings) {}
+  void operator()(std::string field, std::string message) {
+    findings_.push_back(
+        Finding{std::string(rule_.id), rule_.severity, std::move(field), std::move(message)});
+  }
+
+ private:
+  const RuleInfo& rule_;
+  std::vector<Finding>& findings_;
+};
+
+using CheckFn = void (*)(const RuleContext& context, Reporter& report);
+
+// Header rules read only what every major version keeps in place (version,
+// manager_ctx, deleter), so they still run when the body was not read.
+enum class Scope { header, body };
+
+struct RuleDefinition {
+  RuleInfo info;
+  Scope scope;
+  CheckFn check;
+};
+
+// One list per family, each defined in <family>_rules.cpp; catalog.cpp
+// joins them in this order.
+std::span<const RuleDefinition> version_rules();
+std::span<const RuleDefinition> flags_rules();
+std::span<const RuleDefinition> dtype_rules();
+std::span<const RuleDefinition> shape_rules();
+std::span<const RuleDefinition> addressing_rules();
+std::span<const RuleDefinition> alignment_rules();
+std::span<const RuleDefinition> device_rules();
+std::span<const RuleDefinition> deleter_rules();
+std::span<const RuleDefinition> oneapi_rules();
+
+// Shared by several families (rule_helpers.cpp).
+
+// The tensor's shape when it was read and is usable (ndim within limits,
+// shape non-NULL or ndim 0); an empty shape for ndim 0; NULL otherwise.
+const std::vector<std::int64_t>* readable_shape(const facts::TensorFacts& tensor);
+
+// Whether byte_offset is not a multiple of the element size, for dtypes
+// whose elements are whole bytes. The alignment family defers to the
+// addressing rule in that case, so one defect gives one finding.
+bool byte_offset_misaligned(const RuleContext& context);
+
+// The device type's data pointer is a handle (cl_mem, VkBuffer), not an
+// address, so address arithmetic and alignment say nothing about it.
+bool data_is_handle(const facts::TensorFacts& tensor);
+
+// True when the tensor is known to hold no elements.
+bool known_empty(const RuleContext& context);
+
+}  // namespace dlpack_usm::rules

@@ -1,0 +1,138 @@
+// Shape family: ndim, shape and strides as declared, before any address is
+// computed from them.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/rule_definition.hpp"
+
+namespace dlpack_usm::rules {
+namespace {
+
+// ndim in (0, limit]: the dimensions the reader could read.
+bool has_readable_dims(const facts::TensorFacts& tensor) {
+  return tensor.ndim > 0 && tensor.ndim <= facts::kMaxReadableDims;
+}
+
+bool strides_null(const RuleContext& context) {
+  return has_readable_dims(context.tensor) && !context.tensor.strides;
+}
+
+void check_ndim_negative(const RuleContext& context, Reporter& report) {
+  if (context.tensor.ndim >= 0) return;
+  report("dl_tensor.ndim",
+         fmt::format("ndim is {}; a tensor has 0 or more dimensions", context.tensor.ndim));
+}
+
+void check_ndim_limit(const RuleContext& context, Reporter& report) {
+  if (context.tensor.ndim <= facts::kMaxReadableDims) return;
+  report("dl_tensor.ndim",
+         fmt::format("ndim is {}, more than the {} dimensions this tool reads; shape and strides "
+                     "were not read. Check that ndim is set from the real rank",
+                     context.tensor.ndim, facts::kMaxReadableDims));
+}
+
+void check_shape_null(const RuleContext& context, Reporter& report) {
+  if (!has_readable_dims(context.tensor) || context.tensor.shape) return;
+  report("dl_tensor.shape",
+         fmt::format("shape is NULL but ndim is {}; point shape at {} extents (only ndim 0 may "
+                     "have a NULL shape)",
+                     context.tensor.ndim, context.tensor.ndim));
+}
+
+void check_shape_negative(const RuleContext& context, Reporter& report) {
+  const std::vector<std::int64_t>* shape = readable_shape(context.tensor);
+  if (shape == nullptr) return;
+  for (std::size_t i = 0; i < shape->size(); ++i) {
+    if ((*shape)[i] >= 0) continue;
+    report(fmt::format("dl_tensor.shape[{}]", i),
+           fmt::format("extent {} is negative; extents count elements and are 0 or more",
+                       (*shape)[i]));
+  }
+}
+
+void check_strides_null_row_major(const RuleContext& context, Reporter& report) {
+  if (!strides_null(context)) return;
+  report("dl_tensor.strides",
+         fmt::format("strides is NULL: before DLPack 1.2 this means compact row-major; the "
+                     "tensor declares {}. From 1.2 on strides must be given",
+                     dl::to_string(context.release)));
+}
+
+void check_strides_null(const RuleContext& context, Reporter& report) {
+  if (!strides_null(context)) return;
+  report("dl_tensor.strides",
+         fmt::format("strides is NULL with ndim {} in a {} tensor; from DLPack 1.2 a producer "
+                     "must fill strides (row-major: the suffix products of the shape)",
+                     context.tensor.ndim, dl::to_string(context.release)));
+}
+
+void check_strides_zero(const RuleContext& context, Reporter& report) {
+  const std::vector<std::int64_t>* shape = readable_shape(context.tensor);
+  const auto& strides = context.tensor.strides;
+  if (shape == nullptr || !strides || strides->size() != shape->size()) return;
+  // A size-0 tensor has no elements that could overlap.
+  if (std::find(shape->begin(), shape->end(), 0) != shape->end()) return;
+  for (std::size_t i = 0; i < shape->size(); ++i) {
+    if ((*strides)[i] != 0 || (*shape)[i] <= 1) continue;
+    report(fmt::format("dl_tensor.strides[{}]", i),
+           fmt::format("stride 0 on a dimension of extent {}: its {} elements share one "
+                       "address (a broadcast view); a consumer that writes or assumes distinct "
+                       "elements will misbehave. Materialise the tensor or set READ_ONLY",
+                       (*shape)[i], (*shape)[i]));
+  }
+}
+
+constexpr std::array kRules{
+    RuleDefinition{{"DLP-NDIM-NEGATIVE", "shape", "Negative ndim", Severity::error, kFirstRelease,
+                    std::nullopt, "dlpack.h 1.3 (DLTensor::ndim)",
+                    "ndim is the \"number of dimensions\" and shape holds ndim extents; a "
+                    "negative count describes no tensor."},
+                   Scope::body,
+                   check_ndim_negative},
+    RuleDefinition{{"DLP-NDIM-LIMIT", "shape", "ndim beyond what the reader reads", Severity::error,
+                    kFirstRelease, std::nullopt, "dlpack-usm facts reader",
+                    "The reader copies at most 1024 dimensions (facts::kMaxReadableDims) so that "
+                    "an absurd ndim cannot make it read unbounded producer memory; such a tensor "
+                    "cannot be checked."},
+                   Scope::body,
+                   check_ndim_limit},
+    RuleDefinition{{"DLP-SHAPE-NULL", "shape", "NULL shape with ndim > 0", Severity::error,
+                    kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::shape)",
+                    "shape points to ndim extents; it may be NULL only when ndim is 0."},
+                   Scope::body,
+                   check_shape_null},
+    RuleDefinition{{"DLP-SHAPE-NEGATIVE", "shape", "Negative extent", Severity::error,
+                    kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::shape, GetDataSize)",
+                    "Extents count elements: the data size is the product of the shape times "
+                    "the element size, so an extent below 0 is meaningless."},
+                   Scope::body,
+                   check_shape_negative},
+    RuleDefinition{{"DLP-STRIDES-NULL-ROW-MAJOR", "shape",
+                    "NULL strides meaning compact row-major (before 1.2)", Severity::info,
+                    kFirstRelease, dl::Release{1, 1}, "dlpack.h before 1.2 (DLTensor::strides)",
+                    "strides \"can be NULL, indicating tensor is compact and row-majored\"."},
+                   Scope::body,
+                   check_strides_null_row_major},
+    RuleDefinition{
+        {"DLP-STRIDES-NULL", "shape", "NULL strides with ndim > 0 (from 1.2)", Severity::error,
+         dl::Release{1, 2}, std::nullopt, "dlpack.h 1.2 (DLTensor::strides)",
+         "From DLPack 1.2 strides \"can not be NULL if ndim != 0\" and must point to "
+         "ndim strides; before 1.2 NULL meant compact row-major."},
+        Scope::body,
+        check_strides_null},
+    RuleDefinition{{"DLP-STRIDES-ZERO", "shape", "Zero stride on an extent > 1", Severity::warning,
+                    kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::strides)",
+                    "strides are \"in number of elements, not bytes\"; a stride of 0 on an "
+                    "extent above 1 makes distinct indices alias one element."},
+                   Scope::body,
+                   check_strides_zero},
+};
+
+}  // namespace
+
+std::span<const RuleDefinition> shape_rules() {
+  return kRules;
+}
+
+}  // namespace dlpack_usm::rules

@@ -1,0 +1,156 @@
+// `dlpack-usm exchange` run as a user runs it: the exit codes of the man
+// page, the JSON document, and the capsule file --save writes.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/runtime.hpp"
+#include "tool_process.hpp"
+
+namespace dlpack_usm::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+ToolResult exchange(std::vector<std::string> arguments) {
+  arguments.insert(arguments.begin(), "exchange");
+  return run_tool(arguments);
+}
+
+// The selector name of the first root device with USM, or "".
+std::string usm_device() {
+  for (const auto& platform : runtime::opencl_runtime().inventory().platforms) {
+    for (const auto& root : platform.devices) {
+      if (root.usm) return root.selector_name;
+    }
+  }
+  return "";
+}
+
+bool usm_required() {
+  const char* value = std::getenv("DLPACK_USM_REQUIRE_USM");
+  return value != nullptr && std::string(value) == "1";
+}
+
+class ExchangeCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dlpack-usm-exchange-e2e-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+#define SKIP_WITHOUT_USM_DEVICE()                                                            \
+  if (usm_device().empty()) {                                                                \
+    if (usm_required()) FAIL() << "DLPACK_USM_REQUIRE_USM=1 but no device has USM";          \
+    GTEST_SKIP() << "no OpenCL device with cl_intel_unified_shared_memory on this machine; " \
+                    "install Intel's CPU runtime to run this test";                          \
+  }
+
+TEST_F(ExchangeCommand, RoundTripSucceedsAndSavesTheCapsule) {
+  SKIP_WITHOUT_USM_DEVICE();
+  fs::path saved = dir_ / "capsule.json";
+  ToolResult result = exchange({"--usm", "shared", "--dtype", "float32", "--shape", "4,250",
+                                "--order", "F", "--json", "--save", saved.string()});
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["ok"], true);
+  EXPECT_EQ(json["device"]["selector"], usm_device());
+  EXPECT_EQ(json["verify"]["pointer_identity"], true);
+  EXPECT_EQ(json["verify"]["elements_checked"], 1000);
+  EXPECT_EQ(json["verify"]["mismatches"], 0);
+  EXPECT_EQ(json["verify"]["imported_data"], json["allocate"]["address"]);
+  EXPECT_EQ(json["import"]["usm"], "shared");
+  EXPECT_EQ(json["export"]["capsule"]["dl_tensor"]["strides"], nlohmann::json::parse("[1, 4]"));
+
+  // The capsule file is the exported tensor as written down, and `capsule
+  // check` finds no error in it.
+  auto capsule = nlohmann::json::parse(slurp(saved));
+  EXPECT_EQ(capsule, json["export"]["capsule"]);
+  ToolResult check = run_tool({"capsule", "check", saved.string()});
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
+        << "a temporary file was left behind: " << entry.path();
+  }
+}
+
+TEST_F(ExchangeCommand, TextOutputShowsEveryStep) {
+  SKIP_WITHOUT_USM_DEVICE();
+  ToolResult result =
+      exchange({"--device", usm_device(), "--sub-device", "1", "--usm", "device", "--dtype",
+                "complex128", "--shape", "3,4", "--order", "negative", "--max-version", "0.8"});
+  if (result.exit_code == 3) GTEST_SKIP() << "no sub-device 1 here: " << result.err;
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  for (const char* step : {"1. allocate", "2. fill", "3. export", "4. import", "5. verify",
+                           "DLManagedTensor", "strides      [-4, 1]", "result: ok"}) {
+    EXPECT_NE(result.out.find(step), std::string::npos) << step << " missing in\n" << result.out;
+  }
+}
+
+TEST_F(ExchangeCommand, ReadOnlyReachesTheConsumer) {
+  SKIP_WITHOUT_USM_DEVICE();
+  ToolResult result = exchange({"--read-only", "--json", "--shape", "scalar"});
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["import"]["writable"], false);
+  EXPECT_EQ(json["verify"]["elements_checked"], 1);
+}
+
+TEST_F(ExchangeCommand, UsageErrorsExit2) {
+  for (std::vector<std::string> arguments : {std::vector<std::string>{"--dtype", "float33"},
+                                             {"--shape", "4,x"},
+                                             {"--shape", "4,-1"},
+                                             {"--order", "Z"},
+                                             {"--usm", "unknown"},
+                                             {"--max-version", "one"},
+                                             {"--no-such-option"},
+                                             {"--read-only", "--max-version", "0.8"}}) {
+    ToolResult result = exchange(arguments);
+    EXPECT_EQ(result.exit_code, 2) << arguments[0] << ": " << result.err;
+    EXPECT_NE(result.err.find("dlpack-usm: error:"), std::string::npos) << result.err;
+  }
+}
+
+TEST_F(ExchangeCommand, MissingDeviceOrUsmExits3) {
+  ToolResult result = exchange({"--device", "opencl:gpu:99"});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.err.find("opencl:gpu:99"), std::string::npos) << result.err;
+  // A device without the USM extension, where there is one.
+  for (const auto& platform : runtime::opencl_runtime().inventory().platforms) {
+    for (const auto& root : platform.devices) {
+      if (root.usm) continue;
+      ToolResult no_usm = exchange({"--device", root.selector_name});
+      EXPECT_EQ(no_usm.exit_code, 3) << root.selector_name;
+      EXPECT_NE(no_usm.err.find("USM"), std::string::npos) << no_usm.err;
+    }
+  }
+}
+
+TEST_F(ExchangeCommand, UnwritableSaveExits3) {
+  SKIP_WITHOUT_USM_DEVICE();
+  ToolResult result = exchange({"--save", (dir_ / "no-such-dir" / "capsule.json").string()});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_NE(result.err.find("no-such-dir"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace dlpack_usm::e2e

@@ -1,0 +1,80 @@
+// `dlpack-usm rules` as a user runs it: the table, the JSON catalog and the
+// family filter agree with each other and with the library's catalog.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/rule.hpp"
+#include "tool_process.hpp"
+
+namespace dlpack_usm::e2e {
+namespace {
+
+using nlohmann::json;
+
+TEST(RulesCommand, JsonListsTheWholeCatalogWithSpecText) {
+  ToolResult result = run_tool({"rules", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json doc = json::parse(result.out);
+  EXPECT_EQ(doc["model_release"], "1.3");
+  auto catalog = rules::rule_catalog();
+  ASSERT_EQ(doc["rules"].size(), catalog.size());
+  for (std::size_t i = 0; i < catalog.size(); ++i) {
+    const json& rule = doc["rules"][i];
+    EXPECT_EQ(rule["id"], std::string(catalog[i].id));
+    EXPECT_EQ(rule["severity"], rules::to_string(catalog[i].severity));
+    EXPECT_EQ(rule["spec_text"], std::string(catalog[i].spec_text));
+    EXPECT_EQ(rule["source"], std::string(catalog[i].source));
+    EXPECT_TRUE(rule["since"].is_string());
+    EXPECT_TRUE(rule["until"].is_null() || rule["until"].is_string());
+  }
+}
+
+TEST(RulesCommand, TextTableHasOneAlignedLinePerRule) {
+  ToolResult result = run_tool({"rules"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::istringstream lines(result.out);
+  std::string header;
+  std::getline(lines, header);
+  EXPECT_EQ(header.rfind("ID", 0), 0u) << header;
+  std::size_t severity_column = header.find("SEVERITY");
+  ASSERT_NE(severity_column, std::string::npos);
+  std::size_t count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    EXPECT_EQ(line.rfind("DLP-", 0), 0u) << line;
+    std::string severity =
+        line.substr(severity_column, line.find(' ', severity_column) - severity_column);
+    EXPECT_TRUE(rules::parse_severity(severity)) << line;
+  }
+  EXPECT_EQ(count, rules::rule_catalog().size());
+  // The range of a rule that stopped applying and of one that still does.
+  EXPECT_NE(result.out.find("0.1-1.1"), std::string::npos);
+  EXPECT_NE(result.out.find("1.2+"), std::string::npos);
+}
+
+TEST(RulesCommand, FamilyFilterSelectsOneFamily) {
+  ToolResult result = run_tool({"rules", "--json", "--family", "oneapi"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json doc = json::parse(result.out);
+  ASSERT_FALSE(doc["rules"].empty());
+  std::set<std::string> ids;
+  for (const json& rule : doc["rules"]) {
+    EXPECT_EQ(rule["family"], "oneapi");
+    ids.insert(rule["id"]);
+  }
+  EXPECT_TRUE(ids.count("DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"));
+}
+
+TEST(RulesCommand, UnknownFamilyIsAUsageError) {
+  ToolResult result = run_tool({"rules", "--family", "strides"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_TRUE(result.out.empty());
+  EXPECT_NE(result.err.find("unknown rule family 'strides'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("oneapi"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace dlpack_usm::e2e

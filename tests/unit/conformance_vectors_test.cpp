@@ -1,0 +1,130 @@
+// The conformance suite shipped in conformance/: every rule has a failing
+// and a passing capsule file, each failing file fires its rules and no other
+// error rule, each passing file fires no error, and the manifest lists
+// exactly the files on disk.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "capsule/capsule_file.hpp"
+#include "rules/rule.hpp"
+
+namespace dlpack_usm::rules {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kConformance = fs::path(DLPACK_USM_SOURCE_DIR) / "conformance";
+
+struct Vector {
+  std::string file;  // relative to conformance/
+  std::vector<std::string> expect;
+  std::string passes;  // empty for failing vectors
+};
+
+std::vector<Vector> load_manifest() {
+  std::ifstream in(kConformance / "manifest.json");
+  EXPECT_TRUE(in) << "cannot open conformance/manifest.json";
+  nlohmann::json manifest = nlohmann::json::parse(in);
+  EXPECT_EQ(manifest.at("format"), 1);
+  std::vector<Vector> vectors;
+  for (const auto& entry : manifest.at("vectors")) {
+    for (const auto& [key, value] : entry.items()) {
+      EXPECT_TRUE(key == "file" || key == "expect" || key == "passes")
+          << "unknown manifest key " << key;
+    }
+    Vector vector{entry.at("file").get<std::string>(),
+                  entry.at("expect").get<std::vector<std::string>>(),
+                  entry.value("passes", std::string())};
+    vectors.push_back(std::move(vector));
+  }
+  return vectors;
+}
+
+std::vector<Finding> evaluate_file(const std::string& file) {
+  std::vector<facts::TensorFacts> tensors = capsule::read_capsule_file(kConformance / file);
+  EXPECT_EQ(tensors.size(), 1u) << file << ": a vector holds exactly one tensor";
+  return tensors.empty() ? std::vector<Finding>{} : evaluate(tensors.front());
+}
+
+std::string describe(const std::vector<Finding>& findings) {
+  std::string text;
+  for (const Finding& f : findings) {
+    text += "\n  " + f.rule_id + " (" + to_string(f.severity) + ") " + f.field + ": " + f.message;
+  }
+  return text.empty() ? " none" : text;
+}
+
+bool fired(const std::vector<Finding>& findings, const std::string& id) {
+  return std::any_of(findings.begin(), findings.end(),
+                     [&id](const Finding& f) { return f.rule_id == id; });
+}
+
+TEST(ConformanceVectors, ManifestListsExactlyTheFilesOnDisk) {
+  std::set<std::string> listed;
+  for (const Vector& vector : load_manifest()) {
+    EXPECT_TRUE(listed.insert(vector.file).second) << "listed twice: " << vector.file;
+  }
+  std::set<std::string> on_disk;
+  for (const auto& entry : fs::recursive_directory_iterator(kConformance / "vectors")) {
+    if (entry.is_regular_file()) {
+      on_disk.insert(fs::relative(entry.path(), kConformance).generic_string());
+    }
+  }
+  for (const std::string& file : on_disk) EXPECT_TRUE(listed.count(file)) << "unlisted: " << file;
+  for (const std::string& file : listed) EXPECT_TRUE(on_disk.count(file)) << "missing: " << file;
+}
+
+TEST(ConformanceVectors, EveryRuleHasAFailingAndAPassingVector) {
+  std::map<std::string, int> failing;
+  std::map<std::string, int> passing;
+  for (const Vector& vector : load_manifest()) {
+    for (const std::string& id : vector.expect) ++failing[id];
+    if (!vector.passes.empty()) ++passing[vector.passes];
+  }
+  for (const RuleInfo& rule : rule_catalog()) {
+    std::string id(rule.id);
+    EXPECT_GE(failing[id], 1) << id << " has no failing vector";
+    EXPECT_GE(passing[id], 1) << id << " has no passing vector";
+  }
+}
+
+TEST(ConformanceVectors, FailingVectorsFireTheirRulesAndNoOtherError) {
+  for (const Vector& vector : load_manifest()) {
+    if (vector.expect.empty()) continue;
+    SCOPED_TRACE(vector.file);
+    EXPECT_TRUE(vector.passes.empty()) << "a failing vector demonstrates no passing rule";
+    std::vector<Finding> findings = evaluate_file(vector.file);
+    for (const std::string& id : vector.expect) {
+      EXPECT_NE(find_rule(id), nullptr) << "unknown rule " << id;
+      EXPECT_TRUE(fired(findings, id)) << id << " did not fire; findings:" << describe(findings);
+    }
+    for (const Finding& finding : findings) {
+      if (finding.severity != Severity::error) continue;
+      EXPECT_NE(std::find(vector.expect.begin(), vector.expect.end(), finding.rule_id),
+                vector.expect.end())
+          << "unexpected error " << finding.rule_id << ": " << finding.message;
+    }
+  }
+}
+
+TEST(ConformanceVectors, PassingVectorsFireNoErrorAndNotTheirRule) {
+  for (const Vector& vector : load_manifest()) {
+    if (!vector.expect.empty()) continue;
+    SCOPED_TRACE(vector.file);
+    ASSERT_FALSE(vector.passes.empty()) << "a passing vector names the rule it demonstrates";
+    EXPECT_NE(find_rule(vector.passes), nullptr) << "unknown rule " << vector.passes;
+    std::vector<Finding> findings = evaluate_file(vector.file);
+    EXPECT_FALSE(has_errors(findings)) << "findings:" << describe(findings);
+    EXPECT_FALSE(fired(findings, vector.passes)) << "findings:" << describe(findings);
+  }
+}
+
+}  // namespace
+}  // namespace dlpack_usm::rules

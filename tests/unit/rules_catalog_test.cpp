@@ -1,0 +1,124 @@
+// The catalog as a whole: stable, well-formed ids and metadata, and the
+// version gating of evaluate().
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+#include "rules_test_support.hpp"
+
+namespace dlpack_usm::rules {
+namespace {
+
+using testing::clean_tensor;
+using testing::fired_ids;
+using testing::fires;
+
+TEST(RuleCatalog, IdsAreUniqueAndWellFormed) {
+  std::set<std::string_view> seen;
+  const std::regex id_form("DLP-[A-Z0-9]+(-[A-Z0-9]+)*");
+  for (const RuleInfo& rule : rule_catalog()) {
+    EXPECT_TRUE(seen.insert(rule.id).second) << "duplicate id " << rule.id;
+    EXPECT_TRUE(std::regex_match(std::string(rule.id), id_form)) << rule.id;
+  }
+  EXPECT_GE(seen.size(), 35u);
+}
+
+TEST(RuleCatalog, EveryRuleCarriesItsMetadata) {
+  const std::set<std::string_view> families{"version",   "flags",  "dtype",   "shape", "addressing",
+                                            "alignment", "device", "deleter", "oneapi"};
+  for (const RuleInfo& rule : rule_catalog()) {
+    EXPECT_TRUE(families.count(rule.family)) << rule.id << " family " << rule.family;
+    EXPECT_FALSE(rule.title.empty()) << rule.id;
+    EXPECT_FALSE(rule.source.empty()) << rule.id;
+    EXPECT_GT(rule.spec_text.size(), 20u) << rule.id;
+    if (rule.until) {
+      EXPECT_LE(rule.since, *rule.until) << rule.id;
+    }
+    EXPECT_LE(rule.since, dl::kModelRelease) << rule.id;
+  }
+}
+
+TEST(RuleCatalog, FamiliesAreListedInCatalogOrder) {
+  std::vector<std::string_view> families = rule_families();
+  ASSERT_EQ(families.size(), 9u);
+  EXPECT_EQ(families.front(), "version");
+  EXPECT_EQ(families.back(), "oneapi");
+}
+
+TEST(RuleCatalog, FindRuleByIdAndNotOtherwise) {
+  const RuleInfo* rule = find_rule("DLP-STRIDES-NULL");
+  ASSERT_NE(rule, nullptr);
+  EXPECT_EQ(rule->severity, Severity::error);
+  EXPECT_EQ(rule->since, (dl::Release{1, 2}));
+  EXPECT_EQ(find_rule("DLP-NO-SUCH-RULE"), nullptr);
+  EXPECT_EQ(find_rule("dlp-strides-null"), nullptr);
+}
+
+TEST(RuleCatalog, SeverityNamesRoundTrip) {
+  for (Severity severity : {Severity::info, Severity::warning, Severity::error}) {
+    EXPECT_EQ(parse_severity(to_string(severity)), severity);
+  }
+  EXPECT_EQ(parse_severity("fatal"), std::nullopt);
+}
+
+TEST(Evaluate, CleanTensorHasNoFindings) {
+  EXPECT_TRUE(evaluate(clean_tensor()).empty());
+  EXPECT_TRUE(evaluate(testing::clean_oneapi_tensor()).empty());
+}
+
+TEST(Evaluate, LegacyTensorsAreJudgedAsRelease08) {
+  facts::TensorFacts tensor = clean_tensor();
+  tensor.abi = facts::Abi::legacy;
+  EXPECT_EQ(judged_release(tensor), (dl::Release{0, 8}));
+  // kDLBool came in 0.8, so a legacy bool tensor is fine; float8 is not.
+  tensor.dtype = {dl::kDLBool, 8, 1};
+  EXPECT_FALSE(fires(tensor, "DLP-DTYPE-CODE-VERSION"));
+  tensor.dtype = {dl::kDLFloat8_e4m3fn, 8, 1};
+  EXPECT_TRUE(fires(tensor, "DLP-DTYPE-CODE-VERSION"));
+}
+
+TEST(Evaluate, RulesOutsideTheirVersionRangeDoNotRun) {
+  facts::TensorFacts tensor = clean_tensor();
+  tensor.strides.reset();
+  tensor.version = {1, 1};
+  EXPECT_TRUE(fires(tensor, "DLP-STRIDES-NULL-ROW-MAJOR"));
+  EXPECT_FALSE(fires(tensor, "DLP-STRIDES-NULL"));
+  tensor.version = {1, 2};
+  EXPECT_FALSE(fires(tensor, "DLP-STRIDES-NULL-ROW-MAJOR"));
+  EXPECT_TRUE(fires(tensor, "DLP-STRIDES-NULL"));
+}
+
+TEST(Evaluate, UnknownMajorRunsOnlyHeaderRules) {
+  facts::TensorFacts tensor = clean_tensor();
+  tensor.version = {2, 0};
+  tensor.body_read = false;
+  // Whatever the body holds (here: garbage the reader left at defaults or
+  // a capsule file wrote down), only the header is judged.
+  tensor.ndim = -5;
+  tensor.flags = 0xff;
+  tensor.has_deleter = false;
+  EXPECT_EQ(fired_ids(tensor), (std::vector<std::string>{"DLP-VERSION-MAJOR", "DLP-DELETER-NULL"}));
+  // The same holds when a reader did fill the body of a major-2 tensor.
+  tensor.body_read = true;
+  EXPECT_EQ(fired_ids(tensor), (std::vector<std::string>{"DLP-VERSION-MAJOR", "DLP-DELETER-NULL"}));
+}
+
+TEST(Evaluate, FindingsCarryTheirRulesSeverity) {
+  facts::TensorFacts tensor = clean_tensor();
+  tensor.dtype.lanes = 4;
+  tensor.flags = dl::kFlagReadOnly;
+  for (const Finding& finding : evaluate(tensor)) {
+    const RuleInfo* rule = find_rule(finding.rule_id);
+    ASSERT_NE(rule, nullptr) << finding.rule_id;
+    EXPECT_EQ(finding.severity, rule->severity) << finding.rule_id;
+    EXPECT_FALSE(finding.field.empty()) << finding.rule_id;
+    EXPECT_FALSE(finding.message.empty()) << finding.rule_id;
+  }
+  EXPECT_FALSE(has_errors(evaluate(tensor)));
+  tensor.dtype.bits = 0;
+  EXPECT_TRUE(has_errors(evaluate(tensor)));
+}
+
+}  // namespace
+}  // namespace dlpack_usm::rules
