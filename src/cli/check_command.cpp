@@ -68,9 +68,9 @@ void require_writable(const std::string& path, const char* option) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (parent.empty()) parent = ".";
   if (access(parent.c_str(), W_OK) != 0) {
-    fail_environment(fmt::format("{} {}: the directory {} is not writable", option, path,
-                                 parent.string()),
-                     "create it or choose another path");
+    fail_environment(
+        fmt::format("{} {}: the directory {} is not writable", option, path, parent.string()),
+        "create it or choose another path");
   }
 }
 
@@ -96,7 +96,9 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   for (const auto& f : args.flakes) options.flakes.emplace_back(f);
   options.allow_empty = args.allow_empty;
   options.timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
-  options.jobs = args.jobs > 0 ? args.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.jobs = args.jobs > 0
+                     ? args.jobs
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.command_line = command_line;
 
   const runtime::Inventory& inventory = runtime::opencl_runtime().inventory();
@@ -127,7 +129,8 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   };
   bool progress = isatty(STDERR_FILENO) != 0;
   suite::CheckCallbacks callbacks;
-  callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started, std::size_t total) {
+  callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started,
+                                  std::size_t total) {
     if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, spec.id);
   };
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
@@ -137,18 +140,18 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
 
   // Reports first: a gate decision nobody can read later is worth little.
   if (!args.report.empty()) {
-    write_file_atomically(args.report, report::check_run_to_json(run).dump(
-                                           2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                                           "\n");
+    write_file_atomically(args.report,
+                          report::check_run_to_json(run).dump(
+                              2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                              "\n");
   }
   if (!args.junit.empty()) write_file_atomically(args.junit, report::check_run_to_junit(run));
   if (!args.failures.empty()) {
-    write_file_atomically(args.failures, suite::failures_file_text(
-                                             [&run] {
-                                               std::vector<suite::CaseResult> results;
-                                               for (const auto& c : run.cases) results.push_back(c.result);
-                                               return results;
-                                             }()));
+    write_file_atomically(args.failures, suite::failures_file_text([&run] {
+                            std::vector<suite::CaseResult> results;
+                            for (const auto& c : run.cases) results.push_back(c.result);
+                            return results;
+                          }()));
   }
   std::FILE* summary_stream = args.report == "-" ? stderr : stdout;
   fmt::print(summary_stream, "{}", report::check_run_summary(run));
@@ -161,8 +164,10 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
   auto args = std::make_shared<CheckArguments>();
   auto* command = app.add_subcommand(
       "check", "Run the conformance vectors and the live cases on every USM device: the CI gate");
-  command->add_option("--suite", args->suite, "Conformance suite directory (default: the shipped one)");
-  command->add_option("--filter", args->filters, "Run only cases whose id matches GLOB (repeatable)");
+  command->add_option("--suite", args->suite,
+                      "Conformance suite directory (default: the shipped one)");
+  command->add_option("--filter", args->filters,
+                      "Run only cases whose id matches GLOB (repeatable)");
   command->add_option("--rule", args->rules, "Run only cases about rule ID or GLOB (repeatable)");
   command->add_option("--device", args->devices,
                       "Run only live cases on DEVICE or its sub-devices (repeatable)");
@@ -170,14 +175,17 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
   command->add_flag("--allow-empty", args->allow_empty, "Selecting no case is not an error");
   command->add_option("--require-device", args->required_devices,
                       "Exit 3 unless DEVICE (a name, glob, or 'usm') is present (repeatable)");
-  command->add_option("--baseline", args->baselines, "File of case ids expected to fail (repeatable)");
-  command->add_option("--flakes", args->flakes, "File of case ids allowed to be flaky (repeatable)");
+  command->add_option("--baseline", args->baselines,
+                      "File of case ids expected to fail (repeatable)");
+  command->add_option("--flakes", args->flakes,
+                      "File of case ids allowed to be flaky (repeatable)");
   command->add_option("--report", args->report, "Write the JSON report to FILE ('-' for stdout)");
   command->add_option("--junit", args->junit, "Write JUnit XML to FILE");
   command->add_option("--stream", args->stream,
                       "Stream one JSON line per finished case to FILE (default: results.jsonl "
                       "beside --report)");
-  command->add_option("--failures", args->failures, "Write failing case ids to FILE, in baseline format");
+  command->add_option("--failures", args->failures,
+                      "Write failing case ids to FILE, in baseline format");
   command->add_option("--timeout", args->timeout_s, "Seconds a case may run before it is killed")
       ->check(CLI::PositiveNumber);
   command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")

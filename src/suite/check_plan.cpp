@@ -52,11 +52,13 @@ nlohmann::json options_to_json(const CheckOptions& options) {
 CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
   CaseSources sources;
   sources.push_back(std::make_unique<VectorCaseSource>(suite_dir));
-  sources.push_back(std::make_unique<LiveCaseSource>(runtime::opencl_runtime()));
+  sources.push_back(std::make_unique<LiveCaseSource>(
+      []() -> runtime::Runtime& { return runtime::opencl_runtime(); }));
   return sources;
 }
 
-void require_devices(const runtime::Inventory& inventory, const std::vector<std::string>& required) {
+void require_devices(const runtime::Inventory& inventory,
+                     const std::vector<std::string>& required) {
   for (const std::string& wanted : required) {
     bool present = false;
     for (const runtime::PlatformInfo& platform : inventory.platforms) {

@@ -40,9 +40,13 @@ bool kind_supported(const DeviceInfo& device, UsmKind kind) {
 
 CaseSpec round_trip_case(const DeviceInfo& device, UsmKind kind, const std::string& dtype,
                          const std::string& layout, const std::string& version, bool read_only) {
-  std::string id = fmt::format("live/{}/{}/{}/{}/{}{}", device.selector_name, facts::to_string(kind),
-                               dtype, layout, version, read_only ? "/read-only" : "");
-  return {id, "live", device.selector_name, {},
+  std::string id =
+      fmt::format("live/{}/{}/{}/{}/{}{}", device.selector_name, facts::to_string(kind), dtype,
+                  layout, version, read_only ? "/read-only" : "");
+  return {id,
+          "live",
+          device.selector_name,
+          {},
           {{"case", "round-trip"},
            {"kind", facts::to_string(kind)},
            {"dtype", dtype},
@@ -53,18 +57,23 @@ CaseSpec round_trip_case(const DeviceInfo& device, UsmKind kind, const std::stri
 
 void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<CaseSpec>& cases) {
   if (!device.usm) {
-    cases.push_back({fmt::format("live/{}/usm", device.selector_name), "live", device.selector_name,
-                     {}, {{"case", "not-supported"},
-                          {"reason", "the device has no cl_intel_unified_shared_memory"}}});
+    cases.push_back({fmt::format("live/{}/usm", device.selector_name),
+                     "live",
+                     device.selector_name,
+                     {},
+                     {{"case", "not-supported"},
+                      {"reason", "the device has no cl_intel_unified_shared_memory"}}});
     return;
   }
   for (UsmKind kind : kKinds) {
     if (!kind_supported(device, kind)) {
-      cases.push_back({fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
-                       "live", device.selector_name, {},
-                       {{"case", "not-supported"},
-                        {"reason", fmt::format("the device cannot allocate {} USM",
-                                               facts::to_string(kind))}}});
+      cases.push_back(
+          {fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
+           "live",
+           device.selector_name,
+           {},
+           {{"case", "not-supported"},
+            {"reason", fmt::format("the device cannot allocate {} USM", facts::to_string(kind))}}});
       continue;
     }
     if (!full_matrix) {
@@ -88,7 +97,8 @@ void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<Ca
 std::vector<std::string> rule_ids_in(const std::string& text) {
   static const std::regex rule_id(R"(DLP-[A-Z0-9]+(-[A-Z0-9]+)*)");
   std::set<std::string> found;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), rule_id); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), rule_id);
+       it != std::sregex_iterator(); ++it) {
     found.insert(it->str());
   }
   return {found.begin(), found.end()};
@@ -101,13 +111,13 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   request.kind = *facts::parse_usm_kind(params["kind"].get<std::string>());
   request.dtype = *dl::parse_dtype(params["dtype"].get<std::string>());
   std::string layout = params["layout"];
-  request.shape = layout == "size0" ? std::vector<std::int64_t>{0, 5}
+  request.shape = layout == "size0"   ? std::vector<std::int64_t>{0, 5}
                   : layout == "ndim0" ? std::vector<std::int64_t>{}
                                       : std::vector<std::int64_t>{3, 5};
-  request.order = layout == "size0" || layout == "ndim0" ? exchange::Order::c
-                                                         : *exchange::parse_order(layout);
+  request.order =
+      layout == "size0" || layout == "ndim0" ? exchange::Order::c : *exchange::parse_order(layout);
   std::string version = params["version"];
-  request.options.max_version = version == "0.8" ? dl::Release{0, 8}
+  request.options.max_version = version == "0.8"   ? dl::Release{0, 8}
                                 : version == "1.0" ? dl::Release{1, 0}
                                                    : dl::kModelRelease;
   request.options.read_only = params["read_only"].get<bool>();
@@ -119,9 +129,10 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   }
   if (report.ok()) {
     result.outcome = Outcome::pass;
-    result.message = fmt::format("{} elements read back in logical order from data 0x{:x} (zero copy), "
-                                 "device_id {}",
-                                 report.elements_checked, report.imported_data, report.expected_device_id);
+    result.message = fmt::format(
+        "{} elements read back in logical order from data 0x{:x} (zero copy), "
+        "device_id {}",
+        report.elements_checked, report.imported_data, report.expected_device_id);
     return result;
   }
   result.outcome = Outcome::fail;
@@ -130,16 +141,19 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
     for (const std::string& id : rule_ids_in(report.refusal)) result.rule_ids.push_back(id);
   } else {
     std::vector<std::string> problems;
-    if (!report.pointer_identity) problems.push_back("the imported data pointer is not the allocation's (a copy?)");
+    if (!report.pointer_identity)
+      problems.push_back("the imported data pointer is not the allocation's (a copy?)");
     if (!report.device_id_matches) {
-      problems.push_back(fmt::format("device_id is not {}, the root index", report.expected_device_id));
+      problems.push_back(
+          fmt::format("device_id is not {}, the root index", report.expected_device_id));
     }
     if (report.mismatches > 0) {
       problems.push_back(fmt::format("{} of {} elements differ, the first at logical index {}",
                                      report.mismatches, report.elements_checked,
                                      report.first_mismatch.value_or(0)));
     }
-    if (!report.deleter_released_allocation) problems.push_back("the deleter did not release the allocation");
+    if (!report.deleter_released_allocation)
+      problems.push_back("the deleter did not release the allocation");
     result.message = fmt::format("{}", fmt::join(problems, "; "));
   }
   return result;
@@ -149,14 +163,16 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
 
 std::vector<CaseSpec> LiveCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  for (const runtime::PlatformInfo& platform : runtime_.inventory().platforms) {
+  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
       add_device_cases(root, true, cases);
       for (const DeviceInfo& sub : root.sub_devices) add_device_cases(sub, false, cases);
       if (root.usm) {
         for (const NegativeCase& negative : negative_cases()) {
           cases.push_back({fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
-                           "live", root.selector_name, {std::string(negative.rule_id)},
+                           "live",
+                           root.selector_name,
+                           {std::string(negative.rule_id)},
                            {{"case", "negative"}, {"name", negative.name}}});
         }
       }
@@ -166,16 +182,18 @@ std::vector<CaseSpec> LiveCaseSource::cases() {
 }
 
 CaseResult LiveCaseSource::run(const CaseSpec& spec) {
-  const DeviceInfo* device = runtime_.inventory().find(spec.device);
+  runtime::Runtime& runtime = runtime_();
+  const DeviceInfo* device = runtime.inventory().find(spec.device);
   if (device == nullptr) {
-    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1, {}, Verdict::ok};
+    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1,
+            {},      Verdict::ok};
   }
   std::string what = spec.params["case"];
   if (what == "not-supported") {
     return {spec.id, Outcome::not_supported, spec.params["reason"], {}, 0, 1, {}, Verdict::ok};
   }
-  if (what == "negative") return run_negative_case(runtime_, *device, spec.params["name"]);
-  CaseResult result = run_round_trip_case(runtime_, *device, spec.params);
+  if (what == "negative") return run_negative_case(runtime, *device, spec.params["name"]);
+  CaseResult result = run_round_trip_case(runtime, *device, spec.params);
   result.id = spec.id;
   return result;
 }

@@ -48,8 +48,13 @@ dl::DLManagedTensorVersioned* unknown_pointer_tensor(std::int32_t device_id) {
   t.version = {dl::kModelMajor, dl::kModelMinor};
   t.manager_ctx = host;
   t.deleter = delete_host_tensor;
-  t.dl_tensor = {host->values.data(), {dl::kDLOneAPI, device_id}, 1, {dl::kDLFloat, 32, 1},
-                 host->shape, host->strides, 0};
+  t.dl_tensor = {host->values.data(),
+                 {dl::kDLOneAPI, device_id},
+                 1,
+                 {dl::kDLFloat, 32, 1},
+                 host->shape,
+                 host->strides,
+                 0};
   return &t;
 }
 
@@ -69,7 +74,8 @@ exchange::ExportRequest request_for(const runtime::UsmBuffer& buffer) {
 }
 
 // A valid export whose deleter is counted, for the consumer to refuse.
-dl::DLManagedTensorVersioned* counted_export(runtime::Runtime& runtime, const runtime::UsmBuffer& buffer) {
+dl::DLManagedTensorVersioned* counted_export(runtime::Runtime& runtime,
+                                             const runtime::UsmBuffer& buffer) {
   exchange::ExportedTensor exported = exchange::export_tensor(runtime, request_for(buffer), {});
   dl::DLManagedTensorVersioned* tensor = exported.capsule.release_versioned();
   g_original_deleter = tensor->deleter;
@@ -95,20 +101,23 @@ CaseResult expect_refusal(const std::string& id, std::string_view rule_id, bool 
     }
     result.rule_ids.emplace_back(rule_id);
     if (count_deleter && g_deleter_calls != 1) {
-      result.message = fmt::format("refused by {}, but the producer's deleter ran {} times (must be 1)",
-                                   rule_id, g_deleter_calls);
+      result.message =
+          fmt::format("refused by {}, but the producer's deleter ran {} times (must be 1)", rule_id,
+                      g_deleter_calls);
       return result;
     }
     result.outcome = Outcome::pass;
-    result.message = fmt::format("refused by {}{}: {}", rule_id,
-                                 count_deleter ? ", deleter ran once" : "", why);
+    result.message =
+        fmt::format("refused by {}{}: {}", rule_id, count_deleter ? ", deleter ran once" : "", why);
     return result;
   }
 }
 
 }  // namespace
 
-std::span<const NegativeCase> negative_cases() { return kNegativeCases; }
+std::span<const NegativeCase> negative_cases() {
+  return kNegativeCases;
+}
 
 CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
                              const std::string& name) {
@@ -118,17 +127,18 @@ CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInf
   }
   facts::UsmKind kind = first_kind(device);
   if (name == "separate-context") {
-    runtime::UsmBuffer buffer = runtime.allocate(device.ref, kind, 64, runtime::ContextChoice::separate);
-    return expect_refusal(id, kNegativeCases[0].rule_id, false, [&] {
-      exchange::export_tensor(runtime, request_for(buffer), {});
-    });
+    runtime::UsmBuffer buffer =
+        runtime.allocate(device.ref, kind, 64, runtime::ContextChoice::separate);
+    return expect_refusal(id, kNegativeCases[0].rule_id, false,
+                          [&] { exchange::export_tensor(runtime, request_for(buffer), {}); });
   }
   if (name == "unknown-pointer") {
     return expect_refusal(id, kNegativeCases[1].rule_id, true, [&] {
       exchange::import_tensor(runtime, unknown_pointer_tensor(device.ref.root_index));
     });
   }
-  runtime::UsmBuffer buffer = runtime.allocate(device.ref, kind, 64, runtime::ContextChoice::platform_default);
+  runtime::UsmBuffer buffer =
+      runtime.allocate(device.ref, kind, 64, runtime::ContextChoice::platform_default);
   if (name == "major-version-2") {
     return expect_refusal(id, kNegativeCases[2].rule_id, true, [&] {
       dl::DLManagedTensorVersioned* tensor = counted_export(runtime, buffer);
@@ -143,7 +153,8 @@ CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInf
       exchange::import_tensor(runtime, tensor);
     });
   }
-  return {id, Outcome::error, fmt::format("no negative case '{}'", name), {}, 0, 1, {}, Verdict::ok};
+  return {id, Outcome::error, fmt::format("no negative case '{}'", name), {}, 0, 1,
+          {}, Verdict::ok};
 }
 
 }  // namespace dlpack_usm::suite

@@ -61,7 +61,8 @@ std::filesystem::path default_conformance_dir() {
   std::error_code error;
   std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) {
-    std::filesystem::path installed = self.parent_path().parent_path() / "share" / "dlpack-usm" / "conformance";
+    std::filesystem::path installed =
+        self.parent_path().parent_path() / "share" / "dlpack-usm" / "conformance";
     if (std::filesystem::exists(installed / "manifest.json")) return installed;
   }
   return DLPACK_USM_SOURCE_CONFORMANCE_DIR;
@@ -81,7 +82,10 @@ VectorCaseSource::VectorCaseSource(std::filesystem::path conformance_dir)
                              : std::string();
     std::vector<std::string> rules = expect;
     if (!passes.empty()) rules.push_back(passes);
-    cases_.push_back({case_id_for(file), "vector", "", rules,
+    cases_.push_back({case_id_for(file),
+                      "vector",
+                      "",
+                      rules,
                       {{"file", file}, {"expect", expect}, {"passes", passes}}});
   }
 }
@@ -115,16 +119,20 @@ CaseResult VectorCaseSource::run(const CaseSpec& spec) {
 
   if (missing.empty() && unexpected.empty()) {
     result.outcome = Outcome::pass;
-    result.message = expect.empty() ? fmt::format("no error finding{}", passes.empty() ? "" : ", " + passes + " silent")
+    result.message = expect.empty() ? fmt::format("no error finding{}",
+                                                  passes.empty() ? "" : ", " + passes + " silent")
                                     : fmt::format("fired {}", fmt::join(expect, ", "));
     return result;
   }
   result.outcome = Outcome::fail;
   std::vector<std::string> parts;
-  if (!missing.empty()) parts.push_back(fmt::format("expected {} to fire", fmt::join(missing, ", ")));
-  if (!unexpected.empty()) parts.push_back(fmt::format("unexpected {}", fmt::join(unexpected, ", ")));
-  result.message = fmt::format("{} (fired: {})", fmt::join(parts, "; "),
-                               fired.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(fired, ", ")));
+  if (!missing.empty())
+    parts.push_back(fmt::format("expected {} to fire", fmt::join(missing, ", ")));
+  if (!unexpected.empty())
+    parts.push_back(fmt::format("unexpected {}", fmt::join(unexpected, ", ")));
+  result.message = fmt::format(
+      "{} (fired: {})", fmt::join(parts, "; "),
+      fired.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(fired, ", ")));
   return result;
 }
 
