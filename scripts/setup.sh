@@ -19,6 +19,9 @@ fi
 INTEL_OCL_PREFIX=${DLPACK_USM_INTEL_OCL_PREFIX:-/opt/dlpack-usm/intel-opencl-rt}
 INTEL_OCL_VERSION=${DLPACK_USM_INTEL_OCL_VERSION:-2026.2.0}
 ICD_FILE=/etc/OpenCL/vendors/dlpack-usm-intel-cpu.icd
+# Python tools the tests use (JSON Schema validation of reports and capsule
+# files); CMake finds this interpreter first.
+TOOLS_PREFIX=${DLPACK_USM_TOOLS_PREFIX:-/opt/dlpack-usm/venv}
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
@@ -35,6 +38,11 @@ if [[ ! -x "$INTEL_OCL_PREFIX/bin/python" ]]; then
 fi
 "$INTEL_OCL_PREFIX/bin/pip" install --quiet --disable-pip-version-check \
   "intel-opencl-rt==$INTEL_OCL_VERSION" "intel-cmplr-lib-rt==$INTEL_OCL_VERSION"
+
+if [[ ! -x "$TOOLS_PREFIX/bin/python" ]]; then
+  python3 -m venv "$TOOLS_PREFIX"
+fi
+"$TOOLS_PREFIX/bin/pip" install --quiet --disable-pip-version-check "jsonschema==4.26.0"
 
 library="$INTEL_OCL_PREFIX/lib/libintelocl.so"
 if [[ ! -f "$library" ]]; then

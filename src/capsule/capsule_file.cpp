@@ -37,29 +37,38 @@ struct Line {
   std::size_t number;  // 1-based
 };
 
-std::vector<Line> non_blank_lines(std::string_view text) {
-  std::vector<Line> lines;
-  std::size_t number = 1;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!is_blank(line)) lines.push_back({line, number});
-    start = end + 1;
-    ++number;
+// The non-blank lines of a text, one at a time: a hostile file can have
+// millions, so they are never all held at once.
+class NonBlankLines {
+ public:
+  explicit NonBlankLines(std::string_view text) : text_(text) {}
+  std::optional<Line> next() {
+    while (start_ <= text_.size()) {
+      std::size_t end = text_.find('\n', start_);
+      if (end == std::string_view::npos) end = text_.size();
+      std::string_view line = text_.substr(start_, end - start_);
+      start_ = end + 1;
+      ++number_;
+      if (!is_blank(line)) return Line{line, number_};
+    }
+    return std::nullopt;
   }
-  return lines;
-}
+
+ private:
+  std::string_view text_;
+  std::size_t start_ = 0;
+  std::size_t number_ = 0;
+};
 
 // JSON lines when there are several non-blank lines and the first one is a
 // whole object by itself; a pretty-printed object's first line never is.
-bool looks_like_json_lines(const std::vector<Line>& lines) {
-  if (lines.size() < 2) return false;
-  std::string_view first = lines.front().text;
-  std::size_t start = first.find_first_not_of(" \t\r");
-  if (start == std::string_view::npos || first[start] != '{') return false;
-  return json::accept(first);
+bool looks_like_json_lines(std::string_view text) {
+  NonBlankLines lines(text);
+  std::optional<Line> first = lines.next();
+  if (!first || !lines.next()) return false;
+  std::size_t start = first->text.find_first_not_of(" \t\r");
+  if (start == std::string_view::npos || first->text[start] != '{') return false;
+  return json::accept(first->text);
 }
 
 // Where a problem lies, for the message: the file, the line (and column for
@@ -179,12 +188,11 @@ std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
   }
   if (text[first] == '[') return parse_array(text, origin);
 
-  std::vector<Line> lines = non_blank_lines(text);
-  if (!looks_like_json_lines(lines)) return {parse_one(text, Place{origin, {}, {}, 0})};
+  if (!looks_like_json_lines(text)) return {parse_one(text, Place{origin, {}, {}, 0})};
   std::vector<facts::TensorFacts> tensors;
-  tensors.reserve(lines.size());
-  for (const Line& line : lines) {
-    tensors.push_back(parse_one(line.text, Place{origin, line.number, {}, tensors.size()}));
+  NonBlankLines lines(text);
+  while (std::optional<Line> line = lines.next()) {
+    tensors.push_back(parse_one(line->text, Place{origin, line->number, {}, tensors.size()}));
   }
   return tensors;
 }

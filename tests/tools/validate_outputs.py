@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Validates what dlpack-usm writes for machines.
+
+  validate_outputs.py schema SCHEMA.json DOCUMENT.json [DOCUMENT.json ...]
+  validate_outputs.py junit FILE.xml
+  validate_outputs.py jsonl FILE.jsonl
+
+Exits 0 when every document is valid, 1 with the reasons otherwise.
+"""
+import json
+import sys
+import xml.etree.ElementTree as ElementTree
+
+
+def validate_schema(schema_path, documents):
+    import jsonschema
+
+    with open(schema_path, encoding="utf-8") as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    failures = 0
+    for path in documents:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        # A capsule file may hold JSON lines; a report is one document.
+        try:
+            instances = [json.loads(text)]
+        except json.JSONDecodeError:
+            instances = [json.loads(line) for line in text.splitlines() if line.strip()]
+        if len(instances) == 1 and isinstance(instances[0], list) and schema.get("type") != "array":
+            instances = instances[0]
+        for index, instance in enumerate(instances):
+            for error in validator.iter_errors(instance):
+                failures += 1
+                where = "/".join(str(p) for p in error.absolute_path)
+                print(f"{path}#{index}: /{where}: {error.message}")
+    return failures == 0
+
+
+def validate_junit(path):
+    root = ElementTree.parse(path).getroot()
+    if root.tag != "testsuites":
+        print(f"{path}: root is <{root.tag}>, not <testsuites>")
+        return False
+    ok = True
+    for suite in root.iter("testsuite"):
+        cases = suite.findall("testcase")
+        if int(suite.get("tests")) != len(cases):
+            print(f"{path}: suite {suite.get('name')} says tests={suite.get('tests')} but has {len(cases)}")
+            ok = False
+        for attribute, child in (("failures", "failure"), ("errors", "error"), ("skipped", "skipped")):
+            counted = sum(1 for case in cases if case.find(child) is not None)
+            if int(suite.get(attribute)) != counted:
+                print(f"{path}: suite {suite.get('name')} says {attribute}={suite.get(attribute)} but has {counted}")
+                ok = False
+    return ok
+
+
+def validate_jsonl(path):
+    with open(path, encoding="utf-8") as f:
+        lines = [line for line in f.read().splitlines() if line.strip()]
+    for number, line in enumerate(lines, 1):
+        record = json.loads(line)
+        for key in ("id", "outcome", "verdict"):
+            if key not in record:
+                print(f"{path}:{number}: no '{key}'")
+                return False
+    return True
+
+
+def main(argv):
+    if len(argv) >= 4 and argv[1] == "schema":
+        return 0 if validate_schema(argv[2], argv[3:]) else 1
+    if len(argv) == 3 and argv[1] == "junit":
+        return 0 if validate_junit(argv[2]) else 1
+    if len(argv) == 3 and argv[1] == "jsonl":
+        return 0 if validate_jsonl(argv[2]) else 1
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
