@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -151,17 +152,18 @@ exchange::ExportRequest request_for(const runtime::UsmBuffer& buffer, std::int64
   return request;
 }
 
-// Export, import and release the view: the whole exchange of one tensor.
-Timing round_trip(runtime::Runtime& runtime, const runtime::UsmBuffer& buffer,
-                  std::uint64_t samples) {
-  auto request = request_for(buffer, static_cast<std::int64_t>(buffer.size() / 4));
-  return measure(samples, 20, {}, [&](std::uint64_t batch) {
+// Export, import and release the view: the whole exchange of one tensor,
+// `batch` times.
+std::function<void(std::uint64_t)> round_trips(runtime::Runtime& runtime,
+                                               const runtime::UsmBuffer& buffer) {
+  return [&runtime, &buffer](std::uint64_t batch) {
+    auto request = request_for(buffer, static_cast<std::int64_t>(buffer.size() / 4));
     for (std::uint64_t i = 0; i < batch; ++i) {
       exchange::ImportedView view =
           exchange::import_tensor(runtime, exchange::export_tensor(runtime, request, {}).capsule);
       if (view.data() != buffer.data()) throw Error(ExitCode::internal, "the exchange copied");
     }
-  });
+  };
 }
 
 ordered_json run(const Options& options) {
@@ -275,7 +277,6 @@ ordered_json run(const Options& options) {
       {"import_share_of_runtime_queries", query_share(import_calls, import_timing)}};
 
   // Zero copy: the round trip does not depend on the buffer's size.
-  Timing small_trip = round_trip(real, small, samples);
   std::uint64_t large_bytes = options.large_mib << 20;
   runtime::UsmBuffer large = real.allocate(device.ref, facts::UsmKind::device, large_bytes,
                                            runtime::ContextChoice::platform_default);
@@ -287,7 +288,8 @@ ordered_json run(const Options& options) {
     real.copy(large.context(), device.ref, static_cast<std::byte*>(large.data()) + at,
               staging.data(), std::min<std::uint64_t>(staging.size(), large_bytes - at));
   }
-  Timing large_trip = round_trip(real, large, samples);
+  auto [small_trip, large_trip] =
+      measure_interleaved(samples, 20, round_trips(real, small), round_trips(real, large));
   // What a copying exchange would pay: the device's copy bandwidth, measured
   // on one piece, scaled to the large buffer.
   Timing piece_copy = measure(5, 1, {}, [&](std::uint64_t) {
@@ -300,6 +302,7 @@ ordered_json run(const Options& options) {
       {"round_trip_small", timing_json(small_trip)},
       {"round_trip_large", timing_json(large_trip)},
       {"large_over_small", large_trip.median_ns / small_trip.median_ns},
+      {"large_over_small_min", large_trip.min_ns / small_trip.min_ns},
       {"copy_piece", {{"bytes", staging.size()}, {"timing", timing_json(piece_copy)}}},
       {"copy_bytes_per_ns", bytes_per_ns},
       {"large_copy_estimate_ns", static_cast<double>(large_bytes) / bytes_per_ns},

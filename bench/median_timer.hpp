@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 
 namespace dlpack_usm::bench {
 
@@ -21,5 +22,11 @@ Timing measure(std::uint64_t samples, std::uint64_t batch,
                const std::function<void(std::uint64_t)>& prepare,
                const std::function<void(std::uint64_t)>& run,
                const std::function<void()>& cleanup = {});
+
+// Two operations timed in alternating samples, so that both see the same
+// machine (a busy neighbour or a clock change shifts both, not one).
+std::pair<Timing, Timing> measure_interleaved(std::uint64_t samples, std::uint64_t batch,
+                                              const std::function<void(std::uint64_t)>& run_a,
+                                              const std::function<void(std::uint64_t)>& run_b);
 
 }  // namespace dlpack_usm::bench
