@@ -96,7 +96,10 @@ TEST(ListDevices, UsmCapabilitiesFollowTheExtension) {
 }
 
 TEST(ListDevices, PoclAndIntelCpuRuntimeAreBothListedWhereSetUp) {
-  if (!usm_device_required()) GTEST_SKIP() << "set DLPACK_USM_REQUIRE_USM=1 to require them";
+  // scripts/setup.sh registers Intel's CPU runtime under this name.
+  if (!std::filesystem::exists("/etc/OpenCL/vendors/dlpack-usm-intel-cpu.icd")) {
+    GTEST_SKIP() << "scripts/setup.sh has not registered Intel's CPU runtime on this machine";
+  }
   json doc = list_devices_json();
   std::set<std::string> names;
   for (const json& platform : doc["platforms"]) names.insert(platform["name"]);

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "allocation_reporting.hpp"
 #include "common/error.hpp"
 #include "exchange/export_tensor.hpp"
 #include "exchange/import_tensor.hpp"
@@ -62,14 +63,16 @@ TEST(ExchangeProtocol, SubDeviceAllocationReportsItsParentRoot) {
       EXPECT_EQ(exported.capsule.dl_tensor()->device.device_id, sub->ref.root_index);
       ASSERT_TRUE(exported.facts.runtime);
       EXPECT_EQ(exported.facts.runtime->owner_root_index, sub->ref.root_index);
-      EXPECT_EQ(exported.facts.runtime->owner_sub_device_index, sub->ref.sub_index);
+      EXPECT_EQ(exported.facts.runtime->owner_sub_device_index,
+                dlpack_usm::testing::expected_owner(sub->ref, kind)->sub_index);
       EXPECT_EQ(exported.facts.runtime->default_context, true);
 
       ImportedView view = import_tensor(runtime, std::move(exported.capsule));
       EXPECT_EQ(view.data(), produced.buffer->data());
       EXPECT_EQ(view.placement().root_device, (runtime::DeviceRef{sub->ref.root_index, {}}));
       ASSERT_TRUE(view.placement().owner_device);
-      EXPECT_EQ(*view.placement().owner_device, sub->ref);
+      EXPECT_EQ(*view.placement().owner_device,
+                *dlpack_usm::testing::expected_owner(sub->ref, kind));
       expect_pattern(view);
     }
   }
@@ -166,9 +169,12 @@ TEST(ExchangeProtocol, HostUsmGetsTheFirstDeviceOfItsPlatform) {
   ASSERT_NE(platform, nullptr);
   EXPECT_EQ(exported.capsule.dl_tensor()->device.device_id,
             platform->devices.front().ref.root_index);
-  EXPECT_FALSE(exported.facts.runtime->owner_root_index);
+  std::optional<runtime::DeviceRef> owner =
+      dlpack_usm::testing::expected_owner(device.ref, UsmKind::host);
+  EXPECT_EQ(exported.facts.runtime->owner_root_index,
+            owner ? std::optional<std::int32_t>(owner->root_index) : std::nullopt);
   ImportedView view = import_tensor(runtime, std::move(exported.capsule));
-  EXPECT_FALSE(view.placement().owner_device);
+  EXPECT_EQ(view.placement().owner_device, owner);
   expect_pattern(view);
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "allocation_reporting.hpp"
 #include "capsule/capsule_file.hpp"
 #include "common/error.hpp"
 #include "exchange/capsule_save.hpp"
@@ -29,7 +30,8 @@ TEST(ExchangeRoundTripReport, SubDeviceRoundTripSucceeds) {
   EXPECT_EQ(report.expected_device_id, subs.back()->ref.root_index);
   ASSERT_TRUE(report.exported);
   EXPECT_EQ(report.exported->device_id, subs.back()->ref.root_index);
-  EXPECT_EQ(report.exported->runtime->owner_sub_device_index, subs.back()->ref.sub_index);
+  EXPECT_EQ(report.exported->runtime->owner_sub_device_index,
+            dlpack_usm::testing::expected_owner(subs.back()->ref, request.kind)->sub_index);
   EXPECT_EQ(report.elements_checked, 1000u);
   EXPECT_EQ(report.mismatches, 0u);
   EXPECT_TRUE(report.pointer_identity);
