@@ -12,8 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-
-extern char** environ;
+#include "common/launch_environment.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -54,9 +53,14 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration
   std::vector<char*> pointers;
   for (std::string& s : strings) pointers.push_back(s.data());
   pointers.push_back(nullptr);
+  std::vector<std::string> environment = launch_environment();
+  std::vector<char*> environment_pointers;
+  for (std::string& entry : environment) environment_pointers.push_back(entry.data());
+  environment_pointers.push_back(nullptr);
   started_ = Clock::now();
   deadline_ = started_ + timeout;
-  int status = posix_spawn(&pid_, pointers[0], &actions, &attributes, pointers.data(), environ);
+  int status = posix_spawn(&pid_, pointers[0], &actions, &attributes, pointers.data(),
+                           environment_pointers.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   close(out_pipe[1]);

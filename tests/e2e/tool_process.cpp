@@ -1,5 +1,7 @@
 #include "tool_process.hpp"
 
+#include "common/launch_environment.hpp"
+
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -8,15 +10,13 @@
 #include <cstring>
 #include <stdexcept>
 
-extern char** environ;
-
 namespace dlpack_usm::e2e {
 namespace {
 
 std::vector<std::string> merged_environment(const ToolEnvironment& env) {
   std::map<std::string, std::string> variables;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    std::string text(*entry);
+  // As the test started: the tests' own OpenCL calls may have changed it.
+  for (const std::string& text : launch_environment()) {
     std::size_t eq = text.find('=');
     if (eq != std::string::npos) variables[text.substr(0, eq)] = text.substr(eq + 1);
   }

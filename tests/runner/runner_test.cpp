@@ -24,8 +24,11 @@ std::string g_self;
 RunnerOptions options_for_tests(
     std::chrono::milliseconds timeout = std::chrono::milliseconds(1500)) {
   RunnerOptions options;
+  // Children get the environment the test started with, so the state
+  // directory travels on the command line.
   options.child_command = [](const CaseSpec& spec) {
-    return std::vector<std::string>{g_self, "--run-case", spec.id};
+    const char* state = std::getenv("DLPACK_USM_SELFTEST_STATE");
+    return std::vector<std::string>{g_self, "--run-case", spec.id, state != nullptr ? state : ""};
   };
   options.timeout = timeout;
   options.jobs = 2;
@@ -210,7 +213,8 @@ TEST(Expectations, FailuresFileIsReadableAsABaseline) {
 }  // namespace dlpack_usm::suite
 
 int main(int argc, char** argv) {
-  if (argc == 3 && std::string(argv[1]) == "--run-case") {
+  if (argc == 4 && std::string(argv[1]) == "--run-case") {
+    setenv("DLPACK_USM_SELFTEST_STATE", argv[3], 1);
     dlpack_usm::suite::CaseSources sources = dlpack_usm::suite::testing::selftest_sources();
     return dlpack_usm::suite::run_case_in_child(sources, argv[2]);
   }

@@ -1,0 +1,176 @@
+// `dlpack-usm check` as a CI pipeline runs it: exit codes, expectation
+// files, shards, and children that see the devices the user configured.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tool_process.hpp"
+
+namespace dlpack_usm::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class CheckCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dlpack-usm-check-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& text) {
+    fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  // A two-vector suite: one vector whose manifest entry is right, and one
+  // whose manifest claims a rule the capsule does not break (a failing case).
+  fs::path small_suite() {
+    fs::path suite = dir_ / "suite";
+    fs::path vectors = source_path("conformance/vectors/shape");
+    fs::create_directories(suite / "vectors/shape");
+    fs::copy_file(vectors / "strides-null-1.2.json", suite / "vectors/shape/right.json");
+    fs::copy_file(vectors / "strides-null-1.2.json", suite / "vectors/shape/wrong.json");
+    write("suite/manifest.json", R"({"vectors": [
+      {"file": "vectors/shape/right.json", "expect": ["DLP-STRIDES-NULL"]},
+      {"file": "vectors/shape/wrong.json", "expect": ["DLP-SHAPE-NULL"]}]})");
+    return suite;
+  }
+
+  fs::path dir_;
+};
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+TEST_F(CheckCommand, AFailingVectorFailsTheGateAndABaselineTurnsItGreen) {
+  fs::path suite = small_suite();
+  ToolResult failing =
+      run_tool({"check", "--suite", suite.string(), "--filter", "vector/*", "--report",
+                (dir_ / "r1.json").string(), "--failures", (dir_ / "failures.txt").string()});
+  EXPECT_EQ(failing.exit_code, 1) << failing.out << failing.err;
+  EXPECT_NE(failing.out.find("regression vector/shape/wrong: fail"), std::string::npos)
+      << failing.out;
+  EXPECT_NE(failing.out.find("expected DLP-SHAPE-NULL to fire"), std::string::npos);
+  EXPECT_NE(failing.out.find("repro: dlpack-usm check --filter 'vector/shape/wrong'"),
+            std::string::npos);
+  json report = read_json(dir_ / "r1.json");
+  EXPECT_EQ(report["summary"]["gate"], "failed");
+  EXPECT_EQ(report["summary"]["verdicts"]["regression"], 1);
+
+  // The failures file is a ready baseline.
+  ToolResult baselined =
+      run_tool({"check", "--suite", suite.string(), "--filter", "vector/*", "--baseline",
+                (dir_ / "failures.txt").string(), "--report", (dir_ / "r2.json").string()});
+  EXPECT_EQ(baselined.exit_code, 0) << baselined.out;
+  json second = read_json(dir_ / "r2.json");
+  EXPECT_EQ(second["summary"]["verdicts"]["expected_failure"], 1);
+  ASSERT_EQ(second["expectations"].size(), 1u);
+  EXPECT_EQ(second["expectations"][0]["kind"], "baseline");
+  EXPECT_EQ(second["expectations"][0]["sha256"].get<std::string>().size(), 64u);
+}
+
+TEST_F(CheckCommand, ABaselinedCaseThatPassesIsAnUnexpectedPass) {
+  fs::path suite = small_suite();
+  fs::path baseline = write("baseline.txt", "# fixed upstream since\nvector/shape/right\n");
+  ToolResult result = run_tool({"check", "--suite", suite.string(), "--filter",
+                                "vector/shape/right", "--baseline", baseline.string()});
+  EXPECT_EQ(result.exit_code, 1) << result.out;
+  EXPECT_NE(result.out.find("unexpected_pass vector/shape/right"), std::string::npos) << result.out;
+}
+
+TEST_F(CheckCommand, ExpectationFileErrorsAreUsageErrorsWithTheLine) {
+  fs::path baseline = write("baseline.txt", "vector/a\n# comment\nvector/a\n");
+  ToolResult result = run_tool({"check", "--filter", "vector/*", "--baseline", baseline.string()});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("baseline.txt:3: duplicate case id 'vector/a' (first on line 1)"),
+            std::string::npos)
+      << result.err;
+  ToolResult missing = run_tool({"check", "--flakes", (dir_ / "none.txt").string()});
+  EXPECT_EQ(missing.exit_code, 2);
+}
+
+TEST_F(CheckCommand, SelectingNothingIsAnErrorUnlessAllowed) {
+  ToolResult empty = run_tool({"check", "--filter", "no-such-case*"});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("the filters selected no case"), std::string::npos) << empty.err;
+  EXPECT_EQ(run_tool({"check", "--filter", "no-such-case*", "--allow-empty"}).exit_code, 0);
+}
+
+TEST_F(CheckCommand, AbsentRequiredDeviceAndUnwritableReportAreEnvironmentErrors) {
+  ToolResult absent =
+      run_tool({"check", "--require-device", "opencl:gpu:99", "--filter", "vector/*"});
+  EXPECT_EQ(absent.exit_code, 3);
+  EXPECT_NE(absent.err.find("--require-device opencl:gpu:99"), std::string::npos) << absent.err;
+  ToolResult unwritable = run_tool(
+      {"check", "--filter", "vector/*", "--report", (dir_ / "no/such/dir/r.json").string()});
+  EXPECT_EQ(unwritable.exit_code, 3);
+  EXPECT_NE(unwritable.err.find("not writable"), std::string::npos) << unwritable.err;
+}
+
+TEST_F(CheckCommand, ShardsTogetherListEveryCaseOnce) {
+  ToolResult all = run_tool({"check", "--list"});
+  ASSERT_EQ(all.exit_code, 0);
+  std::multiset<std::string> from_shards;
+  for (const char* shard : {"1/3", "2/3", "3/3"}) {
+    ToolResult part = run_tool({"check", "--list", "--shard", shard});
+    std::istringstream lines(part.out);
+    for (std::string line; std::getline(lines, line);) from_shards.insert(line);
+  }
+  std::istringstream lines(all.out);
+  std::size_t count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    EXPECT_EQ(from_shards.count(line), 1u) << line;
+  }
+  EXPECT_EQ(from_shards.size(), count);
+  EXPECT_EQ(run_tool({"check", "--shard", "4/3"}).exit_code, 2);
+}
+
+// ocl-icd tokenizes OCL_ICD_FILENAMES in place; children must still get the
+// whole list, or live cases of the second driver vanish in them.
+TEST_F(CheckCommand, ChildrenSeeEveryDriverNamedInOclIcdFilenames) {
+  // In directory order, so the driver whose device would vanish is second.
+  std::set<fs::path> icd_files(fs::directory_iterator("/etc/OpenCL/vendors"), {});
+  std::vector<std::string> libraries;
+  for (const fs::path& icd_file : icd_files) {
+    std::ifstream icd(icd_file);
+    std::string library;
+    std::getline(icd, library);
+    if (!library.empty()) libraries.push_back(library);
+  }
+  if (libraries.size() < 2) GTEST_SKIP() << "needs two registered OpenCL drivers";
+  ToolEnvironment env;
+  env.changes["OCL_ICD_FILENAMES"] = libraries[0] + ":" + libraries[1];
+  ToolResult listed = run_tool(
+      {"check", "--list", "--filter", "live/*/usm", "--filter", "live/*/negative/unknown-pointer"},
+      env);
+  ToolResult result = run_tool({"check", "--filter", "live/*/usm", "--filter",
+                                "live/*/negative/unknown-pointer", "--allow-empty"},
+                               env);
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_EQ(result.out.find("no case with id"), std::string::npos) << result.out;
+  // Both drivers' devices have cases, and each case found its device.
+  EXPECT_NE(listed.out.find(":0"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find(":1"), std::string::npos) << listed.out;
+}
+
+}  // namespace
+}  // namespace dlpack_usm::e2e
