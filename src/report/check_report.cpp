@@ -243,9 +243,13 @@ std::string check_run_summary(const CheckRun& run) {
                                                : fmt::format("{:.0f} ms", result.duration_ms),
                     result.message, recorded.repro);
   }
-  out +=
-      fmt::format("\ngate: {} ({} cases in {:.1f} s{})\n", run.gate_passed() ? "PASSED" : "FAILED",
-                  run.cases.size(), run.duration_ms / 1000, run.interrupted ? ", interrupted" : "");
+  out += fmt::format(
+      "\ngate: {} ({} cases run{} in {:.1f} s{})\n", run.gate_passed() ? "PASSED" : "FAILED",
+      run.cases.size() - static_cast<std::size_t>(run.outcome_count(Outcome::skipped)),
+      run.outcome_count(Outcome::skipped) > 0
+          ? fmt::format(", {} skipped by the filters,", run.outcome_count(Outcome::skipped))
+          : "",
+      run.duration_ms / 1000, run.interrupted ? ", interrupted" : "");
   return out;
 }
 

@@ -105,7 +105,8 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
   for (auto& source : sources) {
     for (CaseSpec& spec : source->cases()) all.push_back(std::move(spec));
   }
-  std::vector<CaseSpec> selected = select_cases(std::move(all), options.selection);
+  SelectedCases partition = partition_cases(std::move(all), options.selection);
+  std::vector<CaseSpec>& selected = partition.to_run;
   if (selected.empty() && !options.allow_empty) {
     fail_usage("the filters selected no case to run",
                "check --filter, --rule, --device and --shard (see 'dlpack-usm check --list'), or "
@@ -141,6 +142,15 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
     run.cases.push_back({selected[i], std::move(result),
                          repro_command(selected[i], options.suite_dir, default_suite)});
   }
+  for (CaseSpec& spec : partition.filtered_out) {
+    CaseResult skipped{
+        spec.id, Outcome::skipped, "left out by --filter, --rule or --device", {}, 0, 0,
+        {},      Verdict::ok};
+    std::string repro = repro_command(spec, options.suite_dir, default_suite);
+    run.cases.push_back({std::move(spec), std::move(skipped), std::move(repro)});
+  }
+  std::sort(run.cases.begin(), run.cases.end(),
+            [](const RecordedCase& a, const RecordedCase& b) { return a.result.id < b.result.id; });
   return run;
 }
 

@@ -47,35 +47,42 @@ bool device_matches(const std::string& device, const std::string& wanted) {
   return device == wanted || device.rfind(wanted + ".", 0) == 0 || glob_matches(wanted, device);
 }
 
-std::vector<CaseSpec> select_cases(std::vector<CaseSpec> cases, const Selection& selection) {
+bool passes_filters(const CaseSpec& spec, const Selection& selection) {
+  if (!selection.id_globs.empty() && !any_glob_matches(selection.id_globs, spec.id)) return false;
+  if (!selection.rule_globs.empty() &&
+      std::none_of(spec.rules.begin(), spec.rules.end(), [&](const std::string& rule) {
+        return any_glob_matches(selection.rule_globs, rule);
+      })) {
+    return false;
+  }
+  return selection.devices.empty() ||
+         std::any_of(
+             selection.devices.begin(), selection.devices.end(),
+             [&](const std::string& wanted) { return device_matches(spec.device, wanted); });
+}
+
+SelectedCases partition_cases(std::vector<CaseSpec> cases, const Selection& selection) {
   std::sort(cases.begin(), cases.end(),
             [](const CaseSpec& a, const CaseSpec& b) { return a.id < b.id; });
-  std::vector<CaseSpec> kept;
-  for (CaseSpec& spec : cases) {
-    if (!selection.id_globs.empty() && !any_glob_matches(selection.id_globs, spec.id)) continue;
-    if (!selection.rule_globs.empty() &&
-        std::none_of(spec.rules.begin(), spec.rules.end(), [&](const std::string& rule) {
-          return any_glob_matches(selection.rule_globs, rule);
-        })) {
-      continue;
-    }
-    if (!selection.devices.empty() &&
-        std::none_of(
-            selection.devices.begin(), selection.devices.end(),
-            [&](const std::string& wanted) { return device_matches(spec.device, wanted); })) {
-      continue;
-    }
-    kept.push_back(std::move(spec));
-  }
-  if (!selection.shard) return kept;
-  std::vector<CaseSpec> shard;
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    if (static_cast<int>(i % static_cast<std::size_t>(selection.shard->count)) ==
-        selection.shard->index - 1) {
-      shard.push_back(std::move(kept[i]));
+  auto in_shard = [&selection](std::size_t position) {
+    return !selection.shard ||
+           static_cast<int>(position % static_cast<std::size_t>(selection.shard->count)) ==
+               selection.shard->index - 1;
+  };
+  SelectedCases selected;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (passes_filters(cases[i], selection)) {
+      if (in_shard(kept++)) selected.to_run.push_back(std::move(cases[i]));
+    } else if (in_shard(i)) {
+      selected.filtered_out.push_back(std::move(cases[i]));
     }
   }
-  return shard;
+  return selected;
+}
+
+std::vector<CaseSpec> select_cases(std::vector<CaseSpec> cases, const Selection& selection) {
+  return partition_cases(std::move(cases), selection).to_run;
 }
 
 }  // namespace dlpack_usm::suite

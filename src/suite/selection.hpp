@@ -25,7 +25,15 @@ struct Selection {
   std::optional<Shard> shard;
 };
 
-// Cases sorted by id, filtered, then every N-th from position I-1.
+struct SelectedCases {
+  std::vector<CaseSpec> to_run;  // sorted by id, filtered, then this shard's part
+  // Cases the filters left out, recorded as skipped. Each belongs to one
+  // shard (by its position among all cases), so shards never repeat one.
+  std::vector<CaseSpec> filtered_out;
+};
+SelectedCases partition_cases(std::vector<CaseSpec> cases, const Selection& selection);
+
+// partition_cases(...).to_run.
 std::vector<CaseSpec> select_cases(std::vector<CaseSpec> cases, const Selection& selection);
 
 // Whether `device` ("opencl:cpu:1.0") is `wanted` ("opencl:cpu:1") or one of

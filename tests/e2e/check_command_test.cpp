@@ -97,6 +97,31 @@ TEST_F(CheckCommand, ABaselinedCaseThatPassesIsAnUnexpectedPass) {
   EXPECT_NE(result.out.find("unexpected_pass vector/shape/right"), std::string::npos) << result.out;
 }
 
+TEST_F(CheckCommand, FilteredCasesAreRecordedAsSkippedOnceAcrossShards) {
+  fs::path suite = small_suite();
+  std::multiset<std::string> recorded;
+  for (const char* shard : {"1/2", "2/2"}) {
+    fs::path report = dir_ / (std::string("r") + shard[0] + ".json");
+    ToolResult result =
+        run_tool({"check", "--suite", suite.string(), "--filter", "vector/shape/right", "--shard",
+                  shard, "--allow-empty", "--report", report.string()});
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    json parsed = read_json(report);
+    for (const json& entry : parsed["results"]) {
+      recorded.insert(entry["id"].get<std::string>());
+      if (entry["id"] == "vector/shape/wrong") {
+        EXPECT_EQ(entry["outcome"], "skipped");
+        EXPECT_EQ(entry["verdict"], "ok");
+      }
+      if (entry["id"] == "vector/shape/right") {
+        EXPECT_EQ(entry["outcome"], "pass");
+      }
+    }
+  }
+  EXPECT_EQ(recorded.count("vector/shape/right"), 1u);
+  EXPECT_EQ(recorded.count("vector/shape/wrong"), 1u);
+}
+
 TEST_F(CheckCommand, ExpectationFileErrorsAreUsageErrorsWithTheLine) {
   fs::path baseline = write("baseline.txt", "vector/a\n# comment\nvector/a\n");
   ToolResult result = run_tool({"check", "--filter", "vector/*", "--baseline", baseline.string()});
