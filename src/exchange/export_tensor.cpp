@@ -8,6 +8,7 @@
 #include "exchange/live_facts.hpp"
 #include "exchange/rule_gate.hpp"
 #include "exchange/rule_ids.hpp"
+#include "exchange/rule_refusal.hpp"
 #include "facts/derived.hpp"
 
 namespace dlpack_usm::exchange {
@@ -132,11 +133,12 @@ ExportedTensor export_tensor(runtime::Runtime& runtime, const ExportRequest& req
   // Get the device where the allocation was made (it may be a sub-device).
   runtime::PointerInfo info = runtime.query(request.data, request.context);
   if (info.kind == facts::UsmKind::unknown) {
-    throw Error(ExitCode::findings,
-                fmt::format("cannot export {}: the context it was said to be bound to does not "
-                            "know it as USM (rule {})",
-                            request.data, rule_ids::kUsmUnknown),
-                "export only pointers returned by a USM allocation in that context");
+    throw RuleRefusal(
+        {std::string(rule_ids::kUsmUnknown)},
+        fmt::format("cannot export {}: the context it was said to be bound to does not "
+                    "know it as USM (rule {})",
+                    request.data, rule_ids::kUsmUnknown),
+        "export only pointers returned by a USM allocation in that context");
   }
   runtime::DeviceRef owner = pointer_device(runtime, info, request.context);
 
@@ -145,12 +147,12 @@ ExportedTensor export_tensor(runtime::Runtime& runtime, const ExportRequest& req
   if (platform == nullptr) fail_environment("the owning device has no platform");
   runtime::ContextRef default_context = runtime.default_context(platform->index);
   if (default_context.handle != request.context.handle) {
-    throw Error(ExitCode::findings,
-                fmt::format("cannot export USM allocations not bound to the default platform "
-                            "context: {} belongs to another context of platform {} (rule {})",
-                            request.data, platform->index, rule_ids::kDefaultContext),
-                "allocate in the platform's default context; a consumer looks the pointer up "
-                "there and would not find it");
+    throw RuleRefusal({std::string(rule_ids::kDefaultContext)},
+                      fmt::format("cannot export USM allocations not bound to the default platform "
+                                  "context: {} belongs to another context of platform {} (rule {})",
+                                  request.data, platform->index, rule_ids::kDefaultContext),
+                      "allocate in the platform's default context; a consumer looks the pointer up "
+                      "there and would not find it");
   }
 
   // The parent root device's index among all root devices is the device_id.

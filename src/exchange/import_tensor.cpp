@@ -7,12 +7,14 @@
 #include "exchange/live_facts.hpp"
 #include "exchange/rule_gate.hpp"
 #include "exchange/rule_ids.hpp"
+#include "exchange/rule_refusal.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
 
-[[noreturn]] void refuse(std::string what, std::string hint = {}) {
-  throw Error(ExitCode::findings, std::move(what), std::move(hint));
+[[noreturn]] void refuse(std::string what, std::string hint = {},
+                         std::vector<std::string> rule_ids = {}) {
+  throw RuleRefusal(std::move(rule_ids), std::move(what), std::move(hint));
 }
 
 }  // namespace
@@ -28,7 +30,7 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
     refuse(fmt::format("import refused: major version {} is not {}; the deleter was called and "
                        "nothing else was read (rule {})",
                        major, dl::kModelMajor, rule_ids::kVersionMajor),
-           "ask the producer for max_version 1.x");
+           "ask the producer for max_version 1.x", {std::string(rule_ids::kVersionMajor)});
   }
 
   const dl::DLTensor& tensor = *capsule.dl_tensor();
@@ -45,7 +47,8 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
                        "(rule {})",
                        device_id, inventory.root_device_count(),
                        device_id < 0 ? rule_ids::kDeviceIdNegative : rule_ids::kDeviceIdRange),
-           "'dlpack-usm list-devices' shows the kDLOneAPI device ids of this machine");
+           "'dlpack-usm list-devices' shows the kDLOneAPI device ids of this machine",
+           {std::string(device_id < 0 ? rule_ids::kDeviceIdNegative : rule_ids::kDeviceIdRange)});
   }
   ImportedPlacement placement;
   placement.root_device = runtime::DeviceRef{device_id, std::nullopt};
@@ -59,7 +62,8 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
     refuse(fmt::format("import refused: data {} is not bound to the default platform context of "
                        "device_id {} (USM kind unknown; rule {})",
                        tensor.data, device_id, rule_ids::kUsmUnknown),
-           "the producer must allocate in the default context of that device's platform");
+           "the producer must allocate in the default context of that device's platform",
+           {std::string(rule_ids::kUsmUnknown)});
   }
   placement.usm_kind = info.kind;
   // The device where the data was allocated (none for host allocations).

@@ -7,13 +7,15 @@
 #include "common/error.hpp"
 #include "exchange/layout.hpp"
 #include "exchange/rule_ids.hpp"
+#include "exchange/rule_refusal.hpp"
 #include "facts/derived.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
 
-[[noreturn]] void refuse(std::string what, std::string hint = {}) {
-  throw Error(ExitCode::findings, std::move(what), std::move(hint));
+[[noreturn]] void refuse(std::string what, std::string hint = {},
+                         std::vector<std::string> rule_ids = {}) {
+  throw RuleRefusal(std::move(rule_ids), std::move(what), std::move(hint));
 }
 
 }  // namespace
@@ -66,10 +68,10 @@ ImportedView::ImportedView(runtime::Runtime& runtime, CapsuleOwner capsule,
                  __builtin_add_overflow(first, end_byte_, &high) ||
                  __builtin_add_overflow(*live->alloc_base, *live->alloc_size, &limit);
     if (wraps || low < *live->alloc_base || high > limit) {
-      refuse(
-          fmt::format("import refused: the elements reach outside the {}-byte allocation at "
-                      "{:#x} (rule {})",
-                      *live->alloc_size, *live->alloc_base, rule_ids::kExtentOutsideAllocation));
+      refuse(fmt::format("import refused: the elements reach outside the {}-byte allocation at "
+                         "{:#x} (rule {})",
+                         *live->alloc_size, *live->alloc_base, rule_ids::kExtentOutsideAllocation),
+             {}, {std::string(rule_ids::kExtentOutsideAllocation)});
     }
   }
 }

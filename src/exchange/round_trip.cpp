@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "exchange/import_tensor.hpp"
 #include "exchange/pattern.hpp"
+#include "exchange/rule_refusal.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
@@ -17,6 +18,7 @@ void record_refusal(RoundTripReport& report, const char* step, const Error& erro
   report.refused_at = step;
   report.refusal = error.what();
   report.refusal_hint = error.hint();
+  report.refusal_rule_ids = refusing_rules(error);
 }
 
 void verify(RoundTripReport& report, const ImportedView& view, const void* allocation) {

@@ -61,6 +61,7 @@ struct RoundTripReport {
   std::optional<std::string> refused_at;  // "export" or "import"
   std::string refusal;
   std::string refusal_hint;
+  std::vector<std::string> refusal_rule_ids;  // the catalog rules that refused
 
   bool ok() const;
 };

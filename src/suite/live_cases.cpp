@@ -1,8 +1,5 @@
 #include "suite/live_cases.hpp"
 
-#include <regex>
-#include <set>
-
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -94,16 +91,6 @@ void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<Ca
   }
 }
 
-std::vector<std::string> rule_ids_in(const std::string& text) {
-  static const std::regex rule_id(R"(DLP-[A-Z0-9]+(-[A-Z0-9]+)*)");
-  std::set<std::string> found;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), rule_id);
-       it != std::sregex_iterator(); ++it) {
-    found.insert(it->str());
-  }
-  return {found.begin(), found.end()};
-}
-
 CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
                                const nlohmann::json& params) {
   exchange::RoundTripRequest request;
@@ -138,7 +125,7 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   result.outcome = Outcome::fail;
   if (report.refused_at) {
     result.message = fmt::format("{} refused the tensor: {}", *report.refused_at, report.refusal);
-    for (const std::string& id : rule_ids_in(report.refusal)) result.rule_ids.push_back(id);
+    for (const std::string& id : report.refusal_rule_ids) result.rule_ids.push_back(id);
   } else {
     std::vector<std::string> problems;
     if (!report.pointer_identity)

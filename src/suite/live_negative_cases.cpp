@@ -1,5 +1,6 @@
 #include "suite/live_negative_cases.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "common/error.hpp"
 #include "exchange/export_tensor.hpp"
 #include "exchange/import_tensor.hpp"
+#include "exchange/rule_refusal.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -94,7 +96,8 @@ CaseResult expect_refusal(const std::string& id, std::string_view rule_id, bool 
     return result;
   } catch (const Error& error) {
     std::string why = error.what();
-    if (error.code() != ExitCode::findings || why.find(rule_id) == std::string::npos) {
+    std::vector<std::string> refused_by = exchange::refusing_rules(error);
+    if (std::find(refused_by.begin(), refused_by.end(), rule_id) == refused_by.end()) {
       result.outcome = error.code() == ExitCode::findings ? Outcome::fail : Outcome::error;
       result.message = fmt::format("refused, but not by {}: {}", rule_id, why);
       return result;

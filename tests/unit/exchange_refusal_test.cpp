@@ -3,12 +3,15 @@
 // on every refused import.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <memory>
 
 #include "common/error.hpp"
 #include "exchange/export_tensor.hpp"
 #include "exchange/import_tensor.hpp"
 #include "exchange/rule_ids.hpp"
+#include "exchange/rule_refusal.hpp"
 #include "exchange_test_support.hpp"
 
 namespace dlpack_usm::exchange {
@@ -28,6 +31,13 @@ void expect_refusal(Action action, std::string_view rule) {
     EXPECT_EQ(error.code(), ExitCode::findings) << error.what();
     EXPECT_NE(std::string(error.what()).find(rule), std::string::npos)
         << "'" << error.what() << "' does not name " << rule;
+    // A catalog rule travels as data too, for callers that must not parse
+    // messages (the check runner).
+    if (rule.rfind("DLP-", 0) == 0) {
+      std::vector<std::string> refused_by = refusing_rules(error);
+      EXPECT_NE(std::find(refused_by.begin(), refused_by.end(), rule), refused_by.end())
+          << "the refusal does not carry " << rule;
+    }
   }
 }
 

@@ -51,6 +51,20 @@ TEST(ExchangeRoundTripReport, LegacyReadOnlyIsRecordedAsAUsageError) {
   EXPECT_THROW(run_round_trip(runtime::opencl_runtime(), request), Error);
 }
 
+TEST(ExchangeRoundTripReport, ARefusalByARuleRecordsTheRuleId) {
+  auto devices = testing::usm_root_devices();
+  SKIP_WITHOUT(devices, "device");
+  RoundTripRequest request;
+  request.device = devices[0]->ref;
+  request.shape = {4};
+  request.dtype = {dl::kDLBool, 16, 1};  // bool is 8 bits by the header's convention
+  RoundTripReport report = run_round_trip(runtime::opencl_runtime(), request);
+  ASSERT_TRUE(report.refused_at);
+  EXPECT_EQ(*report.refused_at, "export");
+  EXPECT_EQ(report.refusal_rule_ids, std::vector<std::string>{"DLP-DTYPE-BITS-INVALID"})
+      << report.refusal;
+}
+
 TEST(ExchangeRoundTripReport, ReadOnlyRoundTripReportsAReadOnlyView) {
   auto devices = testing::usm_root_devices();
   SKIP_WITHOUT(devices, "device");
