@@ -1,0 +1,161 @@
+/* dlpack-usm plugin interface, ABI version 1.
+ *
+ * A producer or consumer library under test exports one symbol,
+ *
+ *     const DlpackUsmPlugin* dlpack_usm_plugin(const DlpackUsmHost* host);
+ *
+ * and `dlpack-usm check --producer LIB` / `--consumer LIB` loads it in an
+ * isolated child process per case. The tool hands the library a host table
+ * (its version, the root devices, the default context of each platform,
+ * helpers for the data pattern) and the library answers with its table:
+ * `produce`, `consume`, or both. man dlpack-usm-plugin(7) has a complete
+ * example.
+ *
+ * Tensors cross this interface as `void*`: a DLManagedTensorVersioned* when
+ * the DLPack version asked for is 1.0 or newer, a legacy DLManagedTensor*
+ * below 1.0. The header does not include dlpack.h, so a library builds it
+ * against its own copy of the DLPack ABI.
+ *
+ * Compatibility: fields are only ever appended to the structs below. Each
+ * struct starts with `struct_size`; a reader uses a field only when
+ * struct_size covers it. A change that cannot be made by appending bumps
+ * DLPACK_USM_PLUGIN_ABI_VERSION, and the tool refuses a plugin built for
+ * another ABI version with a message naming both. */
+#ifndef DLPACK_USM_PLUGIN_H
+#define DLPACK_USM_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DLPACK_USM_PLUGIN_ABI_VERSION 1u
+/* The name of the one symbol a plugin exports. */
+#define DLPACK_USM_PLUGIN_ENTRY "dlpack_usm_plugin"
+
+/* Return codes of produce and consume. */
+#define DLPACK_USM_OK 0
+#define DLPACK_USM_UNSUPPORTED 1 /* the library cannot do this request: the case is not_supported */
+#define DLPACK_USM_FAILED (-1)   /* an error: the case fails with the message given */
+
+/* USM kinds, in the order of cl_intel_unified_shared_memory. */
+#define DLPACK_USM_KIND_HOST 1u
+#define DLPACK_USM_KIND_DEVICE 2u
+#define DLPACK_USM_KIND_SHARED 3u
+
+/* Layouts a producer is asked for. Every layout is over one allocation of
+ * DlpackUsmProduceRequest.allocation_bytes, and the request carries the
+ * strides and byte_offset the tool expects. A library may answer with another
+ * layout that holds the same logical elements; the tool reads the data
+ * through the strides and byte_offset the tensor declares. */
+#define DLPACK_USM_LAYOUT_C 0u        /* row-major, compact */
+#define DLPACK_USM_LAYOUT_F 1u        /* column-major, compact */
+#define DLPACK_USM_LAYOUT_STRIDED 2u  /* row-major, every other element of the last axis */
+#define DLPACK_USM_LAYOUT_OFFSET 3u   /* row-major, starting 3 elements in (byte_offset) */
+#define DLPACK_USM_LAYOUT_NEGATIVE 4u /* row-major with the first axis flipped */
+
+typedef struct DlpackUsmDevice {
+  uint32_t struct_size;
+  int32_t device_id;   /* kDLOneAPI device_id: the index among all root devices */
+  void* cl_platform;   /* cl_platform_id */
+  void* cl_device;     /* cl_device_id of the root device */
+  void* cl_context;    /* the platform's default context: allocate here */
+  const char* name;    /* the tool's selector name, e.g. "opencl:cpu:0" */
+  uint32_t usm_kinds;  /* bit (1 << DLPACK_USM_KIND_*) set for each kind it can allocate */
+  int32_t sub_device_count;
+  void* const* cl_sub_devices; /* cl_device_id of each sub-device the tool created */
+} DlpackUsmDevice;
+
+typedef struct DlpackUsmHost {
+  uint32_t struct_size;
+  uint32_t abi_version; /* DLPACK_USM_PLUGIN_ABI_VERSION of the tool */
+  const char* tool_version;
+  int32_t root_device_count;
+  const DlpackUsmDevice* root_devices; /* root_device_count entries, index = device_id */
+  /* The bytes element `index` (logical, row-major order) holds when a tensor
+   * of `element_bytes` per element carries the tool's pattern. */
+  void (*pattern_element)(uint64_t index, uint64_t element_bytes, void* out);
+  /* Copies `bytes` between host memory and USM (either direction, any kind)
+   * through a queue of the default context of `device_id`, and waits.
+   * Returns DLPACK_USM_OK or DLPACK_USM_FAILED. */
+  int (*usm_memcpy)(int32_t device_id, void* dst, const void* src, size_t bytes);
+} DlpackUsmHost;
+
+typedef struct DlpackUsmProduceRequest {
+  uint32_t struct_size;
+  int32_t device_id;   /* root device (kDLOneAPI device_id) */
+  int32_t sub_device;  /* -1 for the root device, else the index of its sub-device */
+  void* cl_device;     /* the device to allocate for: the root or that sub-device */
+  void* cl_context;    /* the platform's default context */
+  uint32_t usm_kind;   /* DLPACK_USM_KIND_* */
+  uint32_t layout;     /* DLPACK_USM_LAYOUT_* */
+  uint8_t dtype_code;  /* DLDataType of the tensor */
+  uint8_t dtype_bits;
+  uint16_t dtype_lanes;
+  int32_t ndim;
+  const int64_t* shape;   /* ndim extents */
+  const int64_t* strides; /* ndim strides in elements, as the tool expects them */
+  uint64_t byte_offset;   /* as the tool expects it */
+  uint64_t allocation_bytes;
+  /* The DLPack version the consumer (the tool) speaks: below 1.0 answer a
+   * legacy DLManagedTensor*, else a DLManagedTensorVersioned* with this
+   * major version. */
+  uint32_t dlpack_major;
+  uint32_t dlpack_minor;
+  uint64_t flags; /* DLPack flags the tensor should carry (READ_ONLY = 1) */
+} DlpackUsmProduceRequest;
+
+/* Fills *out_tensor with a tensor whose element i (logical order) holds
+ * host->pattern_element(i, ...). The tool reads it, calls its deleter once and
+ * checks the allocation was freed. On UNSUPPORTED or FAILED, writes a reason
+ * (NUL-terminated, at most message_size bytes) to `message`. */
+typedef int (*DlpackUsmProduceFn)(const DlpackUsmHost* host, const DlpackUsmProduceRequest* request,
+                                  void** out_tensor, char* message, size_t message_size);
+
+typedef struct DlpackUsmConsumeResult {
+  uint32_t struct_size;
+  int32_t accepted;  /* 1: imported; 0: rejected (reason says why) */
+  /* When accepted: dlpack_usm_checksum over the elements in logical order. */
+  uint64_t checksum;
+  char reason[256];
+} DlpackUsmConsumeResult;
+
+/* Imports `tensor` (versioned when `versioned` is 1) as a DLPack consumer
+ * would, and takes ownership: the deleter must run exactly once, whether the
+ * tensor is accepted or rejected. Returns DLPACK_USM_OK when *result is
+ * filled in (accepted or not). */
+typedef int (*DlpackUsmConsumeFn)(const DlpackUsmHost* host, void* tensor, int32_t versioned,
+                                  DlpackUsmConsumeResult* result);
+
+typedef struct DlpackUsmPlugin {
+  uint32_t struct_size;
+  uint32_t abi_version; /* DLPACK_USM_PLUGIN_ABI_VERSION the plugin was built for */
+  const char* name;
+  const char* version;
+  DlpackUsmProduceFn produce; /* may be NULL */
+  DlpackUsmConsumeFn consume; /* may be NULL */
+} DlpackUsmPlugin;
+
+typedef const DlpackUsmPlugin* (*DlpackUsmPluginEntry)(const DlpackUsmHost* host);
+
+/* The checksum a consumer reports: FNV-1a (64-bit) over the bytes of every
+ * element, element after element in logical row-major order. Start with
+ * DLPACK_USM_CHECKSUM_SEED and feed each element's bytes in turn. */
+#define DLPACK_USM_CHECKSUM_SEED 0xcbf29ce484222325ull
+
+static inline uint64_t dlpack_usm_checksum(uint64_t state, const void* bytes, size_t size) {
+  const unsigned char* byte = (const unsigned char*)bytes;
+  for (size_t i = 0; i < size; ++i) {
+    state ^= byte[i];
+    state *= 0x100000001b3ull;
+  }
+  return state;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLPACK_USM_PLUGIN_H */
