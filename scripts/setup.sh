@@ -20,8 +20,13 @@ INTEL_OCL_PREFIX=${DLPACK_USM_INTEL_OCL_PREFIX:-/opt/dlpack-usm/intel-opencl-rt}
 INTEL_OCL_VERSION=${DLPACK_USM_INTEL_OCL_VERSION:-2026.2.0}
 ICD_FILE=/etc/OpenCL/vendors/dlpack-usm-intel-cpu.icd
 # Python tools the tests use (JSON Schema validation of reports and capsule
-# files); CMake finds this interpreter first.
+# files, pytest) and the real Python producers the bridge is tested against
+# (numpy, array-api-strict, and dpctl/dpnp, whose SYCL runtime finds Intel's
+# CPU device through the same ICD loader); CMake finds this interpreter first.
 TOOLS_PREFIX=${DLPACK_USM_TOOLS_PREFIX:-/opt/dlpack-usm/venv}
+# numpy 2.4 is the newest release for Debian 12's Python 3.11.
+TOOLS_PACKAGES=("jsonschema==4.26.0" "pytest==9.2.0" "numpy==2.4.6" "array-api-strict==2.6.1"
+  "dpctl==0.22.1" "dpnp==0.20.0")
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
@@ -42,7 +47,7 @@ fi
 if [[ ! -x "$TOOLS_PREFIX/bin/python" ]]; then
   python3 -m venv "$TOOLS_PREFIX"
 fi
-"$TOOLS_PREFIX/bin/pip" install --quiet --disable-pip-version-check "jsonschema==4.26.0"
+"$TOOLS_PREFIX/bin/pip" install --quiet --disable-pip-version-check "${TOOLS_PACKAGES[@]}"
 
 library="$INTEL_OCL_PREFIX/lib/libintelocl.so"
 if [[ ! -f "$library" ]]; then

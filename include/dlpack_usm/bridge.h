@@ -1,0 +1,78 @@
+/* dlpack-usm bridge: the tool's core as a shared library (libdlpack_usm.so)
+ * with a small C ABI, for language bindings such as the Python package
+ * `dlpack_usm` (ctypes; no compiler needed on the caller's side).
+ *
+ * A caller that holds a DLPack tensor (the pointer a PyCapsule carries)
+ * hands it over with the capsule's name, which says which struct it is:
+ * "dltensor" for a legacy DLManagedTensor*, "dltensor_versioned" for a
+ * DLManagedTensorVersioned*. The bridge reads it with the same defensive
+ * facts reader as the command line, evaluates the rule catalog and answers
+ * with one JSON document. It never calls the tensor's deleter and keeps no
+ * pointer into it: the caller still owns the tensor.
+ *
+ * Nothing crosses this ABI as a C++ exception. Every call returns an exit
+ * code of the command line's classes (0 ok, 2 usage: bad argument or bad
+ * request, 3 environment: a file that cannot be written, 4 internal) and,
+ * where `result_json` is not NULL, sets *result_json to a NUL-terminated JSON
+ * text that the caller frees with dlpack_usm_bridge_free:
+ *   on success  {"capsule": {...}, "reader_notes": [...], "findings": [...]}
+ *               where "capsule" is the capsule-file form of the tensor
+ *               (conformance/schema/capsule.schema.json);
+ *   on failure  {"error": "what went wrong", "hint": "what to do"}.
+ * *result_json is NULL only when memory for it could not be had.
+ *
+ * Compatibility: functions are only ever added. A change to an existing
+ * function bumps DLPACK_USM_BRIDGE_ABI_VERSION, and the library's symbols
+ * carry the version node DLPACK_USM_BRIDGE_1. */
+#ifndef DLPACK_USM_BRIDGE_H
+#define DLPACK_USM_BRIDGE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DLPACK_USM_BRIDGE_ABI_VERSION 1u
+
+/* The library is built with hidden visibility; these are its exports. */
+#if defined(__GNUC__)
+#define DLPACK_USM_BRIDGE_API __attribute__((visibility("default")))
+#else
+#define DLPACK_USM_BRIDGE_API
+#endif
+
+/* DLPACK_USM_BRIDGE_ABI_VERSION of the library loaded. */
+DLPACK_USM_BRIDGE_API uint32_t dlpack_usm_bridge_abi_version(void);
+
+/* The tool's version ("0.1.0"); a static string, not to be freed. */
+DLPACK_USM_BRIDGE_API const char* dlpack_usm_bridge_tool_version(void);
+
+/* Reads and judges one tensor. `request_json` may be NULL or a JSON object
+ * with optional members:
+ *   "origin":  a string naming the tensor in messages ("numpy 2.5.5 float32 C");
+ *   "runtime": the "runtime" section of a capsule file: what the runtime that
+ *              owns the pointer says about it (USM kind, owning root device,
+ *              default context, allocation bounds). The bridge queries no
+ *              runtime itself: only the producer's own runtime knows its
+ *              contexts. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_inspect(const void* managed_tensor,
+                                                    const char* capsule_name,
+                                                    const char* request_json, char** result_json);
+
+/* As dlpack_usm_bridge_inspect, and writes the capsule file `path`
+ * (atomically: a temporary file, then a rename) that
+ * `dlpack-usm capsule check` reads. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_capture(const void* managed_tensor,
+                                                    const char* capsule_name,
+                                                    const char* request_json, const char* path,
+                                                    char** result_json);
+
+/* Frees a text the bridge returned; NULL is ignored. */
+DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLPACK_USM_BRIDGE_H */

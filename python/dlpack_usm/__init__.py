@@ -1,0 +1,50 @@
+"""dlpack_usm: check DLPack tensors made in Python with the dlpack-usm rule
+catalog, through libdlpack_usm (ctypes; no compiler needed).
+
+    import numpy, dlpack_usm
+    dlpack_usm.inspect(numpy.arange(6))        # the facts, as `capsule dump` shows them
+    dlpack_usm.check(numpy.arange(6))          # the findings: tensor rules and protocol rules
+    dlpack_usm.capture(numpy.arange(6), "a.json")  # a capsule file for `capsule check`
+
+The library is found through DLPACK_USM_LIBRARY, else where CMake put it for
+this copy of the package. `python3 -m dlpack_usm --help` is the command line;
+man dlpack-usm-python(7) documents both."""
+
+from . import _consumers, _exchange_api, _protocol, _sycl
+from ._errors import BridgeError
+from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
+from ._library import tool_version
+from .rules import CATALOG, Finding, PythonRule, finding
+
+__all__ = ["BridgeError", "CATALOG", "DEFAULT_MAX_VERSION", "Finding", "Inspection",
+           "PythonRule", "capture", "check", "check_report", "inspect", "tool_version"]
+
+
+def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=None):
+    """(Inspection or None, findings): the tensor rules' findings on the
+    capsule `obj.__dlpack__(max_version=...)` gives, then the protocol's.
+    `consumer` is a callable such as numpy.from_dlpack whose handling of a
+    consumed capsule is checked too, "auto" (numpy for kDLCPU, dpnp for
+    kDLOneAPI, where importable) or None."""
+    if origin is None:
+        module, version, kind = producer_label(obj)
+        origin = f"python:{module} {version} {kind}"
+    try:
+        base = inspect(obj, max_version, origin)
+    except BridgeError as error:
+        if error.exit_code != 1:
+            raise
+        return None, [finding("DLP-PY-CAPSULE-NAME", "__dlpack__", error.message)]
+    found = list(base.findings)
+    found += _protocol.check_producer(obj, base, tuple(max_version), origin)
+    found += _sycl.check_usm_array_interface(obj, base)
+    found += _exchange_api.check_exchange_api(obj, base, origin)
+    chosen = _consumers.choose(consumer, base)
+    if chosen is not None:
+        found += _protocol.check_consumer(obj, chosen, tuple(max_version))
+    return base, found
+
+
+def check(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto"):
+    """The findings (a list of Finding) of check_report."""
+    return check_report(obj, max_version, consumer)[1]

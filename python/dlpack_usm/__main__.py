@@ -1,0 +1,177 @@
+"""python3 -m dlpack_usm check EXPR | capture EXPR -o FILE | rules: the bridge
+for people who want no code. EXPR is a Python expression; any module it
+names (numpy, dpnp, torch, ...) is imported on first use. Exit codes are
+dlpack-usm's: 0 ok, 1 findings (errors; --strict: warnings too), 2 usage,
+3 environment, 4 internal."""
+
+import argparse
+import builtins
+import importlib
+import json
+import sys
+
+from . import _library, capture, check_report
+from ._errors import BridgeError
+from ._inspect import DEFAULT_MAX_VERSION
+from .rules import CATALOG
+
+OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4
+
+
+class _Modules(dict):
+    """Names an expression uses that are not builtins: imported on demand."""
+
+    def __missing__(self, name):
+        if hasattr(builtins, name):
+            raise KeyError(name)
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            raise NameError(f"name {name!r} is not defined and is no importable module") \
+                from None
+        self[name] = module
+        return module
+
+
+def evaluate(expression):
+    try:
+        return eval(expression, {"__builtins__": builtins}, _Modules())  # noqa: S307 - the user's own expression
+    except SyntaxError as error:
+        raise BridgeError(f"EXPR is not a Python expression: {error.msg}",
+                          "quote it, e.g. \"numpy.arange(6).reshape(2, 3)\"") from None
+    except Exception as error:
+        raise BridgeError(f"evaluating EXPR raised {type(error).__name__}: {error}",
+                          "check the expression in python3 first") from None
+
+
+def parse_version(text):
+    try:
+        major, minor = (int(part) for part in text.split("."))
+        return major, minor
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not MAJOR.MINOR") from None
+
+
+def counts(findings):
+    return {severity: sum(1 for item in findings if item.severity == severity)
+            for severity in ("error", "warning", "info")}
+
+
+def plural(count, word):
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def print_text(origin, findings, strict):
+    tally = counts(findings)
+    summary = (f"{plural(tally['error'], 'error')}, {plural(tally['warning'], 'warning')}, "
+               f"{plural(tally['info'], 'info')}")
+    if not findings:
+        print(f"{origin}  no findings")
+    else:
+        print(f"{origin}  {summary}")
+        rows = [("SEVERITY", "RULE", "FIELD", "MESSAGE")] + \
+            [(item.severity, item.rule_id, item.field, item.message) for item in findings]
+        widths = [max(len(row[column]) for row in rows) for column in range(3)]
+        for row in rows:
+            print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) +
+                  "  " + row[3])
+    print(f"checked 1 object: {summary}" + (" (strict: warnings fail)" if strict else ""))
+
+
+def command_check(arguments):
+    obj = evaluate(arguments.expr)
+    consumer = None if arguments.no_consumer else "auto"
+    base, findings = check_report(obj, arguments.max_version, consumer, origin=arguments.expr)
+    tally = counts(findings)
+    failed = tally["error"] > 0 or (arguments.strict and tally["warning"] > 0)
+    if arguments.json:
+        print(json.dumps({
+            "expr": arguments.expr,
+            "tool_version": _library.tool_version(),
+            "capsule_name": base.capsule_name if base else None,
+            "capsule": base.capsule if base else None,
+            "reader_notes": base.reader_notes if base else [],
+            "strict": arguments.strict,
+            "counts": tally,
+            "findings": [item.to_json() for item in findings],
+        }, indent=2))
+    else:
+        print_text(arguments.expr, findings, arguments.strict)
+    return FINDINGS if failed else OK
+
+
+def command_capture(arguments):
+    obj = evaluate(arguments.expr)
+    result = capture(obj, arguments.output, arguments.max_version, origin=arguments.expr)
+    print(f"{arguments.output}: {result.capsule_name} capsule of {arguments.expr} written; "
+          f"check it with `dlpack-usm capsule check {arguments.output}`")
+    return OK
+
+
+def command_rules(arguments):
+    if arguments.json:
+        print(json.dumps([rule.__dict__ for rule in CATALOG], indent=2))
+        return OK
+    for rule in CATALOG:
+        print(f"{rule.id}  {rule.severity}  since {rule.since}  {rule.title}")
+        print(f"    {rule.source}: {rule.spec_text}")
+    return OK
+
+
+def parser():
+    top = argparse.ArgumentParser(
+        prog="python3 -m dlpack_usm",
+        description="Check DLPack tensors made in Python with the dlpack-usm rule catalog.")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    check = commands.add_parser(
+        "check", help="tensor rules and Python protocol rules on the object EXPR evaluates to")
+    check.add_argument("expr", metavar="EXPR",
+                       help="Python expression, e.g. \"numpy.arange(6).reshape(2, 3)\"")
+    check.add_argument("--json", action="store_true", help="print one JSON document")
+    check.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
+    check.add_argument("--max-version", type=parse_version, default=DEFAULT_MAX_VERSION,
+                       metavar="MAJOR.MINOR", help="max_version passed to __dlpack__ "
+                       "(default 1.3)")
+    check.add_argument("--no-consumer", action="store_true",
+                       help="do not hand a capsule to numpy/dpnp to check consumed-capsule "
+                            "renaming")
+    check.set_defaults(run=command_check)
+
+    capture_command = commands.add_parser(
+        "capture", help="write the tensor EXPR exports as a capsule file")
+    capture_command.add_argument("expr", metavar="EXPR", help="Python expression")
+    capture_command.add_argument("-o", "--output", required=True, metavar="FILE",
+                                 help="capsule file to write (JSON)")
+    capture_command.add_argument("--max-version", type=parse_version,
+                                 default=DEFAULT_MAX_VERSION, metavar="MAJOR.MINOR",
+                                 help="max_version passed to __dlpack__ (default 1.3)")
+    capture_command.set_defaults(run=command_capture)
+
+    rules = commands.add_parser("rules", help="the Python-level rule catalog")
+    rules.add_argument("--json", action="store_true", help="print one JSON document")
+    rules.set_defaults(run=command_rules)
+    return top
+
+
+def main(argv=None):
+    try:
+        arguments = parser().parse_args(argv)
+    except SystemExit as exit_request:
+        return USAGE if exit_request.code not in (0, None) else OK
+    try:
+        return arguments.run(arguments)
+    except BridgeError as error:
+        print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
+        if error.hint:
+            print(f"dlpack-usm: hint: {error.hint}", file=sys.stderr)
+        return error.exit_code
+    except Exception as error:  # the last line of defence: a report, never a bare traceback
+        print(f"dlpack-usm: error: internal error: {type(error).__name__}: {error}",
+              file=sys.stderr)
+        print("dlpack-usm: hint: this is a bug of dlpack_usm; please report it", file=sys.stderr)
+        return INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Validation of a type's __dlpack_c_exchange_api__ (DLPack 1.3): a
+PyCapsule named "dlpack_exchange_api" on the type, holding a
+DLPackExchangeAPI whose header names major version 1 and whose required
+function pointers are set; its managed_tensor_from_py_object_no_sync is
+called and the tensor it gives is compared with what __dlpack__ gives."""
+
+import ctypes
+
+from . import _capsules
+from ._inspect import read_capsule_pointer
+from .rules import finding
+
+CAPSULE_NAME = "dlpack_exchange_api"
+
+
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLPackExchangeAPIHeader(ctypes.Structure):
+    _fields_ = [("version", DLPackVersion), ("prev_api", ctypes.c_void_p)]
+
+
+class DLPackExchangeAPI(ctypes.Structure):
+    _fields_ = [
+        ("header", DLPackExchangeAPIHeader),
+        ("managed_tensor_allocator", ctypes.c_void_p),
+        ("managed_tensor_from_py_object_no_sync", ctypes.c_void_p),
+        ("managed_tensor_to_py_object_no_sync", ctypes.c_void_p),
+        ("dltensor_from_py_object_no_sync", ctypes.c_void_p),
+        ("current_work_stream", ctypes.c_void_p),
+    ]
+
+
+REQUIRED = ("managed_tensor_allocator", "managed_tensor_from_py_object_no_sync",
+            "managed_tensor_to_py_object_no_sync", "current_work_stream")
+
+# PYFUNCTYPE: called with the GIL held, and a Python error the function
+# sets is raised, as the header's "-1 with a Python exception set" needs.
+FROM_PY_OBJECT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object,
+                                   ctypes.POINTER(ctypes.c_void_p))
+DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+# DLManagedTensorVersioned: version (8 bytes), manager_ctx (8), deleter.
+DELETER_OFFSET = 16
+
+
+def _api_capsule(obj):
+    kind = type(obj)
+    for klass in kind.__mro__:
+        if "__dlpack_c_exchange_api__" in vars(klass):
+            return vars(klass)["__dlpack_c_exchange_api__"], True
+    instance = getattr(obj, "__dict__", {})
+    if "__dlpack_c_exchange_api__" in instance:
+        return instance["__dlpack_c_exchange_api__"], False
+    return None, False
+
+
+def _exported_tensor(api, obj, origin):
+    """The Inspection of the tensor managed_tensor_from_py_object_no_sync
+    gives for `obj`, after which its deleter is called; or a message."""
+    function = FROM_PY_OBJECT(api.managed_tensor_from_py_object_no_sync)
+    out = ctypes.c_void_p()
+    try:
+        status = function(obj, ctypes.byref(out))
+    except Exception as error:
+        return None, f"managed_tensor_from_py_object_no_sync raised {type(error).__name__} " \
+                     f"({error})"
+    if status != 0 or not out.value:
+        return None, f"managed_tensor_from_py_object_no_sync returned {status} and " \
+                     f"{'no tensor' if not out.value else 'a tensor'}"
+    try:
+        return read_capsule_pointer(out.value, _capsules.VERSIONED, origin), None
+    finally:
+        # The tensor is ours (an owning DLManagedTensorVersioned): free it.
+        deleter = ctypes.c_void_p.from_address(out.value + DELETER_OFFSET).value
+        if deleter:
+            DELETER(deleter)(out.value)
+
+
+def check_exchange_api(obj, base, origin):
+    capsule, on_type = _api_capsule(obj)
+    if capsule is None:
+        return []
+    where = "type(obj).__dlpack_c_exchange_api__"
+    if not on_type:
+        return [finding("DLP-PY-EXCHANGE-API-CAPSULE", "obj.__dlpack_c_exchange_api__",
+                        "__dlpack_c_exchange_api__ is set on the instance, not on the type, "
+                        "where consumers look it up")]
+    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
+    if name != CAPSULE_NAME:
+        return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
+                        f"__dlpack_c_exchange_api__ is {_capsules.describe(capsule)}, not a "
+                        f"capsule named {CAPSULE_NAME!r}")]
+    pointer = _capsules.capsule_pointer(capsule, CAPSULE_NAME)
+    if not pointer:
+        return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
+                        "the dlpack_exchange_api capsule carries a NULL pointer")]
+    header = DLPackExchangeAPIHeader.from_address(pointer)
+    if header.version.major != 1:
+        return [finding("DLP-PY-EXCHANGE-API-VERSION", f"{where}.header.version",
+                        f"DLPackExchangeAPI version {header.version.major}."
+                        f"{header.version.minor}: a DLPack 1.x consumer may read nothing past "
+                        "the header" + (" (prev_api is set)" if header.prev_api else ""))]
+    api = DLPackExchangeAPI.from_address(pointer)
+    found = [finding("DLP-PY-EXCHANGE-API-NULL", f"{where}.{field}", f"{field} is NULL")
+             for field in REQUIRED if not getattr(api, field)]
+    if not api.managed_tensor_from_py_object_no_sync:
+        return found
+    exported, problem = _exported_tensor(api, obj, origin)
+    if problem is not None:
+        found.append(finding("DLP-PY-EXCHANGE-API-TENSOR", f"{where}."
+                             "managed_tensor_from_py_object_no_sync", problem))
+    elif exported.capsule.get("dl_tensor") != base.capsule.get("dl_tensor"):
+        found.append(finding("DLP-PY-EXCHANGE-API-TENSOR", f"{where}."
+                             "managed_tensor_from_py_object_no_sync",
+                             f"it gave {exported.capsule.get('dl_tensor')} but __dlpack__ gives "
+                             f"{base.capsule.get('dl_tensor')}"))
+    return found

@@ -1,0 +1,106 @@
+"""inspect and capture: ask an object for a capsule, read the tensor through
+the bridge (the command line's facts reader and rule catalog), and release
+the capsule so that the producer's destructor frees what it made."""
+
+from dataclasses import dataclass, field
+
+from . import _capsules, _library, _sycl, _tensor_json
+from ._errors import BridgeError
+from .rules import Finding
+
+DEFAULT_MAX_VERSION = (1, 3)
+
+
+@dataclass
+class Inspection:
+    """What the bridge read from one capsule: its name, the tensor in
+    capsule-file form (the same JSON `dlpack-usm capsule dump` reads), what
+    the reader had to do to stay safe, and the tensor rules' findings."""
+    capsule_name: str
+    capsule: dict
+    reader_notes: list = field(default_factory=list)
+    findings: list = field(default_factory=list)
+
+
+def producer_label(obj):
+    """"numpy 2.4.6 ndarray": the producer's top-level package, its version
+    and the object's type, for origins and file names."""
+    module = type(obj).__module__.split(".")[0]
+    version = "unknown"
+    try:
+        package = __import__(module)
+        version = str(getattr(package, "__version__", "unknown"))
+    except Exception:  # a producer that cannot be imported by name still gets a label
+        pass
+    return module, version, type(obj).__qualname__
+
+
+def request_capsule(obj, max_version):
+    """`obj.__dlpack__` as the array API's consumer logic calls it: with
+    max_version, then without it where the producer raises TypeError."""
+    method = getattr(obj, "__dlpack__", None)
+    if method is None:
+        raise BridgeError(f"{_capsules.describe(obj)} has no __dlpack__ method",
+                          "pass an array that supports DLPack (numpy, dpnp, torch, ...)")
+    if max_version is None:
+        return method()
+    try:
+        return method(max_version=tuple(max_version))
+    except TypeError:
+        return method()
+
+
+def read_capsule(capsule, origin, runtime=None, path=None):
+    """Reads a tensor capsule without consuming it: the caller still owns
+    the capsule and drops it afterwards."""
+    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
+    if name not in _capsules.TENSOR_NAMES:
+        raise BridgeError(f"__dlpack__ returned {_capsules.describe(capsule)}, not a DLPack "
+                          "tensor capsule (\"dltensor\" or \"dltensor_versioned\")",
+                          "`python3 -m dlpack_usm check` reports this as DLP-PY-CAPSULE-NAME",
+                          exit_code=1)
+    return read_capsule_pointer(_capsules.capsule_pointer(capsule, name), name, origin, runtime,
+                                path)
+
+
+def read_capsule_pointer(pointer, name, origin, runtime=None, path=None):
+    """Reads the tensor at `pointer`, a DLManagedTensor ("dltensor") or a
+    DLManagedTensorVersioned ("dltensor_versioned")."""
+    request = {"origin": origin}
+    if runtime is not None:
+        request["runtime"] = runtime
+    answer = _library.call_inspect(pointer, name, request, path)
+    return Inspection(name, answer["capsule"], answer["reader_notes"],
+                      [Finding(**entry) for entry in answer["findings"]])
+
+
+def _inspect(obj, max_version, origin, path):
+    if origin is None:
+        module, version, kind = producer_label(obj)
+        origin = f"python:{module} {version} {kind}"
+    capsule = request_capsule(obj, max_version)
+    inspection = read_capsule(capsule, origin)
+    # kDLOneAPI facts need the producer's own SYCL runtime: only it knows
+    # the context the pointer is bound to.
+    device = _tensor_json.device(inspection.capsule)
+    if device is not None and device[0] == _tensor_json.KDL_ONEAPI:
+        runtime = _sycl.runtime_facts(obj)
+        if runtime is not None or path is not None:
+            inspection = read_capsule(capsule, origin, runtime, path)
+    elif path is not None:
+        inspection = read_capsule(capsule, origin, None, path)
+    del capsule  # the producer's destructor frees the tensor now
+    return inspection
+
+
+def inspect(obj, max_version=DEFAULT_MAX_VERSION, origin=None):
+    """Asks `obj` for a capsule (`__dlpack__(max_version=...)`, falling back
+    to `__dlpack__()` on TypeError), reads it and returns an Inspection.
+    Raises BridgeError when `obj` gives no tensor capsule."""
+    return _inspect(obj, max_version, origin, None)
+
+
+def capture(obj, path, max_version=DEFAULT_MAX_VERSION, origin=None):
+    """As inspect, and writes the tensor as a capsule file to `path`, which
+    `dlpack-usm capsule check` reads offline."""
+    return _inspect(obj, max_version, origin, path)

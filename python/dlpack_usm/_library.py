@@ -1,0 +1,106 @@
+"""Finds and loads libdlpack_usm, the tool's core with the C ABI of
+include/dlpack_usm/bridge.h, and declares its functions for ctypes."""
+
+import ctypes
+import json
+import os
+
+from ._errors import BridgeError
+
+ABI_VERSION = 1
+
+_library = None
+
+
+def _candidates():
+    explicit = os.environ.get("DLPACK_USM_LIBRARY")
+    if explicit:
+        # A library named explicitly is the only one tried: silently taking
+        # another would hide a wrong setting.
+        return [explicit]
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    try:
+        from . import _location  # written by CMake next to each copy of the package
+    except ImportError:
+        _location = None
+    if _location is not None:
+        path = _location.LIBRARY
+        found.append(os.path.normpath(os.path.join(here, path)) if _location.RELATIVE else path)
+    # A copy of the library next to the package (a hand-made layout).
+    found.append(os.path.join(here, "libdlpack_usm.so.1"))
+    return found
+
+
+def _declare(library):
+    library.dlpack_usm_bridge_abi_version.restype = ctypes.c_uint32
+    library.dlpack_usm_bridge_abi_version.argtypes = []
+    library.dlpack_usm_bridge_tool_version.restype = ctypes.c_char_p
+    library.dlpack_usm_bridge_tool_version.argtypes = []
+    # Results come back as c_void_p, not c_char_p, so that the pointer can be
+    # handed back to dlpack_usm_bridge_free.
+    library.dlpack_usm_bridge_inspect.restype = ctypes.c_int
+    library.dlpack_usm_bridge_inspect.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_capture.restype = ctypes.c_int
+    library.dlpack_usm_bridge_capture.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+        ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_free.restype = None
+    library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
+
+
+def library():
+    """The loaded bridge library; raises BridgeError naming every place tried."""
+    global _library
+    if _library is not None:
+        return _library
+    tried = []
+    for path in _candidates():
+        if not os.path.exists(path):
+            tried.append(f"{path} (no such file)")
+            continue
+        try:
+            loaded = ctypes.CDLL(path)
+        except OSError as error:
+            tried.append(f"{path} ({error})")
+            continue
+        _declare(loaded)
+        version = loaded.dlpack_usm_bridge_abi_version()
+        if version != ABI_VERSION:
+            raise BridgeError(
+                f"{path} has bridge ABI version {version}, this package needs {ABI_VERSION}",
+                "use the library built with this copy of the package, or set DLPACK_USM_LIBRARY")
+        _library = loaded
+        return loaded
+    raise BridgeError("libdlpack_usm was not found; tried: " + "; ".join(tried),
+                      "build dlpack-usm (cmake --build build) and use build/python, or set "
+                      "DLPACK_USM_LIBRARY to the library's path", exit_code=3)
+
+
+def tool_version():
+    return library().dlpack_usm_bridge_tool_version().decode()
+
+
+def call_inspect(pointer, capsule_name, request, path=None):
+    """Runs dlpack_usm_bridge_inspect (or _capture when `path` is given) and
+    returns the parsed JSON answer; raises BridgeError on a refusal."""
+    lib = library()
+    result = ctypes.c_void_p()
+    request_text = json.dumps(request).encode()
+    if path is None:
+        code = lib.dlpack_usm_bridge_inspect(pointer, capsule_name.encode(), request_text,
+                                             ctypes.byref(result))
+    else:
+        code = lib.dlpack_usm_bridge_capture(pointer, capsule_name.encode(), request_text,
+                                             os.fsencode(path), ctypes.byref(result))
+    if not result.value:
+        raise BridgeError("the bridge answered nothing (out of memory)", exit_code=4)
+    try:
+        answer = json.loads(ctypes.string_at(result.value).decode())
+    finally:
+        lib.dlpack_usm_bridge_free(result)
+    if code != 0:
+        raise BridgeError(answer.get("error", "the bridge refused"), answer.get("hint", ""),
+                          exit_code=code)
+    return answer

@@ -1,0 +1,272 @@
+"""The Python-level DLPack protocol of a producer (and of a consumer): what
+__dlpack__ answers for each way a consumer may call it, whether
+__dlpack_device__ agrees, and whether a real consumer renames what it
+consumed. Every capsule asked for here is read without being consumed and
+dropped, so that its producer frees it."""
+
+from . import _capsules, _tensor_json
+from ._inspect import read_capsule
+from .rules import finding
+
+# Results of consumers that broke the ownership protocol. Dropping them
+# could free a tensor twice (the producer's destructor and the consumer
+# both believe they own it), so they are kept for the life of the process:
+# a small leak instead of a crash.
+_QUARANTINE = []
+
+
+def _ask(obj, **kwargs):
+    """(capsule, None) or (None, the exception __dlpack__ raised)."""
+    try:
+        return obj.__dlpack__(**kwargs), None
+    except Exception as error:  # what a producer raises is the thing under test
+        return None, error
+
+
+def _arguments(kwargs):
+    return ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
+
+
+def _read(capsule, origin):
+    """The Inspection of a returned capsule, or None when it is no tensor
+    capsule (DLP-PY-CAPSULE-NAME reports that)."""
+    if not _capsules.is_capsule(capsule) or _capsules.capsule_name(capsule) not in \
+            _capsules.TENSOR_NAMES:
+        return None
+    return read_capsule(capsule, origin)
+
+
+def _name_finding(capsule, kwargs):
+    return finding("DLP-PY-CAPSULE-NAME", "__dlpack__",
+                   f"__dlpack__({_arguments(kwargs)}) returned {_capsules.describe(capsule)}; "
+                   "expected a capsule named \"dltensor\" or \"dltensor_versioned\"")
+
+
+def _element_count(capsule):
+    count = 1
+    for extent in (capsule.get("dl_tensor") or {}).get("shape") or ():
+        count *= extent
+    return count
+
+
+def _check_legacy_default(obj, origin):
+    capsule, error = _ask(obj)
+    if error is not None:
+        return []  # BufferError is allowed, and other failures are seen everywhere else
+    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
+    if name == _capsules.VERSIONED:
+        return [finding("DLP-PY-LEGACY-DEFAULT", "__dlpack__",
+                        "__dlpack__() without max_version returned a \"dltensor_versioned\" "
+                        "capsule, which a consumer of DLPack 0.x cannot read")]
+    if name != _capsules.LEGACY:
+        return [_name_finding(capsule, {})]
+    return []
+
+
+def _check_versioned(obj, max_version, origin):
+    """Findings, and whether the producer speaks DLPack 1.x keywords."""
+    kwargs = {"max_version": max_version}
+    capsule, error = _ask(obj, **kwargs)
+    if isinstance(error, TypeError):
+        return [finding("DLP-PY-VERSIONED-OFFERED", "__dlpack__",
+                        f"__dlpack__(max_version={max_version!r}) raised TypeError ({error}): "
+                        "the producer does not take max_version and exports DLPack 0.x only")], \
+            False
+    if isinstance(error, BufferError):
+        return [], False
+    if error is not None:
+        return [finding("DLP-PY-KEYWORD-TYPEERROR", "__dlpack__",
+                        f"__dlpack__(max_version={max_version!r}) raised "
+                        f"{type(error).__name__} ({error}); a producer that does not take the "
+                        "keyword must raise TypeError so that consumers fall back to "
+                        "__dlpack__()")], False
+    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
+    if name == _capsules.LEGACY:
+        return [finding("DLP-PY-VERSIONED-OFFERED", "__dlpack__",
+                        f"__dlpack__(max_version={max_version!r}) returned a legacy "
+                        "\"dltensor\" capsule; DLManagedTensorVersioned (flags, version) is "
+                        "recommended")], False
+    if name != _capsules.VERSIONED:
+        return [_name_finding(capsule, kwargs)], False
+    inspection = read_capsule(capsule, origin)
+    found = []
+    version = _tensor_json.version(inspection.capsule)
+    if version is not None and version[0] > max_version[0]:
+        found.append(finding("DLP-PY-VERSION-ABOVE-MAX", "version.major",
+                             f"__dlpack__(max_version={max_version!r}) returned version "
+                             f"{version[0]}.{version[1]}, a major version the consumer does not "
+                             "know"))
+    return found, True
+
+
+def _check_device_agrees(obj, base):
+    own = _tensor_json.device(base.capsule)
+    try:
+        reported = obj.__dlpack_device__()
+    except AttributeError:
+        return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
+                        "the object has __dlpack__ but no __dlpack_device__")]
+    except Exception as error:
+        return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
+                        f"__dlpack_device__() raised {type(error).__name__} ({error})")]
+    try:
+        as_numbers = (int(reported[0]), int(reported[1])) if len(reported) == 2 else None
+    except (TypeError, ValueError):
+        as_numbers = None
+    if as_numbers is None:
+        return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
+                        f"__dlpack_device__() returned {reported!r}, not a (device_type, "
+                        "device_id) pair")]
+    if own is not None and as_numbers != tuple(own):
+        return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
+                        f"__dlpack_device__() says {as_numbers} but the exported tensor is on "
+                        f"{tuple(own)}")]
+    return []
+
+
+def _check_stream_on_cpu(obj, base, max_version):
+    own = _tensor_json.device(base.capsule)
+    if own is None or own[0] != _tensor_json.KDL_CPU:
+        return []
+    capsule, error = _ask(obj, stream=1)
+    if error is not None:
+        return []
+    del capsule
+    return [finding("DLP-PY-STREAM-CPU", "__dlpack__",
+                    "__dlpack__(stream=1) returned a capsule for a kDLCPU array; only "
+                    "stream=None is accepted for devices without streams")]
+
+
+def _check_dl_device(obj, base, max_version, origin):
+    own = _tensor_json.device(base.capsule)
+    if own is None:
+        return []
+    found = []
+    foreign = (_tensor_json.KDL_CUDA, 0) if own[0] != _tensor_json.KDL_CUDA \
+        else (_tensor_json.KDL_CPU, 0)
+    kwargs = {"max_version": max_version, "dl_device": foreign, "copy": False}
+    capsule, error = _ask(obj, **kwargs)
+    if error is not None and not isinstance(error, (BufferError, TypeError)):
+        found.append(finding("DLP-PY-DL-DEVICE-FOREIGN", "__dlpack__",
+                             f"__dlpack__({_arguments(kwargs)}) raised {type(error).__name__} "
+                             f"({error}) instead of BufferError"))
+    elif error is None:
+        inspection = _read(capsule, origin)
+        if inspection is None:
+            found.append(_name_finding(capsule, kwargs))
+        else:
+            got = _tensor_json.device(inspection.capsule)
+            if got != foreign:
+                found.append(finding("DLP-PY-DL-DEVICE-FOREIGN", "dl_tensor.device",
+                                     f"__dlpack__({_arguments(kwargs)}) returned a tensor on "
+                                     f"{got}: the dl_device asked for was ignored"))
+            if "IS_COPIED" in _tensor_json.flag_names(inspection.capsule):
+                found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
+                                     f"__dlpack__({_arguments(kwargs)}) made a copy"))
+
+    kwargs = {"max_version": max_version, "dl_device": tuple(own), "copy": False}
+    capsule, error = _ask(obj, **kwargs)
+    if error is not None and not isinstance(error, TypeError):
+        found.append(finding("DLP-PY-DL-DEVICE-OWN", "__dlpack__",
+                             f"__dlpack__({_arguments(kwargs)}) raised {type(error).__name__} "
+                             f"({error}) for the array's own device"))
+    elif error is None:
+        inspection = _read(capsule, origin)
+        if inspection is None:
+            found.append(_name_finding(capsule, kwargs))
+        else:
+            got = _tensor_json.device(inspection.capsule)
+            if got != tuple(own):
+                found.append(finding("DLP-PY-DL-DEVICE-OWN", "dl_tensor.device",
+                                     f"__dlpack__({_arguments(kwargs)}) returned a tensor on "
+                                     f"{got}"))
+            if "IS_COPIED" in _tensor_json.flag_names(inspection.capsule):
+                found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
+                                     f"__dlpack__({_arguments(kwargs)}) made a copy"))
+    return found
+
+
+def _check_copy(obj, base, max_version, origin):
+    kwargs = {"max_version": max_version, "copy": True}
+    capsule, error = _ask(obj, **kwargs)
+    if error is not None:
+        return []  # TypeError: no copy keyword; BufferError: cannot copy this array
+    inspection = _read(capsule, origin)
+    if inspection is None:
+        return [_name_finding(capsule, kwargs)]
+    if inspection.capsule_name != _capsules.VERSIONED:
+        return []  # a legacy capsule has no flags to carry the fact
+    found = []
+    if "IS_COPIED" not in _tensor_json.flag_names(inspection.capsule):
+        found.append(finding("DLP-PY-COPY-FLAG", "flags",
+                             f"__dlpack__({_arguments(kwargs)}) returned a tensor without "
+                             "DLPACK_FLAG_BITMASK_IS_COPIED"))
+    address = _tensor_json.data_address(inspection.capsule)
+    if address and address == _tensor_json.data_address(base.capsule) and \
+            _element_count(base.capsule) > 0:
+        found.append(finding("DLP-PY-COPY-FLAG", "dl_tensor.data",
+                             f"__dlpack__({_arguments(kwargs)}) returned the array's own memory "
+                             f"({address:#x}): no copy was made"))
+    return found
+
+
+def check_producer(obj, base, max_version, origin):
+    """The producer's protocol findings; `base` is the Inspection of the
+    capsule __dlpack__(max_version=...) gave."""
+    found = _check_legacy_default(obj, origin)
+    versioned_found, speaks_versioned = _check_versioned(obj, max_version, origin)
+    found += versioned_found
+    found += _check_device_agrees(obj, base)
+    found += _check_stream_on_cpu(obj, base, max_version)
+    if speaks_versioned:
+        found += _check_dl_device(obj, base, max_version, origin)
+        found += _check_copy(obj, base, max_version, origin)
+    return found
+
+
+class _CapsuleHandout:
+    """Stands for the producer towards a consumer: hands it one capsule
+    this package asked for, so that the capsule's fate can be watched."""
+
+    def __init__(self, capsule, device):
+        self._capsule = capsule
+        self._device = device
+
+    def __dlpack__(self, **kwargs):
+        return self._capsule
+
+    def __dlpack_device__(self):
+        return self._device
+
+
+def check_consumer(obj, consumer, max_version):
+    """DLP-PY-CONSUMER-* findings of `consumer` (numpy.from_dlpack, ...)
+    consuming a fresh capsule of `obj`; none when it cannot consume it."""
+    capsule, error = _ask(obj, max_version=max_version)
+    if error is not None:
+        capsule, error = _ask(obj)
+    if error is not None or not _capsules.is_capsule(capsule):
+        return []
+    name = _capsules.capsule_name(capsule)
+    if name not in _capsules.TENSOR_NAMES:
+        return []
+    device = tuple(obj.__dlpack_device__())
+    try:
+        result = consumer(_CapsuleHandout(capsule, device))
+    except Exception:
+        return []  # this consumer cannot take this tensor: nothing to judge
+    used = _capsules.USED_NAMES[name]
+    now = _capsules.capsule_name(capsule)
+    if now != used:
+        _QUARANTINE.append((capsule, result))
+        return [finding("DLP-PY-CONSUMER-RENAME", "capsule name",
+                        f"{getattr(consumer, '__qualname__', consumer)} consumed a {name!r} "
+                        f"capsule and left it named {now!r} instead of {used!r}")]
+    try:
+        again = consumer(_CapsuleHandout(capsule, device))
+    except Exception:
+        return []
+    _QUARANTINE.append((capsule, result, again))
+    return [finding("DLP-PY-CONSUMER-REUSE", "capsule name",
+                    f"{getattr(consumer, '__qualname__', consumer)} accepted a capsule named "
+                    f"{used!r}, which was consumed already")]

@@ -1,0 +1,204 @@
+"""kDLOneAPI from Python: the runtime facts of a USM tensor as the
+producer's own SYCL runtime (dpctl) states them, and the validation of
+__sycl_usm_array_interface__ (seed 002) field by field.
+
+The tool's OpenCL contexts are not dpctl's SYCL contexts, so a pointer of
+dpctl's default context is unknown to the tool's runtime: USM kind, owning
+device and default-context binding are asked of dpctl, and device_id is
+checked against dpctl's own device order (dpctl.get_devices())."""
+
+from . import _capsules
+from ._tensor_json import flag_names
+from .rules import finding
+
+
+def _usm_memory(obj):
+    """The dpctl memory object of the allocation behind `obj` (dpnp arrays
+    hold a dpctl.tensor-style usm_ndarray that holds it), or None."""
+    for candidate in (obj, getattr(obj, "get_array", lambda: None)()):
+        memory = getattr(candidate, "usm_data", None)
+        if memory is not None and hasattr(memory, "get_usm_type"):
+            return memory
+    return None
+
+
+def runtime_facts(obj):
+    """The capsule-file "runtime" section for a kDLOneAPI tensor, from
+    dpctl's queries; None when dpctl or the allocation cannot be reached."""
+    memory = _usm_memory(obj)
+    if memory is None:
+        return None
+    try:
+        import dpctl
+    except ImportError:
+        return None
+    device = memory.sycl_device
+    platform_default = device.sycl_platform.default_context
+    root = device
+    sub_index = None
+    while root.parent_device is not None:
+        parent = root.parent_device
+        if sub_index is None:
+            siblings = list(parent.create_sub_devices(partition=root.partition_type)) \
+                if hasattr(root, "partition_type") else []
+            sub_index = siblings.index(root) if root in siblings else None
+        root = parent
+    roots = list(dpctl.get_devices())
+    facts = {
+        # Asked in the platform's default context: where the import protocol looks.
+        "usm_kind": memory.get_usm_type(platform_default),
+        "root_device_count": len(roots),
+        "default_context": memory.sycl_context == platform_default,
+        "alloc_base": hex(memory._pointer),
+        "alloc_size": int(memory.nbytes),
+        "owner_device": f"{device.backend.name}:{device.device_type.name}:"
+                        f"{roots.index(root) if root in roots else '?'}",
+    }
+    if facts["usm_kind"] not in ("host", "device", "shared"):
+        facts["usm_kind"] = "unknown"
+    if root in roots:
+        facts["owner_root_index"] = roots.index(root)
+    if sub_index is not None:
+        facts["owner_sub_device_index"] = sub_index
+    return facts
+
+
+_SYCLOBJ_CAPSULES = ("SyclContextRef", "SyclQueueRef")
+
+
+def _syclobj_form(syclobj):
+    """The seed's name for the form of `syclobj`, or None when it has none."""
+    if isinstance(syclobj, str):
+        return "filter selector string"
+    if _capsules.is_capsule(syclobj):
+        name = _capsules.capsule_name(syclobj)
+        return f"capsule {name}" if name in _SYCLOBJ_CAPSULES else None
+    kind = type(syclobj)
+    if kind.__module__.startswith("dpctl") and kind.__name__ in ("SyclContext", "SyclQueue"):
+        return f"dpctl.{kind.__name__}"
+    get_capsule = getattr(syclobj, "_get_capsule", None)
+    if callable(get_capsule):
+        capsule = get_capsule()
+        if _capsules.is_capsule(capsule) and _capsules.capsule_name(capsule) in _SYCLOBJ_CAPSULES:
+            return "object with _get_capsule()"
+    return None
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_tuple(value):
+    return isinstance(value, tuple) and all(_is_int(item) for item in value)
+
+
+def _check_fields(interface, has_buffer):
+    """DLP-PY-SUAI-FIELD findings; returns them."""
+    found = []
+
+    def bad(key, message):
+        found.append(finding("DLP-PY-SUAI-FIELD", f"__sycl_usm_array_interface__[{key!r}]",
+                             message))
+
+    if not isinstance(interface, dict):
+        bad("", f"__sycl_usm_array_interface__ is a {type(interface).__name__}, not a dict")
+        return found
+    if not _int_tuple(interface.get("shape")):
+        bad("shape", f"shape must be a tuple of integers, found {interface.get('shape')!r}")
+    if not isinstance(interface.get("typestr"), str):
+        bad("typestr", f"typestr must be a string, found {interface.get('typestr')!r}")
+    if "typedescr" in interface:
+        descr = interface["typedescr"]
+        if not (isinstance(descr, list) and all(isinstance(item, tuple) for item in descr)):
+            bad("typedescr", f"typedescr must be a list of tuples, found {descr!r}")
+    if "data" in interface:
+        data = interface["data"]
+        if not (isinstance(data, tuple) and len(data) == 2 and _is_int(data[0]) and data[0] >= 0
+                and isinstance(data[1], bool)):
+            bad("data", f"data must be (int, bool): the USM pointer and read-only, found {data!r}")
+    elif not has_buffer:
+        bad("data", "data is missing and the object has no buffer interface to fall back on")
+    strides = interface.get("strides")
+    if strides is not None and not _int_tuple(strides):
+        bad("strides", f"strides must be a tuple of integers or None, found {strides!r}")
+    if "offset" in interface and not _is_int(interface["offset"]):
+        bad("offset", f"offset must be an int, found {interface['offset']!r}")
+    if not _is_int(interface.get("version")):
+        bad("version", f"version must be an int, found {interface.get('version')!r}")
+    if "syclobj" not in interface:
+        bad("syclobj", "syclobj is missing: it names the context the USM pointer is bound to")
+    return found
+
+
+_TYPESTR_KIND = {"kDLInt": "i", "kDLUInt": "u", "kDLFloat": "f", "kDLComplex": "c",
+                 "kDLBool": "b"}
+
+
+def _typestr_agrees(typestr, dtype):
+    kind = _TYPESTR_KIND.get(dtype.get("code"))
+    if kind is None or dtype.get("lanes") != 1 or len(typestr) < 3:
+        return True  # nothing the array interface could spell to compare with
+    # "|" (not applicable) is what dpctl writes for every type; "<" and "="
+    # are native on the little-endian machines DLPack producers run on.
+    return typestr[0] in "<|=" and typestr[1] == kind and typestr[2:] == str(dtype["bits"] // 8)
+
+
+def _check_agreement(interface, tensor, flags):
+    found = []
+
+    def bad(key, message):
+        found.append(finding("DLP-PY-SUAI-AGREES", f"__sycl_usm_array_interface__[{key!r}]",
+                             message))
+
+    shape = tuple(tensor.get("shape") or ())
+    if interface.get("shape") != shape:
+        bad("shape", f"shape {interface.get('shape')!r} but the DLPack tensor's is {shape!r}")
+    typestr = interface.get("typestr")
+    dtype = tensor.get("dtype", {})
+    if isinstance(typestr, str) and not _typestr_agrees(typestr, dtype):
+        bad("typestr", f"typestr {typestr!r} but the DLPack dtype is {dtype.get('code')} "
+                       f"{dtype.get('bits')} bits")
+    itemsize = max(1, dtype.get("bits", 8) // 8)
+    data = interface.get("data")
+    if isinstance(data, tuple) and len(data) == 2 and _is_int(data[0]) and tensor.get("data"):
+        offset = interface.get("offset", 0) if _is_int(interface.get("offset", 0)) else 0
+        address = data[0] + offset * itemsize
+        dlpack_address = int(tensor["data"], 16) + int(tensor.get("byte_offset", 0))
+        if address != dlpack_address and any(shape) and all(shape):
+            bad("data", f"data[0] + offset elements is {address:#x} but the DLPack tensor "
+                        f"starts at {dlpack_address:#x}")
+        if "READ_ONLY" in flags and data[1] is not True:
+            bad("data", "data[1] says writable but the DLPack tensor is READ_ONLY")
+    strides = interface.get("strides")
+    dlpack_strides = tensor.get("strides")
+    if _int_tuple(strides) and dlpack_strides is not None and len(shape) > 1 and all(shape):
+        if tuple(dlpack_strides) != strides:
+            bad("strides", f"strides {strides!r} (elements) but the DLPack tensor's are "
+                           f"{tuple(dlpack_strides)!r}")
+    return found
+
+
+def check_usm_array_interface(obj, inspection):
+    """DLP-PY-SUAI-* findings of `obj`; none when it has no such attribute."""
+    try:
+        interface = obj.__sycl_usm_array_interface__
+    except AttributeError:
+        return []
+    has_buffer = True
+    try:
+        memoryview(obj)
+    except TypeError:
+        has_buffer = False
+    found = _check_fields(interface, has_buffer)
+    if not isinstance(interface, dict):
+        return found
+    if "syclobj" in interface and _syclobj_form(interface["syclobj"]) is None:
+        found.append(finding(
+            "DLP-PY-SUAI-SYCLOBJ", "__sycl_usm_array_interface__['syclobj']",
+            f"syclobj is {_capsules.describe(interface['syclobj'])}, none of the forms the "
+            "interface defines (filter selector string, dpctl.SyclContext, dpctl.SyclQueue, a "
+            "SyclContextRef or SyclQueueRef capsule, an object with _get_capsule())"))
+    tensor = inspection.capsule.get("dl_tensor")
+    if tensor is not None:
+        found.extend(_check_agreement(interface, tensor, flag_names(inspection.capsule)))
+    return found

@@ -1,0 +1,50 @@
+"""Shared fixtures. Real peers (numpy, array-api-strict, dpnp/dpctl) are
+required, not optional, where CI says so: DLPACK_USM_REQUIRE_PEERS=1, or
+DLPACK_USM_REQUIRE_USM=1 which CI sets after scripts/setup.sh installed
+them. Elsewhere a missing peer skips its tests with the reason."""
+
+import importlib
+import os
+
+import pytest
+
+
+def peers_required():
+    return os.environ.get("DLPACK_USM_REQUIRE_PEERS") == "1" or \
+        os.environ.get("DLPACK_USM_REQUIRE_USM") == "1"
+
+
+def require(module):
+    try:
+        return importlib.import_module(module)
+    except Exception as error:  # dpctl raises more than ImportError when SYCL cannot start
+        message = f"{module} cannot be imported: {type(error).__name__}: {error}"
+        if peers_required():
+            pytest.fail(message + " (scripts/setup.sh installs it; peers are required here)")
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def np():
+    return require("numpy")
+
+
+@pytest.fixture(scope="session")
+def dpnp():
+    module = require("dpnp")
+    dpctl = require("dpctl")
+    if not dpctl.get_devices():
+        message = "dpctl sees no SYCL device"
+        if peers_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    return module
+
+
+def error_ids(findings):
+    return sorted({item.rule_id for item in findings if item.severity == "error"})
+
+
+def judged_ids(findings):
+    """Rule ids of errors and warnings: what a failing vector may break."""
+    return sorted({item.rule_id for item in findings if item.severity in ("error", "warning")})

@@ -1,0 +1,87 @@
+"""Pure-Python producers that each break one rule of the Python-level
+catalog, built over real numpy arrays (whose capsules they pass on or
+whose keywords they mishandle) or over tensors they lay out with ctypes
+and wrap in capsules they create themselves."""
+
+import ctypes
+
+import numpy
+
+from dlpack_usm import _exchange_api
+
+KDL_CPU = 1
+KDL_CUDA = 2
+
+_api = ctypes.pythonapi
+_api.PyCapsule_New.restype = ctypes.py_object
+_api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+_api.PyCapsule_SetName.restype = ctypes.c_int
+_api.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+_api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", _exchange_api.DLPackVersion), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64),
+                ("dl_tensor", DLTensor)]
+
+
+class Delegate:
+    """Passes everything on to a numpy array; subclasses break one thing."""
+
+    def __init__(self, array=None):
+        self.array = numpy.arange(6, dtype=numpy.float32).reshape(2, 3) if array is None \
+            else array
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
+class OwnTensor:
+    """A float32 vector of 4 elements laid out with ctypes, exported in a
+    capsule this object creates with the name it is given (no destructor:
+    the object keeps the memory alive)."""
+
+    def __init__(self, name=b"dltensor_versioned", major=1):
+        self.values = (ctypes.c_float * 4)(1, 2, 3, 4)
+        self.shape = (ctypes.c_int64 * 1)(4)
+        self.strides = (ctypes.c_int64 * 1)(1)
+        self.tensor = DLManagedTensorVersioned()
+        self.tensor.version.major = major
+        self.tensor.version.minor = 3
+        self.tensor.dl_tensor.data = ctypes.addressof(self.values)
+        self.tensor.dl_tensor.device = DLDevice(KDL_CPU, 0)
+        self.tensor.dl_tensor.ndim = 1
+        self.tensor.dl_tensor.dtype = DLDataType(2, 32, 1)
+        self.tensor.dl_tensor.shape = self.shape
+        self.tensor.dl_tensor.strides = self.strides
+        self.name = name
+
+    def __dlpack__(self, **kwargs):
+        return _api.PyCapsule_New(ctypes.addressof(self.tensor), self.name, None)
+
+    def __dlpack_device__(self):
+        return (KDL_CPU, 0)
+
+
+def rename(capsule, name):
+    """Renames a capsule the caller asked for and now owns as a consumer."""
+    _api.PyCapsule_SetName(capsule, name)

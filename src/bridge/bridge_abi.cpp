@@ -1,0 +1,106 @@
+// The C ABI of include/dlpack_usm/bridge.h. Every entry point catches
+// everything: a C++ exception must never unwind into a caller that may be
+// CPython or any other C program.
+#include "dlpack_usm/bridge.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bridge/tensor_inspection.hpp"
+#include "build_info.hpp"
+#include "common/error.hpp"
+
+namespace {
+
+using dlpack_usm::Error;
+using dlpack_usm::ExitCode;
+using nlohmann::ordered_json;
+
+// malloc'd so that the caller frees it through dlpack_usm_bridge_free
+// whatever C++ runtime it was built with.
+void hand_over(const ordered_json& document, char** result_json) noexcept {
+  if (result_json == nullptr) return;
+  *result_json = nullptr;
+  try {
+    std::string text = document.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    char* copy = static_cast<char*>(std::malloc(text.size() + 1));
+    if (copy == nullptr) return;
+    std::memcpy(copy, text.c_str(), text.size() + 1);
+    *result_json = copy;
+  } catch (...) {
+    // Out of memory while formatting: the caller sees NULL, as bridge.h says.
+  }
+}
+
+int answer_error(ExitCode code, const std::string& what, const std::string& hint,
+                 char** result_json) noexcept {
+  try {
+    hand_over({{"error", what}, {"hint", hint}}, result_json);
+  } catch (...) {
+    if (result_json != nullptr) *result_json = nullptr;
+  }
+  return static_cast<int>(code);
+}
+
+int run_inspection(const void* managed_tensor, const char* capsule_name, const char* request_json,
+                   const char* path, char** result_json) noexcept {
+  try {
+    if (capsule_name == nullptr) {
+      return answer_error(ExitCode::usage, "the bridge was given no capsule name",
+                          "pass the capsule's name (PyCapsule_GetName)", result_json);
+    }
+    std::optional<std::filesystem::path> capture_path;
+    if (path != nullptr) capture_path = std::filesystem::path(path);
+    hand_over(dlpack_usm::bridge::inspect_tensor(managed_tensor, capsule_name,
+                                                 request_json ? request_json : "", capture_path),
+              result_json);
+    return static_cast<int>(ExitCode::ok);
+  } catch (const Error& error) {
+    return answer_error(error.code(), error.what(), error.hint(), result_json);
+  } catch (const std::bad_alloc&) {
+    return answer_error(ExitCode::internal, "out of memory in the bridge", "", result_json);
+  } catch (const std::exception& error) {
+    return answer_error(ExitCode::internal, std::string("internal error: ") + error.what(),
+                        "this is a bug of dlpack-usm; please report it", result_json);
+  } catch (...) {
+    return answer_error(ExitCode::internal, "internal error: unknown exception",
+                        "this is a bug of dlpack-usm; please report it", result_json);
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+uint32_t dlpack_usm_bridge_abi_version(void) {
+  return DLPACK_USM_BRIDGE_ABI_VERSION;
+}
+
+const char* dlpack_usm_bridge_tool_version(void) {
+  return dlpack_usm::kToolVersion;
+}
+
+int dlpack_usm_bridge_inspect(const void* managed_tensor, const char* capsule_name,
+                              const char* request_json, char** result_json) {
+  return run_inspection(managed_tensor, capsule_name, request_json, nullptr, result_json);
+}
+
+int dlpack_usm_bridge_capture(const void* managed_tensor, const char* capsule_name,
+                              const char* request_json, const char* path, char** result_json) {
+  if (path == nullptr) {
+    return answer_error(ExitCode::usage, "the bridge was given no capture path",
+                        "pass the path of the capsule file to write", result_json);
+  }
+  return run_inspection(managed_tensor, capsule_name, request_json, path, result_json);
+}
+
+void dlpack_usm_bridge_free(char* text) {
+  std::free(text);
+}
+
+}  // extern "C"
