@@ -30,7 +30,14 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
         module, version, kind = producer_label(obj)
         origin = f"python:{module} {version} {kind}"
     try:
-        base = inspect(obj, max_version, origin)
+        try:
+            base = inspect(obj, max_version, origin)
+        except BridgeError:
+            raise
+        except Exception:
+            # A producer that refuses max_version with anything but TypeError
+            # (DLP-PY-KEYWORD-TYPEERROR) is still judged on what __dlpack__() gives.
+            base = inspect(obj, None, origin)
     except BridgeError as error:
         if error.exit_code != 1:
             raise

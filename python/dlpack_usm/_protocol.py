@@ -20,7 +20,9 @@ def _ask(obj, **kwargs):
     try:
         return obj.__dlpack__(**kwargs), None
     except Exception as error:  # what a producer raises is the thing under test
-        return None, error
+        # Without its traceback: the frames it holds would keep `obj` and the
+        # capsules of this call alive until the garbage collector ran.
+        return None, error.with_traceback(None)
 
 
 def _arguments(kwargs):
@@ -96,6 +98,9 @@ def _check_versioned(obj, max_version, origin):
                              f"__dlpack__(max_version={max_version!r}) returned version "
                              f"{version[0]}.{version[1]}, a major version the consumer does not "
                              "know"))
+        # Nothing past the header of such a tensor may be read, so neither
+        # may the answers to dl_device and copy.
+        return found, False
     return found, True
 
 

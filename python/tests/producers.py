@@ -82,6 +82,12 @@ class OwnTensor:
         return (KDL_CPU, 0)
 
 
-def rename(capsule, name):
-    """Renames a capsule the caller asked for and now owns as a consumer."""
-    _api.PyCapsule_SetName(capsule, name)
+# PyCapsule_SetName keeps the pointer it is given, not a copy: the names
+# must outlive the capsules.
+_USED_NAMES = {"dltensor": b"used_dltensor", "dltensor_versioned": b"used_dltensor_versioned"}
+
+
+def mark_used(capsule, name):
+    """Renames a capsule named `name`, which the caller asked for and now
+    owns as a consumer, to its "used_" name."""
+    _api.PyCapsule_SetName(capsule, _USED_NAMES[name])

@@ -1,0 +1,173 @@
+"""Each Python-level rule: a producer (or consumer) that breaks it is
+reported under that rule and no other error or warning, and numpy, a real
+producer that keeps it, is not."""
+
+import ctypes
+
+import pytest
+
+from conftest import judged_ids, require
+
+np = require("numpy")
+
+import dlpack_usm  # noqa: E402
+from dlpack_usm import _capsules, _exchange_api  # noqa: E402
+from dlpack_usm.rules import CATALOG  # noqa: E402
+from producers import KDL_CPU, Delegate, OwnTensor, mark_used  # noqa: E402
+
+
+def python_findings(obj, consumer=None):
+    """Findings of the Python rules alone (the tensor rules are the tool's)."""
+    return [item for item in dlpack_usm.check(obj, consumer=consumer)
+            if item.rule_id.startswith("DLP-PY-")]
+
+
+class VersionedByDefault(Delegate):
+    def __dlpack__(self, max_version=None, **kwargs):
+        return self.array.__dlpack__(max_version=max_version or (1, 0), **kwargs)
+
+
+class LegacyOnly(Delegate):
+    def __dlpack__(self, max_version=None, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+
+class KeywordRaisesWrongType(Delegate):
+    def __dlpack__(self, max_version=None, **kwargs):
+        if max_version is not None:
+            raise NotImplementedError("max_version is not implemented")
+        return self.array.__dlpack__(**kwargs)
+
+
+class IgnoresDlDevice(Delegate):
+    def __dlpack__(self, dl_device=None, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+
+class RefusesOwnDevice(Delegate):
+    def __dlpack__(self, dl_device=None, **kwargs):
+        if dl_device is not None:
+            raise BufferError("no dl_device accepted")
+        return self.array.__dlpack__(**kwargs)
+
+
+class IgnoresCopy(Delegate):
+    def __dlpack__(self, copy=None, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+
+class CopiesWhenAskedNotTo(Delegate):
+    def __dlpack__(self, copy=None, **kwargs):
+        return self.array.__dlpack__(copy=True if copy is False else copy, **kwargs)
+
+
+class AcceptsStream(Delegate):
+    def __dlpack__(self, stream=None, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+
+class WrongDevice(Delegate):
+    def __dlpack_device__(self):
+        return (KDL_CPU, 1)
+
+
+class NoDevice(Delegate):
+    __dlpack_device__ = None
+
+    def __getattribute__(self, name):
+        if name == "__dlpack_device__":
+            raise AttributeError(name)
+        return super().__getattribute__(name)
+
+
+class AboveMaxMajor(OwnTensor):
+    def __init__(self):
+        super().__init__(b"dltensor_versioned", major=2)
+
+    def __dlpack__(self, max_version=None, **kwargs):
+        if max_version is None:
+            return self.legacy_capsule()
+        return super().__dlpack__()
+
+    def legacy_capsule(self):
+        return Delegate(np.arange(4, dtype=np.float32) + 1).__dlpack__()
+
+
+def consumer_that_does_not_rename(obj):
+    capsule = obj.__dlpack__(max_version=(1, 0))
+    return _capsules.capsule_pointer(capsule, _capsules.capsule_name(capsule))
+
+
+def consumer_that_reuses(obj):
+    capsule = obj.__dlpack__(max_version=(1, 0))
+    name = _capsules.capsule_name(capsule)
+    if name.startswith("used_"):
+        return name  # takes it anyway
+    mark_used(capsule, name)
+    # This consumer takes the tensor and frees it as an owner must.
+    pointer = ctypes.pythonapi.PyCapsule_GetPointer(ctypes.py_object(capsule),
+                                                    _capsules.USED_NAMES[name].encode())
+    deleter = ctypes.c_void_p.from_address(pointer + 16).value
+    if deleter:
+        _exchange_api.DELETER(deleter)(pointer)
+    return name
+
+
+FAILING = [
+    ("DLP-PY-CAPSULE-NAME", lambda: OwnTensor(b"dltensor_v2")),
+    ("DLP-PY-LEGACY-DEFAULT", lambda: VersionedByDefault()),
+    ("DLP-PY-VERSIONED-OFFERED", lambda: LegacyOnly()),
+    ("DLP-PY-VERSION-ABOVE-MAX", lambda: AboveMaxMajor()),
+    ("DLP-PY-KEYWORD-TYPEERROR", lambda: KeywordRaisesWrongType()),
+    ("DLP-PY-DL-DEVICE-FOREIGN", lambda: IgnoresDlDevice()),
+    ("DLP-PY-DL-DEVICE-OWN", lambda: RefusesOwnDevice()),
+    ("DLP-PY-COPY-FLAG", lambda: IgnoresCopy()),
+    ("DLP-PY-NO-COPY-COPIED", lambda: CopiesWhenAskedNotTo()),
+    ("DLP-PY-STREAM-CPU", lambda: AcceptsStream()),
+    ("DLP-PY-DEVICE-AGREES", lambda: WrongDevice()),
+]
+
+
+@pytest.mark.parametrize("rule_id,make", FAILING, ids=[rule for rule, _ in FAILING])
+def test_a_producer_that_breaks_one_rule_is_reported_for_it_alone(rule_id, make):
+    assert judged_ids(python_findings(make())) == [rule_id]
+
+
+def test_a_missing_dlpack_device_is_reported():
+    assert judged_ids(python_findings(NoDevice())) == ["DLP-PY-DEVICE-AGREES"]
+
+
+def test_numpy_keeps_every_producer_rule():
+    assert judged_ids(python_findings(np.arange(6, dtype=np.float32).reshape(2, 3))) == []
+
+
+def test_a_consumer_that_does_not_rename_is_reported():
+    found = python_findings(Delegate(), consumer=consumer_that_does_not_rename)
+    assert judged_ids(found) == ["DLP-PY-CONSUMER-RENAME"]
+
+
+def test_a_consumer_that_takes_a_used_capsule_is_reported():
+    found = python_findings(Delegate(), consumer=consumer_that_reuses)
+    assert judged_ids(found) == ["DLP-PY-CONSUMER-REUSE"]
+
+
+def test_numpy_as_consumer_renames_and_refuses_a_used_capsule():
+    found = python_findings(Delegate(), consumer=np.from_dlpack)
+    assert judged_ids(found) == []
+
+
+def test_every_rule_has_a_failing_vector_here_or_in_its_own_test_file():
+    covered = {rule for rule, _ in FAILING} | {"DLP-PY-CONSUMER-RENAME", "DLP-PY-CONSUMER-REUSE"}
+    covered |= {rule.id for rule in CATALOG
+                if rule.id.startswith(("DLP-PY-SUAI-", "DLP-PY-EXCHANGE-API-"))}
+    assert covered == {rule.id for rule in CATALOG}
+
+
+def test_the_capsules_asked_for_are_released():
+    # The producer's destructor runs when the bridge drops a capsule: the
+    # array's exports do not pin it.
+    import sys
+    array = np.arange(6, dtype=np.float32)
+    before = sys.getrefcount(array)
+    dlpack_usm.check(array, consumer=None)
+    assert sys.getrefcount(array) == before
