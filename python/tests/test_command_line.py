@@ -1,0 +1,104 @@
+"""python3 -m dlpack_usm check|capture|rules as a user runs them: exit
+codes of dlpack-usm (0 ok, 1 findings, 2 usage, 3 environment), errors on
+stderr as `dlpack-usm: error: ...`, and a captured file that
+`dlpack-usm capsule check` accepts."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import require
+
+np = require("numpy")
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(*arguments, env=None):
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS])
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
+                          text=True, env=environment, timeout=120)
+
+
+def test_check_of_a_conformant_array_exits_0():
+    result = run("check", "numpy.arange(6).reshape(2, 3)")
+    assert result.returncode == 0, result.stderr
+    assert "checked 1 object: 0 errors" in result.stdout
+
+
+def test_check_json_carries_the_facts_and_findings():
+    result = run("check", "--json", "numpy.arange(6.0)[::-2]")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["capsule"]["dl_tensor"]["strides"] == [-2]
+    assert document["counts"]["error"] == 0
+
+
+def test_check_of_a_broken_producer_exits_1_naming_the_rule():
+    result = run("check", "producers.OwnTensor(b'dltensor_v2')")
+    assert result.returncode == 1
+    assert "DLP-PY-CAPSULE-NAME" in result.stdout
+
+
+def test_strict_fails_on_warnings():
+    # A legacy-only producer: DLP-PY-VERSIONED-OFFERED is a warning.
+    expression = "type('Legacy', (), {'a': numpy.arange(3), " \
+                 "'__dlpack__': lambda self: self.a.__dlpack__(), " \
+                 "'__dlpack_device__': lambda self: self.a.__dlpack_device__()})()"
+    assert run("check", expression).returncode == 0
+    strict = run("check", "--strict", expression)
+    assert strict.returncode == 1 and "DLP-PY-VERSIONED-OFFERED" in strict.stdout
+
+
+@pytest.mark.parametrize("expression,words", [
+    ("numpy.arange(", "not a Python expression"),
+    ("no_such_module_here.x", "no importable module"),
+    ("42", "has no __dlpack__"),
+])
+def test_bad_expressions_are_usage_errors(expression, words):
+    result = run("check", expression)
+    assert result.returncode == 2
+    assert result.stderr.startswith("dlpack-usm: error: ") and words in result.stderr
+
+
+def test_a_missing_library_is_an_environment_error(tmp_path):
+    result = run("check", "numpy.arange(3)", env={"DLPACK_USM_LIBRARY": str(tmp_path / "none.so")})
+    assert result.returncode == 3
+    assert "libdlpack_usm was not found" in result.stderr
+
+
+def test_capture_writes_a_file_capsule_check_accepts(tmp_path):
+    target = tmp_path / "numpy.json"
+    result = run("capture", "numpy.arange(12, dtype='float32').reshape(3, 4).T", "-o",
+                 str(target))
+    assert result.returncode == 0, result.stderr
+    capsule = json.loads(target.read_text())
+    assert capsule["dl_tensor"]["strides"] == [1, 4]
+    binary = os.environ.get("DLPACK_USM_BINARY")
+    if binary:
+        checked = subprocess.run([binary, "capsule", "check", str(target)], capture_output=True,
+                                 text=True, timeout=60)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_capture_to_an_unwritable_place_is_an_environment_error(tmp_path):
+    result = run("capture", "numpy.arange(3)", "-o", str(tmp_path / "no" / "such" / "dir.json"))
+    assert result.returncode == 3
+    assert result.stderr.startswith("dlpack-usm: error: ")
+
+
+def test_rules_lists_the_python_catalog():
+    result = run("rules", "--json")
+    assert result.returncode == 0
+    ids = [rule["id"] for rule in json.loads(result.stdout)]
+    assert "DLP-PY-CONSUMER-RENAME" in ids and len(ids) == len(set(ids))
+
+
+def test_no_command_is_a_usage_error():
+    assert run().returncode == 2
