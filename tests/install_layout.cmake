@@ -24,3 +24,25 @@ endforeach()
 if(NOT IS_DIRECTORY "${PREFIX}/share/dlpack-usm/conformance")
   message(FATAL_ERROR "the conformance suite was not installed")
 endif()
+# The bridge: library, header, and a Python package that finds the installed
+# library by itself (no DLPACK_USM_LIBRARY).
+file(GLOB libraries "${PREFIX}/lib*/libdlpack_usm.so.1" "${PREFIX}/lib*/*/libdlpack_usm.so.1")
+if(NOT libraries)
+  message(FATAL_ERROR "libdlpack_usm.so.1 was not installed under ${PREFIX}/lib")
+endif()
+if(NOT EXISTS "${PREFIX}/include/dlpack_usm/bridge.h")
+  message(FATAL_ERROR "include/dlpack_usm/bridge.h was not installed")
+endif()
+set(package "${PREFIX}/share/dlpack-usm/python")
+if(NOT EXISTS "${package}/dlpack_usm/__init__.py" OR NOT EXISTS "${package}/dlpack_usm/_location.py")
+  message(FATAL_ERROR "the Python package was not installed in share/dlpack-usm/python")
+endif()
+if(PYTHON)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DLPACK_USM_LIBRARY PYTHONPATH=${package}
+                          PYTHONDONTWRITEBYTECODE=1
+                          ${PYTHON} -c "import dlpack_usm; print(dlpack_usm.tool_version())"
+                  RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "the installed dlpack_usm cannot load its library: ${errors}")
+  endif()
+endif()

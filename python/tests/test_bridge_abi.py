@@ -1,0 +1,68 @@
+"""The C ABI of include/dlpack_usm/bridge.h called directly: refusals come
+back as exit codes with a JSON error, never as a crash, and a caller's
+runtime facts pass through the capsule-file parser."""
+
+import ctypes
+import json
+
+import pytest
+
+from conftest import require
+
+np = require("numpy")
+
+from dlpack_usm import _capsules, _library  # noqa: E402
+
+
+def call(pointer, name, request):
+    lib = _library.library()
+    result = ctypes.c_void_p()
+    code = lib.dlpack_usm_bridge_inspect(pointer, name, request, ctypes.byref(result))
+    answer = json.loads(ctypes.string_at(result.value).decode())
+    lib.dlpack_usm_bridge_free(result)
+    return code, answer
+
+
+@pytest.fixture()
+def versioned():
+    capsule = np.arange(6.0).__dlpack__(max_version=(1, 0))
+    yield _capsules.capsule_pointer(capsule, "dltensor_versioned")
+    del capsule
+
+
+def test_the_abi_version_is_1():
+    assert _library.library().dlpack_usm_bridge_abi_version() == 1
+
+
+def test_a_tensor_is_read(versioned):
+    code, answer = call(versioned, b"dltensor_versioned", b'{"origin": "t"}')
+    assert code == 0
+    assert answer["capsule"]["dl_tensor"]["shape"] == [6]
+    assert answer["capsule"]["origin"] == "t"
+
+
+@pytest.mark.parametrize("name,request_text,words", [
+    (b"used_dltensor_versioned", None, "names no DLPack tensor"),
+    (b"dltensor_versioned", b"[1]", "not a JSON object"),
+    (b"dltensor_versioned", b'{"origin": 3}', "origin"),
+    (b"dltensor_versioned", b'{"colour": 1}', "unknown member"),
+    (b"dltensor_versioned", b'{"runtime": {"usm_kind": "purple"}}', "usm_kind"),
+])
+def test_bad_arguments_are_usage_errors(versioned, name, request_text, words):
+    code, answer = call(versioned, name, request_text)
+    assert code == 2
+    assert words in answer["error"]
+
+
+def test_a_null_tensor_is_a_usage_error():
+    code, answer = call(None, b"dltensor", None)
+    assert code == 2 and "NULL tensor" in answer["error"]
+
+
+def test_runtime_facts_reach_the_oneapi_rules(versioned):
+    # On a kDLCPU tensor the oneAPI rules do not apply: the runtime section
+    # is parsed and kept, and judged only where the device is kDLOneAPI.
+    request = json.dumps({"runtime": {"usm_kind": "device", "root_device_count": 1}}).encode()
+    code, answer = call(versioned, b"dltensor_versioned", request)
+    assert code == 0
+    assert answer["capsule"]["runtime"] == {"usm_kind": "device", "root_device_count": 1}
