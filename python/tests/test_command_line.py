@@ -102,3 +102,18 @@ def test_rules_lists_the_python_catalog():
 
 def test_no_command_is_a_usage_error():
     assert run().returncode == 2
+
+
+def test_every_option_is_in_the_manual_page():
+    from dlpack_usm.__main__ import parser
+    page = os.path.join(os.path.dirname(os.path.dirname(TESTS)), "man", "dlpack-usm-python.7")
+    with open(page) as text:
+        manual = text.read().replace("\\-", "-")
+    commands = parser()._subparsers._group_actions[0].choices
+    for name, command in commands.items():
+        assert f"python3 -m dlpack_usm {name}" in manual.replace("\\fB", "").replace(
+            ".B ", ""), name
+        for action in command._actions:
+            for option in action.option_strings:
+                if option not in ("-h", "--help"):
+                    assert option in manual, (name, option)
