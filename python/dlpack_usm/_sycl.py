@@ -35,14 +35,11 @@ def runtime_facts(obj):
     device = memory.sycl_device
     platform_default = device.sycl_platform.default_context
     root = device
-    sub_index = None
+    # A sub-device's position among its siblings is not asked for: making
+    # the partition again to find it would create devices. Its root device
+    # is what device_id must name (DLP-ONEAPI-DEVICE-ID-ROOT).
     while root.parent_device is not None:
-        parent = root.parent_device
-        if sub_index is None:
-            siblings = list(parent.create_sub_devices(partition=root.partition_type)) \
-                if hasattr(root, "partition_type") else []
-            sub_index = siblings.index(root) if root in siblings else None
-        root = parent
+        root = root.parent_device
     roots = list(dpctl.get_devices())
     facts = {
         # Asked in the platform's default context: where the import protocol looks.
@@ -51,15 +48,16 @@ def runtime_facts(obj):
         "default_context": memory.sycl_context == platform_default,
         "alloc_base": hex(memory._pointer),
         "alloc_size": int(memory.nbytes),
-        "owner_device": f"{device.backend.name}:{device.device_type.name}:"
-                        f"{roots.index(root) if root in roots else '?'}",
+        "owner_device": getattr(device, "filter_string", device.name),
     }
     if facts["usm_kind"] not in ("host", "device", "shared"):
         facts["usm_kind"] = "unknown"
-    if root in roots:
+    if facts["usm_kind"] == "host":
+        # Host allocations belong to no device (as the tool's OpenCL runtime
+        # reports them too): the queue's device is no owner.
+        del facts["owner_device"]
+    elif root in roots:
         facts["owner_root_index"] = roots.index(root)
-    if sub_index is not None:
-        facts["owner_sub_device_index"] = sub_index
     return facts
 
 
