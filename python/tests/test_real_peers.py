@@ -146,3 +146,24 @@ def test_dpnp_host_and_shared_usm_is_what_ipex_would_refuse(dpnp):
 def test_dpnp_as_consumer_renames_what_it_consumed(dpnp):
     findings = dlpack_usm.check(dpnp.arange(6), consumer=dpnp.from_dlpack)
     assert not [item for item in findings if item.rule_id.startswith("DLP-PY-CONSUMER-")]
+
+
+def test_the_tool_numbers_devices_as_dpctl_does(dpnp):
+    # kDLOneAPI device_id is the position in sycl::device::get_devices():
+    # the tool's OpenCL enumeration must give dpctl's order here (no Level
+    # Zero device), root device by root device.
+    import json
+    import os
+    import subprocess
+    import dpctl
+    binary = os.environ.get("DLPACK_USM_BINARY")
+    if not binary:
+        pytest.skip("DLPACK_USM_BINARY is not set (ctest sets it)")
+    listed = json.loads(subprocess.run([binary, "list-devices", "--json"], capture_output=True,
+                                       text=True, timeout=120, check=True).stdout)
+    tool = {device["dlpack_device_id"]: (device["name"], platform["name"])
+            for platform in listed["platforms"] for device in platform["devices"]
+            if device["sub_device_index"] is None}
+    sycl = {index: (device.name, device.sycl_platform.name)
+            for index, device in enumerate(dpctl.get_devices())}
+    assert tool == sycl
