@@ -136,7 +136,7 @@ def test_dpnp_exports_break_no_rule(dpnp, dtype, usm_type):
 
 
 def test_dpnp_host_and_shared_usm_is_what_ipex_would_refuse(dpnp):
-    # DLP-ONEAPI-USM-NOT-DEVICE (a warning) on host/shared USM, none on device USM.
+    # DLP-ONEAPI-USM-NOT-DEVICE (info) on host/shared USM, none on device USM.
     for usm_type, expected in (("device", False), ("shared", True), ("host", True)):
         findings = dlpack_usm.check(dpnp.ones(4, usm_type=usm_type), consumer=None)
         warned = any(item.rule_id == "DLP-ONEAPI-USM-NOT-DEVICE" for item in findings)
