@@ -21,7 +21,7 @@ def require(module):
         message = f"{module} cannot be imported: {type(error).__name__}: {error}"
         if peers_required():
             pytest.fail(message + " (scripts/setup.sh installs it; peers are required here)")
-        pytest.skip(message)
+        pytest.skip(message, allow_module_level=True)
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +37,7 @@ def dpnp():
         message = "dpctl sees no SYCL device"
         if peers_required():
             pytest.fail(message)
-        pytest.skip(message)
+        pytest.skip(message, allow_module_level=True)
     return module
 
 
