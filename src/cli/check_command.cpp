@@ -15,9 +15,9 @@
 #include "cli/console.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "plugin/plugin_spec.hpp"
 #include "report/check_report.hpp"
 #include "runtime/runtime.hpp"
-#include "plugin/plugin_spec.hpp"
 #include "suite/check_plan.hpp"
 #include "suite/plugin_probe.hpp"
 #include "suite/vector_cases.hpp"
@@ -221,8 +221,9 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
                       "returning its DLPackExchangeAPI), instead of the built-in cases");
   command->add_option("--consumer", args->consumer,
                       "Test the consumer library LIB (plugin.h), instead of the built-in cases");
-  command->add_flag("--probe-plugins", args->probe_plugins,
-                    "Internal: load the libraries under test and describe them")
+  command
+      ->add_flag("--probe-plugins", args->probe_plugins,
+                 "Internal: load the libraries under test and describe them")
       ->group("");
   command->add_option("--run-case", args->run_case, "Internal: run one case in this process")
       ->group("");

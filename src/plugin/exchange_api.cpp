@@ -47,9 +47,9 @@ ExchangeApi resolve_exchange_api(const PluginLibrary& library, const std::string
                "link a table for DLPack 1.x through header.prev_api");
   }
   if (found.table->managed_tensor_allocator == nullptr) {
-    fail_usage(fmt::format("{}: the exchange API of {}() has no managed_tensor_allocator", path,
-                           symbol),
-               "check --producer drives managed_tensor_allocator; set it");
+    fail_usage(
+        fmt::format("{}: the exchange API of {}() has no managed_tensor_allocator", path, symbol),
+        "check --producer drives managed_tensor_allocator; set it");
   }
   return found;
 }

@@ -25,8 +25,7 @@ int host_usm_memcpy(std::int32_t device_id, void* destination, const void* sourc
     runtime::DeviceRef root{device_id, std::nullopt};
     const runtime::PlatformInfo* platform = g_runtime->inventory().platform_of(root);
     if (platform == nullptr) return DLPACK_USM_FAILED;
-    g_runtime->copy(g_runtime->default_context(platform->index), root, destination, source,
-                    bytes);
+    g_runtime->copy(g_runtime->default_context(platform->index), root, destination, source, bytes);
     return DLPACK_USM_OK;
   } catch (...) {
     return DLPACK_USM_FAILED;

@@ -30,10 +30,10 @@ PluginTable validate(const PluginLibrary& library, const DlpackUsmPlugin* table)
                "rebuild the library against the dlpack_usm/plugin.h this tool installs");
   }
   if (table->struct_size < kPluginAbi1Size) {
-    fail_usage(fmt::format("{}: DlpackUsmPlugin.struct_size is {}, smaller than ABI {}'s {} bytes",
-                           path, table->struct_size, DLPACK_USM_PLUGIN_ABI_VERSION,
-                           kPluginAbi1Size),
-               "set struct_size = sizeof(DlpackUsmPlugin)");
+    fail_usage(
+        fmt::format("{}: DlpackUsmPlugin.struct_size is {}, smaller than ABI {}'s {} bytes", path,
+                    table->struct_size, DLPACK_USM_PLUGIN_ABI_VERSION, kPluginAbi1Size),
+        "set struct_size = sizeof(DlpackUsmPlugin)");
   }
   if (table->name == nullptr || table->name[0] == '\0') {
     fail_usage(fmt::format("{}: the plugin table has no name", path),

@@ -39,8 +39,8 @@ constexpr std::array kRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-CONSUMER-CHECKSUM", "behaviour",
-         "Consumer read other elements than the tensor describes", Severity::error,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::strides, DLTensor::byte_offset)",
+         "Consumer read other elements than the tensor describes", Severity::error, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3 (DLTensor::strides, DLTensor::byte_offset)",
          "A consumer must find element i at data + byte_offset + the position its strides "
          "(\"in number of elements, not bytes\", any sign, any value on an extent-1 axis) "
          "give; NULL strides before 1.2 mean compact row-major."},
@@ -65,9 +65,9 @@ constexpr std::array kRules{
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
-        {"DLP-CONSUMER-DELETER-COUNT", "behaviour", "Consumer did not call the deleter exactly once",
-         Severity::error, kFirstRelease, std::nullopt,
-         "dlpack.h 1.3 (DLManagedTensorVersioned, DLPackVersion)",
+        {"DLP-CONSUMER-DELETER-COUNT", "behaviour",
+         "Consumer did not call the deleter exactly once", Severity::error, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3 (DLManagedTensorVersioned, DLPackVersion)",
          "\"When the borrowing framework doesn't need the tensor, it should call the deleter\"; "
          "on a major version mismatch the consumer \"must call the deleter\" too. It runs once: "
          "\"The destructor deletes the argument self as well.\""},
@@ -82,8 +82,8 @@ constexpr std::array kRules{
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
-        {"DLP-PLUGIN-CRASH", "behaviour", "Library under test crashed or exited",
-         Severity::error, kFirstRelease, std::nullopt, "plugin.h (dlpack_usm_plugin ABI 1)",
+        {"DLP-PLUGIN-CRASH", "behaviour", "Library under test crashed or exited", Severity::error,
+         kFirstRelease, std::nullopt, "plugin.h (dlpack_usm_plugin ABI 1)",
          "produce, consume, the deleter and the exchange API's allocator are C functions that "
          "return to their caller: a signal or an exit of the process is a failure of the "
          "library."},

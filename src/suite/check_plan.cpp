@@ -154,7 +154,8 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
     CaseResult decided = result;
     decided.verdict = decide_verdict(decided, expectations);
     const CaseSpec& spec = *by_id.at(result.id);
-    callbacks.on_case({spec, decided, repro_command(spec, options.suite_dir, default_suite, options.plugins)});
+    callbacks.on_case(
+        {spec, decided, repro_command(spec, options.suite_dir, default_suite, options.plugins)});
   };
   std::vector<CaseResult> results = run_isolated(selected, runner);
   run.duration_ms =
@@ -165,8 +166,9 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
     CaseResult& result = results[i];
     result.verdict = decide_verdict(result, expectations);
     run.interrupted = run.interrupted || result.outcome == Outcome::not_run;
-    run.cases.push_back({selected[i], std::move(result),
-                         repro_command(selected[i], options.suite_dir, default_suite, options.plugins)});
+    run.cases.push_back(
+        {selected[i], std::move(result),
+         repro_command(selected[i], options.suite_dir, default_suite, options.plugins)});
   }
   for (CaseSpec& spec : partition.filtered_out) {
     CaseResult skipped{

@@ -25,10 +25,10 @@ constexpr const char* kAcceptsInvalidRule = "DLP-CONSUMER-ACCEPTS-INVALID";
 constexpr const char* kDeleterCountRule = "DLP-CONSUMER-DELETER-COUNT";
 
 // The tensors every consumer must import, and those it must refuse.
-constexpr std::array kValidCases{"c-order",         "legacy",          "f-order",
-                                 "strided",         "byte-offset",     "negative-stride",
-                                 "extent-1-strides", "strides-null-1.1", "size0-null-data",
-                                 "ndim0",           "read-only"};
+constexpr std::array kValidCases{
+    "c-order",         "legacy",          "f-order",          "strided",
+    "byte-offset",     "negative-stride", "extent-1-strides", "strides-null-1.1",
+    "size0-null-data", "ndim0",           "read-only"};
 constexpr std::array kInvalidCases{"major-version-2", "separate-context", "unknown-pointer",
                                    "strides-null-1.2"};
 
@@ -72,10 +72,11 @@ Shape shape_of(const std::string& name, std::uint64_t element_bytes) {
                           : name == "byte-offset"     ? exchange::Order::offset
                           : name == "negative-stride" ? exchange::Order::negative
                                                       : exchange::Order::c;
-  std::vector<std::int64_t> extents = name == "size0-null-data"    ? std::vector<std::int64_t>{0, 5}
-                                      : name == "ndim0"            ? std::vector<std::int64_t>{}
-                                      : name == "extent-1-strides" ? std::vector<std::int64_t>{3, 1, 5}
-                                                                   : std::vector<std::int64_t>{3, 5};
+  std::vector<std::int64_t> extents = name == "size0-null-data" ? std::vector<std::int64_t>{0, 5}
+                                      : name == "ndim0"         ? std::vector<std::int64_t>{}
+                                      : name == "extent-1-strides"
+                                          ? std::vector<std::int64_t>{3, 1, 5}
+                                          : std::vector<std::int64_t>{3, 5};
   shape.layout = exchange::make_layout(extents, element_bytes, order);
   shape.order = order;
   // Any stride is valid on an axis of extent 1; consumers that multiply it
@@ -102,9 +103,9 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   constexpr std::uint64_t kElementBytes = 4;
   Shape shape = shape_of(name, kElementBytes);
   OfferedTensor offered;
-  offered.buffer = std::make_shared<runtime::UsmBuffer>(runtime.allocate(
-      device.ref, kind, std::max<std::uint64_t>(shape.layout.allocation_bytes, 1),
-      runtime::ContextChoice::platform_default));
+  offered.buffer = std::make_shared<runtime::UsmBuffer>(
+      runtime.allocate(device.ref, kind, std::max<std::uint64_t>(shape.layout.allocation_bytes, 1),
+                       runtime::ContextChoice::platform_default));
   std::vector<std::byte> image = exchange::pattern_image(shape.layout, kElementBytes);
   runtime.copy(offered.buffer->context(), device.ref, offered.buffer->data(), image.data(),
                image.size());
@@ -170,8 +171,9 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
   if (name == "separate-context") {
     // A runtime whose lookups ignore the context (PoCL 5.0) finds the pointer
     // in the default context too: no consumer can tell, so nothing is tested.
-    runtime::PointerInfo seen = runtime.query(
-        offered.separate.data(), runtime.default_context(offered.separate.context().platform_index));
+    runtime::PointerInfo seen =
+        runtime.query(offered.separate.data(),
+                      runtime.default_context(offered.separate.context().platform_index));
     if (seen.kind != UsmKind::unknown) {
       g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(offered.tensor));
       return {spec.id,
@@ -188,9 +190,8 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
 
   DlpackUsmConsumeResult result{};
   result.struct_size = sizeof result;
-  int status =
-      session.table().table->consume(session.host(), offered.tensor, offered.versioned ? 1 : 0,
-                                     &result);
+  int status = session.table().table->consume(session.host(), offered.tensor,
+                                              offered.versioned ? 1 : 0, &result);
   result.reason[sizeof result.reason - 1] = '\0';
   CaseFindings found;
   if (status != DLPACK_USM_OK) {
@@ -204,9 +205,8 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
                           "{:#018x}",
                           kChecksumRule, result.checksum, offered.checksum));
   } else if (!valid && result.accepted != 0) {
-    found.add(kAcceptsInvalidRule,
-              fmt::format("rule {}: the invalid tensor ({}) was accepted", kAcceptsInvalidRule,
-                          name));
+    found.add(kAcceptsInvalidRule, fmt::format("rule {}: the invalid tensor ({}) was accepted",
+                                               kAcceptsInvalidRule, name));
   }
   if (g_deleter_calls != 1) {
     found.add(kDeleterCountRule,
@@ -214,11 +214,11 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
                           "(must be 1)",
                           kDeleterCountRule, g_deleter_calls));
   }
-  return found.result(spec.id, valid ? fmt::format("accepted with the right checksum {:#018x}; "
-                                                   "the deleter ran once",
-                                                   offered.checksum)
-                                     : fmt::format("rejected ({}); the deleter ran once",
-                                                   result.reason));
+  return found.result(spec.id,
+                      valid ? fmt::format("accepted with the right checksum {:#018x}; "
+                                          "the deleter ran once",
+                                          offered.checksum)
+                            : fmt::format("rejected ({}); the deleter ran once", result.reason));
 }
 
 }  // namespace
@@ -231,9 +231,9 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
     for (const DeviceInfo& root : platform.devices) {
       const std::string& device = root.selector_name;
       if (!root.usm) {
-        cases.push_back(plugin_not_supported_case(fmt::format("consumer/{}/usm", device),
-                                                  "consumer", device,
-                                                  "the device has no cl_intel_unified_shared_memory"));
+        cases.push_back(
+            plugin_not_supported_case(fmt::format("consumer/{}/usm", device), "consumer", device,
+                                      "the device has no cl_intel_unified_shared_memory"));
         continue;
       }
       for (UsmKind kind : kLiveKinds) {
@@ -241,8 +241,7 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
         for (const char* name : kValidCases) {
           cases.push_back(plugin_case(
               fmt::format("consumer/{}/{}/{}", device, facts::to_string(kind), name), "consumer",
-              device, rules,
-              {{"name", name}, {"valid", true}, {"kind", facts::to_string(kind)}}));
+              device, rules, {{"name", name}, {"valid", true}, {"kind", facts::to_string(kind)}}));
         }
       }
       for (const char* name : kInvalidCases) {
@@ -262,7 +261,7 @@ PluginSession& ConsumerCaseSource::session() {
 
 CaseResult ConsumerCaseSource::run(const CaseSpec& spec) {
   if (spec.params.contains("not_supported")) {
-    return {spec.id, Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
+    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
             Verdict::ok};
   }
   const DeviceInfo* device = runtime_().inventory().find(spec.device);

@@ -52,8 +52,8 @@ void check_prototype(const dl::DLTensor& prototype, const facts::TensorFacts& te
                                       dl::dtype_display(prototype.dtype)));
   }
   if (tensor.ndim != prototype.ndim || shape != asked) {
-    differences.push_back(fmt::format("shape [{}] instead of [{}]", fmt::join(shape, ", "),
-                                      fmt::join(asked, ", ")));
+    differences.push_back(
+        fmt::format("shape [{}] instead of [{}]", fmt::join(shape, ", "), fmt::join(asked, ", ")));
   }
   if (tensor.device_type != prototype.device.device_type ||
       tensor.device_id != prototype.device.device_id) {
@@ -90,8 +90,8 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
 
   ErrorSink errors;
   dl::DLManagedTensorVersioned* out = nullptr;
-  int status = session.exchange_api().table->managed_tensor_allocator(&given, &out, &errors,
-                                                                      record_error);
+  int status =
+      session.exchange_api().table->managed_tensor_allocator(&given, &out, &errors, record_error);
   CaseFindings found;
   if (status != 0) {
     return {spec.id,
@@ -153,7 +153,7 @@ PluginSession& ExchangeApiCaseSource::session() {
 
 CaseResult ExchangeApiCaseSource::run(const CaseSpec& spec) {
   if (spec.params.contains("not_supported")) {
-    return {spec.id, Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
+    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
             Verdict::ok};
   }
   const runtime::DeviceInfo* device = runtime_().inventory().find(spec.device);

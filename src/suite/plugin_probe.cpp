@@ -76,7 +76,7 @@ nlohmann::json probe_plugins(const std::string& self, const std::vector<plugin::
                  child.err());
     }
     int code = child.exit_code();
-    throw Error(code == 3 ? ExitCode::environment
+    throw Error(code == 3   ? ExitCode::environment
                 : code == 4 ? ExitCode::internal
                             : ExitCode::usage,
                 what, line_after(child.err(), kHintPrefix));
@@ -85,8 +85,8 @@ nlohmann::json probe_plugins(const std::string& self, const std::vector<plugin::
   nlohmann::json described =
       marker == std::string::npos
           ? nlohmann::json()
-          : nlohmann::json::parse(child.out().substr(marker + std::strlen(kResultMarker)),
-                                  nullptr, false);
+          : nlohmann::json::parse(child.out().substr(marker + std::strlen(kResultMarker)), nullptr,
+                                  false);
   if (!described.is_array()) {
     fail_usage(fmt::format("loading {} printed no description", names),
                "a library under test must not close or redirect the process's stdout");

@@ -29,18 +29,17 @@ PluginSession::PluginSession(runtime::Runtime& runtime, const plugin::PluginSpec
 }
 
 nlohmann::json PluginSession::describe() const {
-  nlohmann::json json{{"role", plugin::to_string(spec_.role)},
-                      {"path", spec_.path},
-                      {"interface", spec_.exchange_api() ? "DLPackExchangeAPI" : "dlpack_usm_plugin"},
-                      {"symbol", spec_.exchange_api() ? nlohmann::json(spec_.symbol)
-                                                      : nlohmann::json(nullptr)},
-                      {"name", table_.table != nullptr ? nlohmann::json(table_.name)
-                                                       : nlohmann::json(nullptr)},
-                      {"version", table_.table != nullptr ? nlohmann::json(table_.version)
-                                                          : nlohmann::json(nullptr)}};
+  nlohmann::json json{
+      {"role", plugin::to_string(spec_.role)},
+      {"path", spec_.path},
+      {"interface", spec_.exchange_api() ? "DLPackExchangeAPI" : "dlpack_usm_plugin"},
+      {"symbol", spec_.exchange_api() ? nlohmann::json(spec_.symbol) : nlohmann::json(nullptr)},
+      {"name", table_.table != nullptr ? nlohmann::json(table_.name) : nlohmann::json(nullptr)},
+      {"version",
+       table_.table != nullptr ? nlohmann::json(table_.version) : nlohmann::json(nullptr)}};
   if (spec_.exchange_api()) {
-    json["exchange_api_version"] = fmt::format("{}.{}", exchange_api_.published.major,
-                                               exchange_api_.published.minor);
+    json["exchange_api_version"] =
+        fmt::format("{}.{}", exchange_api_.published.major, exchange_api_.published.minor);
   }
   return json;
 }

@@ -32,8 +32,8 @@ class CaseFindings {
 struct ProducedTensor {
   exchange::CapsuleOwner capsule;
   facts::TensorFacts facts;
-  runtime::ContextRef context;         // the default context it was looked up in
-  runtime::PointerInfo pointer;        // what that context said about data
+  runtime::ContextRef context;           // the default context it was looked up in
+  runtime::PointerInfo pointer;          // what that context said about data
   std::vector<rules::Finding> findings;  // every finding of the rule engine
 };
 

@@ -38,16 +38,15 @@ std::uint32_t layout_code(exchange::Order order) {
 
 CaseSpec produce_case(const DeviceInfo& device, UsmKind kind, const std::string& dtype,
                       const std::string& layout, const std::string& version, bool read_only) {
-  return plugin_case(fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name,
-                                 facts::to_string(kind), dtype, layout, version,
-                                 read_only ? "/read-only" : ""),
-                     "producer", device.selector_name,
-                     {kContentRule, "DLP-PRODUCER-DELETER-LEAK"},
-                     {{"kind", facts::to_string(kind)},
-                      {"dtype", dtype},
-                      {"layout", layout},
-                      {"version", version},
-                      {"read_only", read_only}});
+  return plugin_case(
+      fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name, facts::to_string(kind), dtype,
+                  layout, version, read_only ? "/read-only" : ""),
+      "producer", device.selector_name, {kContentRule, "DLP-PRODUCER-DELETER-LEAK"},
+      {{"kind", facts::to_string(kind)},
+       {"dtype", dtype},
+       {"layout", layout},
+       {"version", version},
+       {"read_only", read_only}});
 }
 
 void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<CaseSpec>& cases) {
@@ -97,7 +96,8 @@ Request make_request(PluginSession& session, const DeviceInfo& device,
   runtime::Runtime& runtime = session.runtime();
   Request request;
   request.dtype = *dl::parse_dtype(params["dtype"].get<std::string>());
-  request.element_bytes = (static_cast<std::uint64_t>(request.dtype.bits) * request.dtype.lanes) / 8;
+  request.element_bytes =
+      (static_cast<std::uint64_t>(request.dtype.bits) * request.dtype.lanes) / 8;
   std::string layout = params["layout"];
   exchange::Order order = live_order(layout);
   request.layout = exchange::make_layout(live_shape(layout), request.element_bytes, order);
@@ -134,16 +134,16 @@ bool matches_request(const Request& request, const facts::TensorFacts& tensor,
                      CaseFindings& found) {
   if (tensor.dtype.code != request.dtype.code || tensor.dtype.bits != request.dtype.bits ||
       tensor.dtype.lanes != request.dtype.lanes) {
-    found.add(kContentRule, fmt::format("rule {}: dtype is {}, {} was asked for", kContentRule,
-                                        dl::dtype_display(tensor.dtype),
-                                        dl::dtype_display(request.dtype)));
+    found.add(kContentRule,
+              fmt::format("rule {}: dtype is {}, {} was asked for", kContentRule,
+                          dl::dtype_display(tensor.dtype), dl::dtype_display(request.dtype)));
     return false;
   }
   std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
   if (shape != request.layout.shape) {
-    found.add(kContentRule, fmt::format("rule {}: shape is [{}], [{}] was asked for", kContentRule,
-                                        fmt::join(shape, ", "),
-                                        fmt::join(request.layout.shape, ", ")));
+    found.add(kContentRule,
+              fmt::format("rule {}: shape is [{}], [{}] was asked for", kContentRule,
+                          fmt::join(shape, ", "), fmt::join(request.layout.shape, ", ")));
     return false;
   }
   if (request.read_only && (tensor.flags & dl::kFlagReadOnly) == 0) {
@@ -200,40 +200,44 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   Request request = make_request(session, device, spec.params);
   char message[512] = {};
   void* out = nullptr;
-  int status = session.table().table->produce(session.host(), &request.c, &out, message,
-                                              sizeof message);
+  int status =
+      session.table().table->produce(session.host(), &request.c, &out, message, sizeof message);
   message[sizeof message - 1] = '\0';
   if (status == DLPACK_USM_UNSUPPORTED) {
-    return {spec.id, Outcome::not_supported, fmt::format("the library cannot: {}", message),
-            {},      0,
-            1,       {},
-            Verdict::ok};
-  }
-  if (status != DLPACK_USM_OK) {
     return {spec.id,
-            Outcome::fail,
-            fmt::format("produce returned {} ({}): {}", status,
-                        status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code",
-                        message),
+            Outcome::not_supported,
+            fmt::format("the library cannot: {}", message),
             {},
             0,
             1,
             {},
             Verdict::ok};
   }
+  if (status != DLPACK_USM_OK) {
+    return {
+        spec.id,
+        Outcome::fail,
+        fmt::format("produce returned {} ({}): {}", status,
+                    status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", message),
+        {},
+        0,
+        1,
+        {},
+        Verdict::ok};
+  }
   CaseFindings found;
   if (out == nullptr) {
-    found.add(kContentRule, fmt::format("rule {}: produce returned OK without a tensor",
-                                        kContentRule));
+    found.add(kContentRule,
+              fmt::format("rule {}: produce returned OK without a tensor", kContentRule));
     return found.result(spec.id, "");
   }
   bool versioned = request.version >= dl::Release{1, 0};
   exchange::CapsuleOwner capsule =
       versioned ? exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out))
                 : exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
-  ProducedTensor tensor = judge_produced(runtime, std::move(capsule), device.ref,
-                                         fmt::format("plugin:produce:{}", device.selector_name),
-                                         found);
+  ProducedTensor tensor =
+      judge_produced(runtime, std::move(capsule), device.ref,
+                     fmt::format("plugin:produce:{}", device.selector_name), found);
   std::uint64_t elements_checked = 0;
   if (found.empty() && matches_request(request, tensor.facts, found)) {
     compare_with_pattern(runtime, tensor, device.ref, found, elements_checked);
@@ -281,7 +285,7 @@ PluginSession& ProducerCaseSource::session() {
 
 CaseResult ProducerCaseSource::run(const CaseSpec& spec) {
   if (spec.params.contains("not_supported")) {
-    return {spec.id, Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
+    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
             Verdict::ok};
   }
   const DeviceInfo* device = runtime_().inventory().find(spec.device);

@@ -77,8 +77,8 @@ CaseResult classify(const CaseSpec& spec, const ChildProcess& child,
     }
   }
   const std::string& rule = result.outcome == Outcome::crash     ? spec.crash_rule
-                           : result.outcome == Outcome::timeout ? spec.timeout_rule
-                                                                : std::string();
+                            : result.outcome == Outcome::timeout ? spec.timeout_rule
+                                                                 : std::string();
   if (!rule.empty()) result.rule_ids.push_back(rule);
   if ((result.outcome == Outcome::crash || result.outcome == Outcome::timeout ||
        result.outcome == Outcome::error) &&
