@@ -96,6 +96,9 @@ class CountingRuntime final : public runtime::Runtime {
     ++counts.copies;
     inner_.copy(context, device, to, from, bytes);
   }
+  runtime::NativeHandles native_handles(const runtime::DeviceRef& device) const override {
+    return inner_.native_handles(device);
+  }
   CallCounts counts;
 
  protected:

@@ -15,9 +15,11 @@
 #include "cli/console.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "plugin/plugin_spec.hpp"
 #include "report/check_report.hpp"
 #include "runtime/runtime.hpp"
 #include "suite/check_plan.hpp"
+#include "suite/plugin_probe.hpp"
 #include "suite/vector_cases.hpp"
 
 namespace dlpack_usm::cli {
@@ -32,8 +34,24 @@ struct CheckArguments {
   double timeout_s = 60;
   int jobs = 0;
   std::string report, junit, stream, failures;
-  std::string run_case;  // internal: the child side of the runner
+  std::string producer, consumer;
+  std::string run_case;        // internal: the child side of the runner
+  bool probe_plugins = false;  // internal: load the libraries under test and describe them
 };
+
+// --producer and --consumer, parsed; paths made absolute so that children
+// and repro lines find them from anywhere.
+std::vector<plugin::PluginSpec> plugin_specs(const CheckArguments& args) {
+  std::vector<plugin::PluginSpec> specs;
+  for (auto [role, text] : {std::pair{plugin::Role::producer, &args.producer},
+                            std::pair{plugin::Role::consumer, &args.consumer}}) {
+    if (text->empty()) continue;
+    plugin::PluginSpec spec = plugin::parse_plugin_spec(role, *text);
+    spec.path = std::filesystem::absolute(spec.path).lexically_normal().string();
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
 
 // Opens results.jsonl up front: an unwritable path is an environment error
 // before any case runs, and each line is flushed as its case finishes so the
@@ -80,7 +98,7 @@ std::string default_stream_path(const std::string& report) {
 }
 
 int run_child(const CheckArguments& args) {
-  suite::CaseSources sources = suite::default_case_sources(args.suite);
+  suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
   return suite::run_case_in_child(sources, args.run_case);
 }
 
@@ -100,13 +118,14 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
                      ? args.jobs
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.command_line = command_line;
+  options.plugins = plugin_specs(args);
 
   const runtime::Inventory& inventory = runtime::opencl_runtime().inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
   for (const std::string& problem : inventory.problems) print_warning(problem);
   suite::require_devices(inventory, options.required_devices);
 
-  suite::CaseSources sources = suite::default_case_sources(options.suite_dir);
+  suite::CaseSources sources = suite::case_sources(options.suite_dir, options.plugins);
   if (args.list) {
     std::vector<suite::CaseSpec> all;
     for (auto& source : sources) {
@@ -124,8 +143,14 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   ResultStream stream(args.stream.empty() ? default_stream_path(args.report) : args.stream);
 
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  if (!options.plugins.empty()) {
+    options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout);
+  }
+  std::vector<std::string> plugin_arguments = plugin::plugin_arguments(options.plugins);
   auto child_command = [&](const suite::CaseSpec& spec) {
-    return std::vector<std::string>{self, "check", "--run-case", spec.id, "--suite", args.suite};
+    std::vector<std::string> argv{self, "check", "--run-case", spec.id, "--suite", args.suite};
+    argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
+    return argv;
   };
   bool progress = isatty(STDERR_FILENO) != 0;
   suite::CheckCallbacks callbacks;
@@ -191,12 +216,25 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
   command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
+  command->add_option("--producer", args->producer,
+                      "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
+                      "returning its DLPackExchangeAPI), instead of the built-in cases");
+  command->add_option("--consumer", args->consumer,
+                      "Test the consumer library LIB (plugin.h), instead of the built-in cases");
+  command
+      ->add_flag("--probe-plugins", args->probe_plugins,
+                 "Internal: load the libraries under test and describe them")
+      ->group("");
   command->add_option("--run-case", args->run_case, "Internal: run one case in this process")
       ->group("");
   command->callback([args, &outcome] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
     if (!args->run_case.empty()) {
       outcome.exit_code = run_child(*args);
+      return;
+    }
+    if (args->probe_plugins) {
+      outcome.exit_code = suite::describe_plugins_in_child(plugin_specs(*args));
       return;
     }
     outcome.exit_code = run_gate(*args, outcome.command_line);

@@ -104,6 +104,29 @@ struct DLManagedTensorVersioned {
   DLTensor dl_tensor;
 };
 
+// The C exchange API of DLPack 1.2 and later: a table of function pointers a
+// library publishes (in Python through __dlpack_c_exchange_api__). The tool
+// drives only managed_tensor_allocator; the Python-object members are kept
+// as opaque pointers so the layout matches.
+struct DLPackExchangeAPIHeader {
+  DLPackVersion version;
+  DLPackExchangeAPIHeader* prev_api;  // the same table for an older major version, or NULL
+};
+
+using DLPackSetError = void (*)(void* error_ctx, const char* kind, const char* message);
+// 0 on success with *out set; -1 on failure, having called SetError.
+using DLPackManagedTensorAllocator = int (*)(DLTensor* prototype, DLManagedTensorVersioned** out,
+                                             void* error_ctx, DLPackSetError set_error);
+
+struct DLPackExchangeAPI {
+  DLPackExchangeAPIHeader header;
+  DLPackManagedTensorAllocator managed_tensor_allocator;
+  void* managed_tensor_from_py_object_no_sync;
+  void* managed_tensor_to_py_object_no_sync;
+  void* dltensor_from_py_object_no_sync;
+  void* current_work_stream;
+};
+
 // The x86-64 layouts of DLPACK_FACTS.md. Everything up to `flags` must stay
 // put across major versions so that any consumer can call the deleter.
 static_assert(sizeof(DLDevice) == 8);
@@ -116,5 +139,8 @@ static_assert(sizeof(DLManagedTensorVersioned) == 80);
 static_assert(offsetof(DLManagedTensorVersioned, deleter) == 16);
 static_assert(offsetof(DLManagedTensorVersioned, flags) == 24);
 static_assert(offsetof(DLManagedTensorVersioned, dl_tensor) == 32);
+static_assert(sizeof(DLPackExchangeAPIHeader) == 16);
+static_assert(offsetof(DLPackExchangeAPI, managed_tensor_allocator) == 16);
+static_assert(sizeof(DLPackExchangeAPI) == 56);
 
 }  // namespace dlpack_usm::dl

@@ -55,6 +55,28 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   return length;
 }
 
+std::string plugin_label(const nlohmann::json& plugin) {
+  auto text = [&plugin](const char* key) {
+    return plugin.contains(key) && plugin[key].is_string() ? plugin[key].get<std::string>()
+                                                           : std::string();
+  };
+  std::string label = text("name").empty() ? text("path") : text("name") + " " + text("version");
+  return fmt::format("{} ({}{})", label, text("path"),
+                     text("symbol").empty() ? "" : ":" + text("symbol"));
+}
+
+// The libraries under test, on every suite, so a CI page shows what was tested.
+std::string plugin_properties(const CheckRun& run) {
+  if (run.plugins.empty()) return {};
+  std::string xml = "    <properties>\n";
+  for (const nlohmann::json& plugin : run.plugins) {
+    xml += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n",
+                       xml_escape(plugin.value("role", std::string("plugin"))),
+                       xml_escape(plugin_label(plugin)));
+  }
+  return xml + "    </properties>\n";
+}
+
 }  // namespace
 
 std::string xml_escape(std::string_view text) {
@@ -115,6 +137,7 @@ ordered_json check_run_to_json(const CheckRun& run) {
   json["command_line"] = run.command_line;
   json["environment"] = inventory_to_json(run.inventory);
   json["options"] = run.options;
+  json["plugins"] = ordered_json(run.plugins);
   ordered_json files = ordered_json::array();
   for (const suite::ExpectationFile& file : run.expectation_files) {
     files.push_back({{"kind", file.kind},
@@ -173,6 +196,7 @@ std::string check_run_to_junit(const CheckRun& run) {
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
         "time=\"{:.3f}\">\n",
         xml_escape(name), members.size(), failures, errors, skipped, seconds);
+    xml += plugin_properties(run);
     for (const RecordedCase* recorded : members) {
       const suite::CaseResult& result = recorded->result;
       std::string classname = recorded->spec.source + "." + name;
@@ -227,7 +251,13 @@ std::string check_run_summary(const CheckRun& run) {
                    count(Outcome::not_supported), count(Outcome::skipped), count(Outcome::error),
                    count(Outcome::crash), count(Outcome::timeout), count(Outcome::not_run)});
   }
-  std::string out = table.render();
+  std::string out;
+  for (const nlohmann::json& plugin : run.plugins) {
+    out +=
+        fmt::format("{}: {}\n", plugin.value("role", std::string("plugin")), plugin_label(plugin));
+  }
+  if (!out.empty()) out += "\n";
+  out += table.render();
   suite::VerdictCounts verdicts = run.verdict_counts();
   out += fmt::format(
       "\nverdicts: {} ok, {} expected failure, {} flaky, {} unexpected pass, {} regression\n",

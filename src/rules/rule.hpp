@@ -22,7 +22,7 @@ std::optional<Severity> parse_severity(std::string_view text);
 struct RuleInfo {
   std::string_view id;      // "DLP-STRIDES-NULL"
   std::string_view family;  // "version", "flags", "dtype", "shape", "addressing", "alignment",
-                            // "device", "deleter", "oneapi"
+                            // "device", "deleter", "oneapi", "behaviour"
   std::string_view title;
   Severity severity;
   dl::Release since;                 // first DLPack release where it applies

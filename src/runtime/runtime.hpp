@@ -24,6 +24,13 @@ struct ContextRef {
 
 enum class ContextChoice { platform_default, separate };
 
+// The native objects behind a device, for libraries loaded into the process
+// (plugins under test) that allocate with the runtime's own API.
+struct NativeHandles {
+  void* platform = nullptr;  // cl_platform_id
+  void* device = nullptr;    // cl_device_id
+};
+
 // What the runtime says about a pointer within one context.
 struct PointerInfo {
   facts::UsmKind kind = facts::UsmKind::unknown;
@@ -94,6 +101,9 @@ class Runtime {
   // device, not the host, moves the bytes.
   virtual void copy(const ContextRef& context, const DeviceRef& device, void* destination,
                     const void* source, std::size_t bytes) = 0;
+
+  // Both null for a device the runtime does not know.
+  virtual NativeHandles native_handles(const DeviceRef& device) const = 0;
 
  protected:
   friend class UsmBuffer;

@@ -41,6 +41,10 @@ struct CaseSpec {
   std::string device;
   std::vector<std::string> rules;  // rule ids the case is about, for --rule
   nlohmann::json params;           // whatever the source needs to run it
+  // The rules a crash or a hang of the child breaks: set where the code under
+  // test (a plugin) runs in the child, empty where a crash is the tool's own.
+  std::string crash_rule = {};
+  std::string timeout_rule = {};
 };
 
 struct CaseResult {

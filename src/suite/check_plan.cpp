@@ -10,7 +10,10 @@
 #include "build_info.hpp"
 #include "common/error.hpp"
 #include "runtime/runtime.hpp"
+#include "suite/consumer_cases.hpp"
+#include "suite/exchange_api_cases.hpp"
 #include "suite/live_cases.hpp"
+#include "suite/producer_cases.hpp"
 #include "suite/vector_cases.hpp"
 
 namespace dlpack_usm::suite {
@@ -57,6 +60,23 @@ CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
   return sources;
 }
 
+CaseSources case_sources(const std::filesystem::path& suite_dir,
+                         const std::vector<plugin::PluginSpec>& plugins) {
+  if (plugins.empty()) return default_case_sources(suite_dir);
+  auto runtime = []() -> runtime::Runtime& { return runtime::opencl_runtime(); };
+  CaseSources sources;
+  for (const plugin::PluginSpec& spec : plugins) {
+    if (spec.role == plugin::Role::consumer) {
+      sources.push_back(std::make_unique<ConsumerCaseSource>(runtime, spec));
+    } else if (spec.exchange_api()) {
+      sources.push_back(std::make_unique<ExchangeApiCaseSource>(runtime, spec));
+    } else {
+      sources.push_back(std::make_unique<ProducerCaseSource>(runtime, spec));
+    }
+  }
+  return sources;
+}
+
 void require_devices(const runtime::Inventory& inventory,
                      const std::vector<std::string>& required) {
   for (const std::string& wanted : required) {
@@ -77,9 +97,14 @@ void require_devices(const runtime::Inventory& inventory,
 }
 
 std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
-                          bool default_suite) {
-  std::string command = "dlpack-usm check --filter " + shell_quote(spec.id);
-  if (!default_suite) command += " --suite " + shell_quote(suite_dir.string());
+                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins) {
+  std::string command = "dlpack-usm check";
+  for (const std::string& argument : plugin::plugin_arguments(plugins)) {
+    command += " " + (argument.starts_with("--") ? argument : shell_quote(argument));
+  }
+  command += " --filter " + shell_quote(spec.id);
+  // Plugin runs use no conformance suite.
+  if (!default_suite && plugins.empty()) command += " --suite " + shell_quote(suite_dir.string());
   return command;
 }
 
@@ -91,6 +116,7 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
   run.command_line = options.command_line;
   run.inventory = runtime::opencl_runtime().inventory();
   run.options = options_to_json(options);
+  run.plugins = options.plugin_descriptions;
 
   Expectations expectations;
   for (const auto& path : options.baselines) {
@@ -128,7 +154,8 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
     CaseResult decided = result;
     decided.verdict = decide_verdict(decided, expectations);
     const CaseSpec& spec = *by_id.at(result.id);
-    callbacks.on_case({spec, decided, repro_command(spec, options.suite_dir, default_suite)});
+    callbacks.on_case(
+        {spec, decided, repro_command(spec, options.suite_dir, default_suite, options.plugins)});
   };
   std::vector<CaseResult> results = run_isolated(selected, runner);
   run.duration_ms =
@@ -139,14 +166,15 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
     CaseResult& result = results[i];
     result.verdict = decide_verdict(result, expectations);
     run.interrupted = run.interrupted || result.outcome == Outcome::not_run;
-    run.cases.push_back({selected[i], std::move(result),
-                         repro_command(selected[i], options.suite_dir, default_suite)});
+    run.cases.push_back(
+        {selected[i], std::move(result),
+         repro_command(selected[i], options.suite_dir, default_suite, options.plugins)});
   }
   for (CaseSpec& spec : partition.filtered_out) {
     CaseResult skipped{
         spec.id, Outcome::skipped, "left out by --filter, --rule or --device", {}, 0, 0,
         {},      Verdict::ok};
-    std::string repro = repro_command(spec, options.suite_dir, default_suite);
+    std::string repro = repro_command(spec, options.suite_dir, default_suite, options.plugins);
     run.cases.push_back({std::move(spec), std::move(skipped), std::move(repro)});
   }
   std::sort(run.cases.begin(), run.cases.end(),

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "plugin/plugin_spec.hpp"
 #include "suite/check_run.hpp"
 #include "suite/runner.hpp"
 #include "suite/selection.hpp"
@@ -25,10 +26,18 @@ struct CheckOptions {
   std::chrono::milliseconds timeout{60000};
   int jobs = 1;
   std::vector<std::string> command_line;
+  // Libraries under test: when given, check runs their cases only.
+  std::vector<plugin::PluginSpec> plugins;
+  nlohmann::json plugin_descriptions = nlohmann::json::array();
 };
 
 // Every case source `check` knows: the shipped vectors and the live cases.
 CaseSources default_case_sources(const std::filesystem::path& suite_dir);
+
+// The sources a run uses: the default ones, or, when libraries are under
+// test, their producer, exchange-API and consumer cases alone.
+CaseSources case_sources(const std::filesystem::path& suite_dir,
+                         const std::vector<plugin::PluginSpec>& plugins);
 
 // Throws Error(environment) naming a required device that is absent.
 // "usm" requires any device with USM; otherwise a name or glob of list-devices.
@@ -36,7 +45,7 @@ void require_devices(const runtime::Inventory& inventory, const std::vector<std:
 
 // A shell command line that re-runs one case.
 std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
-                          bool default_suite);
+                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins = {});
 
 struct CheckCallbacks {
   std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;

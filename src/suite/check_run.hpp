@@ -37,6 +37,9 @@ struct CheckRun {
   std::vector<ExpectationFile> expectation_files;
   std::vector<RecordedCase> cases;
   bool interrupted = false;
+  // The libraries under test (check --producer/--consumer), as the probe
+  // child described them: role, path, interface, name, version.
+  nlohmann::json plugins = nlohmann::json::array();
 
   VerdictCounts verdict_counts() const;
   int outcome_count(Outcome outcome) const;

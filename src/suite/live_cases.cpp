@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "exchange/round_trip.hpp"
+#include "suite/live_matrix.hpp"
 #include "suite/live_negative_cases.hpp"
 
 namespace dlpack_usm::suite {
@@ -11,29 +12,6 @@ namespace {
 
 using facts::UsmKind;
 using runtime::DeviceInfo;
-
-// Every dtype width the exchange must carry: 1, 2, 4, 8 and 16 bytes.
-constexpr const char* kDtypes[] = {"int8", "float16", "float32", "float64", "complex128"};
-// The layouts of exchange::Order plus the two degenerate shapes.
-constexpr const char* kLayouts[] = {"C", "F", "strided", "offset", "negative", "size0", "ndim0"};
-// Legacy (what a consumer asking for < 1.0 gets), the first and the newest versioned ABI.
-constexpr const char* kVersions[] = {"0.8", "1.0", "1.3"};
-constexpr UsmKind kKinds[] = {UsmKind::host, UsmKind::device, UsmKind::shared};
-
-bool kind_supported(const DeviceInfo& device, UsmKind kind) {
-  if (!device.usm) return false;
-  switch (kind) {
-    case UsmKind::host:
-      return device.usm->host.access;
-    case UsmKind::device:
-      return device.usm->device.access;
-    case UsmKind::shared:
-      return device.usm->single_device_shared.access;
-    case UsmKind::unknown:
-      break;
-  }
-  return false;
-}
 
 CaseSpec round_trip_case(const DeviceInfo& device, UsmKind kind, const std::string& dtype,
                          const std::string& layout, const std::string& version, bool read_only) {
@@ -62,7 +40,7 @@ void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<Ca
                       {"reason", "the device has no cl_intel_unified_shared_memory"}}});
     return;
   }
-  for (UsmKind kind : kKinds) {
+  for (UsmKind kind : kLiveKinds) {
     if (!kind_supported(device, kind)) {
       cases.push_back(
           {fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
@@ -78,9 +56,9 @@ void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<Ca
       cases.push_back(round_trip_case(device, kind, "float32", "C", "1.3", false));
       continue;
     }
-    for (const char* dtype : kDtypes) {
-      for (const char* layout : kLayouts) {
-        for (const char* version : kVersions) {
+    for (const char* dtype : kLiveDtypes) {
+      for (const char* layout : kLiveLayouts) {
+        for (const char* version : kLiveVersions) {
           cases.push_back(round_trip_case(device, kind, dtype, layout, version, false));
         }
       }
@@ -98,15 +76,9 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   request.kind = *facts::parse_usm_kind(params["kind"].get<std::string>());
   request.dtype = *dl::parse_dtype(params["dtype"].get<std::string>());
   std::string layout = params["layout"];
-  request.shape = layout == "size0"   ? std::vector<std::int64_t>{0, 5}
-                  : layout == "ndim0" ? std::vector<std::int64_t>{}
-                                      : std::vector<std::int64_t>{3, 5};
-  request.order =
-      layout == "size0" || layout == "ndim0" ? exchange::Order::c : *exchange::parse_order(layout);
-  std::string version = params["version"];
-  request.options.max_version = version == "0.8"   ? dl::Release{0, 8}
-                                : version == "1.0" ? dl::Release{1, 0}
-                                                   : dl::kModelRelease;
+  request.shape = live_shape(layout);
+  request.order = live_order(layout);
+  request.options.max_version = live_version(params["version"].get<std::string>());
   request.options.read_only = params["read_only"].get<bool>();
 
   exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);

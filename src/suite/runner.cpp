@@ -76,6 +76,10 @@ CaseResult classify(const CaseSpec& spec, const ChildProcess& child,
           fmt::format("the case exited with code {} before reporting a result", child.exit_code());
     }
   }
+  const std::string& rule = result.outcome == Outcome::crash     ? spec.crash_rule
+                            : result.outcome == Outcome::timeout ? spec.timeout_rule
+                                                                 : std::string();
+  if (!rule.empty()) result.rule_ids.push_back(rule);
   if ((result.outcome == Outcome::crash || result.outcome == Outcome::timeout ||
        result.outcome == Outcome::error) &&
       !child.err().empty()) {

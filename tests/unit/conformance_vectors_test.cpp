@@ -1,7 +1,8 @@
 // The conformance suite shipped in conformance/: every rule has a failing
-// and a passing capsule file, each failing file fires its rules and no other
-// error rule, each passing file fires no error, and the manifest lists
-// exactly the files on disk.
+// and a passing capsule file (behaviour rules, which no single struct shows,
+// a failing and a passing fixture plugin in fixtures/plugins/behaviour_vectors.json), each failing
+// file fires its rules and no other error rule, each passing file fires no error, and the manifest
+// lists exactly the files on disk.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -81,6 +82,15 @@ TEST(ConformanceVectors, ManifestListsExactlyTheFilesOnDisk) {
   for (const std::string& file : listed) EXPECT_TRUE(on_disk.count(file)) << "missing: " << file;
 }
 
+// The fixture-plugin rows: which library fails or passes which rules.
+nlohmann::json load_behaviour_vectors() {
+  std::ifstream in(fs::path(DLPACK_USM_SOURCE_DIR) / "fixtures/plugins/behaviour_vectors.json");
+  EXPECT_TRUE(in) << "cannot open fixtures/plugins/behaviour_vectors.json";
+  nlohmann::json table = nlohmann::json::parse(in);
+  EXPECT_EQ(table.at("format"), 1);
+  return table.at("vectors");
+}
+
 TEST(ConformanceVectors, EveryRuleHasAFailingAndAPassingVector) {
   std::map<std::string, int> failing;
   std::map<std::string, int> passing;
@@ -88,10 +98,36 @@ TEST(ConformanceVectors, EveryRuleHasAFailingAndAPassingVector) {
     for (const std::string& id : vector.expect) ++failing[id];
     if (!vector.passes.empty()) ++passing[vector.passes];
   }
+  std::map<std::string, int> failing_fixtures;
+  std::map<std::string, int> passing_fixtures;
+  for (const auto& row : load_behaviour_vectors()) {
+    for (const auto& id : row.value("expect", nlohmann::json::array())) ++failing_fixtures[id];
+    for (const auto& id : row.value("passes", nlohmann::json::array())) ++passing_fixtures[id];
+  }
   for (const RuleInfo& rule : rule_catalog()) {
     std::string id(rule.id);
+    if (rule.family == "behaviour") {
+      // What a library does shows only when it runs: its vectors are
+      // fixture plugins, run through the real binary by plugin_check_test.
+      EXPECT_GE(failing_fixtures[id], 1) << id << " has no failing fixture plugin";
+      EXPECT_GE(passing_fixtures[id], 1) << id << " has no passing fixture plugin";
+      EXPECT_EQ(failing[id] + passing[id], 0) << id << ": no capsule file can show behaviour";
+      continue;
+    }
     EXPECT_GE(failing[id], 1) << id << " has no failing vector";
     EXPECT_GE(passing[id], 1) << id << " has no passing vector";
+  }
+}
+
+TEST(ConformanceVectors, FixturePluginRowsNameCatalogRules) {
+  for (const auto& row : load_behaviour_vectors()) {
+    for (const char* key : {"expect", "passes"}) {
+      for (const auto& id : row.value(key, nlohmann::json::array())) {
+        EXPECT_NE(find_rule(id.get<std::string>()), nullptr) << "unknown rule " << id;
+      }
+    }
+    EXPECT_TRUE(row.at("outcome") == "pass" ? row.contains("passes") : row.contains("expect"))
+        << row.dump();
   }
 }
 

@@ -25,8 +25,9 @@ TEST(RuleCatalog, IdsAreUniqueAndWellFormed) {
 }
 
 TEST(RuleCatalog, EveryRuleCarriesItsMetadata) {
-  const std::set<std::string_view> families{"version",   "flags",  "dtype",   "shape", "addressing",
-                                            "alignment", "device", "deleter", "oneapi"};
+  const std::set<std::string_view> families{"version",    "flags",     "dtype",  "shape",
+                                            "addressing", "alignment", "device", "deleter",
+                                            "oneapi",     "behaviour"};
   for (const RuleInfo& rule : rule_catalog()) {
     EXPECT_TRUE(families.count(rule.family)) << rule.id << " family " << rule.family;
     EXPECT_FALSE(rule.title.empty()) << rule.id;
@@ -41,9 +42,9 @@ TEST(RuleCatalog, EveryRuleCarriesItsMetadata) {
 
 TEST(RuleCatalog, FamiliesAreListedInCatalogOrder) {
   std::vector<std::string_view> families = rule_families();
-  ASSERT_EQ(families.size(), 9u);
+  ASSERT_EQ(families.size(), 10u);
   EXPECT_EQ(families.front(), "version");
-  EXPECT_EQ(families.back(), "oneapi");
+  EXPECT_EQ(families.back(), "behaviour");
 }
 
 TEST(RuleCatalog, FindRuleByIdAndNotOtherwise) {

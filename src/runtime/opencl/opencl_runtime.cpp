@@ -51,6 +51,7 @@ class OpenClRuntime final : public Runtime {
   PointerInfo query(const void* ptr, const ContextRef& context) override;
   void copy(const ContextRef& context, const DeviceRef& device, void* destination,
             const void* source, std::size_t bytes) override;
+  NativeHandles native_handles(const DeviceRef& device) const override;
 
  protected:
   void release(void* data, const ContextRef& context) noexcept override;
@@ -242,6 +243,14 @@ void OpenClRuntime::copy(const ContextRef& context, const DeviceRef& device, voi
     fail_environment(
         fmt::format("clEnqueueMemcpyINTEL of {} bytes failed: {}", bytes, error_name(status)));
   }
+}
+
+NativeHandles OpenClRuntime::native_handles(const DeviceRef& device) const {
+  cl_device_id handle = topology_.device_handle(device);
+  if (handle == nullptr) return {};
+  std::int32_t platform_index =
+      topology_.roots()[static_cast<std::size_t>(device.root_index)].platform_index;
+  return {platform(platform_index).platform, handle};
 }
 
 void OpenClRuntime::release(void* data, const ContextRef& context) noexcept {

@@ -1,0 +1,167 @@
+#include "suite/exchange_api_cases.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "suite/produced_tensor.hpp"
+#include "suite/producer_cases.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+constexpr const char* kPrototypeRule = "DLP-EXCHANGE-API-PROTOTYPE";
+
+struct Prototype {
+  const char* name;
+  const char* dtype;
+  std::array<std::int64_t, 3> shape;
+  std::int32_t ndim;
+};
+
+// One of each kind of shape a caller asks for: a matrix, a 3-D tensor of
+// 1-byte elements, an empty one and a scalar.
+constexpr std::array kPrototypes{
+    Prototype{"matrix", "float32", {3, 5, 0}, 2},
+    Prototype{"cube", "int8", {2, 3, 4}, 3},
+    Prototype{"empty", "float32", {0, 5, 0}, 2},
+    Prototype{"scalar", "float64", {0, 0, 0}, 0},
+};
+
+struct ErrorSink {
+  bool called = false;
+  std::string kind;
+  std::string message;
+};
+
+void record_error(void* context, const char* kind, const char* message) {
+  auto* sink = static_cast<ErrorSink*>(context);
+  sink->called = true;
+  sink->kind = kind != nullptr ? kind : "";
+  sink->message = message != nullptr ? message : "";
+}
+
+void check_prototype(const dl::DLTensor& prototype, const facts::TensorFacts& tensor,
+                     CaseFindings& found) {
+  std::vector<std::int64_t> asked(prototype.shape, prototype.shape + prototype.ndim);
+  std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
+  std::vector<std::string> differences;
+  if (tensor.dtype.code != prototype.dtype.code || tensor.dtype.bits != prototype.dtype.bits ||
+      tensor.dtype.lanes != prototype.dtype.lanes) {
+    differences.push_back(fmt::format("dtype {} instead of {}", dl::dtype_display(tensor.dtype),
+                                      dl::dtype_display(prototype.dtype)));
+  }
+  if (tensor.ndim != prototype.ndim || shape != asked) {
+    differences.push_back(
+        fmt::format("shape [{}] instead of [{}]", fmt::join(shape, ", "), fmt::join(asked, ", ")));
+  }
+  if (tensor.device_type != prototype.device.device_type ||
+      tensor.device_id != prototype.device.device_id) {
+    differences.push_back(fmt::format("device ({}, {}) instead of ({}, {})", tensor.device_type,
+                                      tensor.device_id, prototype.device.device_type,
+                                      prototype.device.device_id));
+  }
+  if (!differences.empty()) {
+    found.add(kPrototypeRule, fmt::format("rule {}: the tensor has {}", kPrototypeRule,
+                                          fmt::join(differences, ", ")));
+  }
+}
+
+CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
+                        const runtime::DeviceInfo& device) {
+  const Prototype* prototype = nullptr;
+  for (const Prototype& candidate : kPrototypes) {
+    if (spec.params["prototype"] == candidate.name) prototype = &candidate;
+  }
+  if (prototype == nullptr) {
+    return {spec.id, Outcome::error, "no such prototype", {}, 0, 1, {}, Verdict::ok};
+  }
+  std::array<std::int64_t, 3> shape = prototype->shape;
+  dl::DLTensor asked{};
+  asked.device = {dl::kDLOneAPI, device.ref.root_index};
+  asked.ndim = prototype->ndim;
+  asked.dtype = *dl::parse_dtype(prototype->dtype);
+  asked.shape = prototype->ndim == 0 ? nullptr : shape.data();
+  // The allocator gets its own copy, so a prototype it scribbles on still
+  // compares against what was asked.
+  std::array<std::int64_t, 3> given_shape = shape;
+  dl::DLTensor given = asked;
+  given.shape = prototype->ndim == 0 ? nullptr : given_shape.data();
+
+  ErrorSink errors;
+  dl::DLManagedTensorVersioned* out = nullptr;
+  int status =
+      session.exchange_api().table->managed_tensor_allocator(&given, &out, &errors, record_error);
+  CaseFindings found;
+  if (status != 0) {
+    return {spec.id,
+            Outcome::fail,
+            errors.called ? fmt::format("managed_tensor_allocator returned {}: {}: {}", status,
+                                        errors.kind, errors.message)
+                          : fmt::format("managed_tensor_allocator returned {} without calling "
+                                        "SetError",
+                                        status),
+            {},
+            0,
+            1,
+            {},
+            Verdict::ok};
+  }
+  if (out == nullptr) {
+    found.add(kPrototypeRule,
+              fmt::format("rule {}: managed_tensor_allocator returned 0 without a tensor",
+                          kPrototypeRule));
+    return found.result(spec.id, "");
+  }
+  ProducedTensor tensor =
+      judge_produced(session.runtime(), exchange::CapsuleOwner(out), device.ref,
+                     fmt::format("plugin:exchange-api:{}", device.selector_name), found);
+  if (tensor.facts.body_read) check_prototype(asked, tensor.facts, found);
+  release_and_check_freed(session.runtime(), tensor, found);
+  return found.result(spec.id,
+                      "the tensor matches its prototype and the rules; the deleter ran once and "
+                      "released the allocation");
+}
+
+}  // namespace
+
+std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
+  std::vector<CaseSpec> cases;
+  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
+    for (const runtime::DeviceInfo& root : platform.devices) {
+      if (!root.usm) {
+        cases.push_back(plugin_not_supported_case(
+            fmt::format("exchange-api/{}/usm", root.selector_name), "exchange-api",
+            root.selector_name, "the device has no cl_intel_unified_shared_memory"));
+        continue;
+      }
+      for (const Prototype& prototype : kPrototypes) {
+        cases.push_back(plugin_case(
+            fmt::format("exchange-api/{}/{}", root.selector_name, prototype.name), "exchange-api",
+            root.selector_name, {kPrototypeRule, "DLP-PRODUCER-DELETER-LEAK"},
+            {{"prototype", prototype.name}}));
+      }
+    }
+  }
+  return cases;
+}
+
+PluginSession& ExchangeApiCaseSource::session() {
+  if (!session_) session_ = std::make_unique<PluginSession>(runtime_(), spec_);
+  return *session_;
+}
+
+CaseResult ExchangeApiCaseSource::run(const CaseSpec& spec) {
+  if (spec.params.contains("not_supported")) {
+    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
+            Verdict::ok};
+  }
+  const runtime::DeviceInfo* device = runtime_().inventory().find(spec.device);
+  if (device == nullptr) {
+    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1,
+            {},      Verdict::ok};
+  }
+  return run_allocate(session(), spec, *device);
+}
+
+}  // namespace dlpack_usm::suite

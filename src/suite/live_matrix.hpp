@@ -1,0 +1,37 @@
+// The matrix of live tensors every device gets: the tool's own round trips
+// (live_cases.cpp) and the producer plugin cases (producer_cases.cpp) walk
+// the same kinds, dtypes, layouts and versions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dlpack/names.hpp"
+#include "exchange/layout.hpp"
+#include "facts/tensor_facts.hpp"
+#include "runtime/device_model.hpp"
+
+namespace dlpack_usm::suite {
+
+// Every dtype width the exchange must carry: 1, 2, 4, 8 and 16 bytes.
+inline constexpr const char* kLiveDtypes[] = {"int8", "float16", "float32", "float64",
+                                              "complex128"};
+// The layouts of exchange::Order plus the two degenerate shapes.
+inline constexpr const char* kLiveLayouts[] = {"C",        "F",     "strided", "offset",
+                                               "negative", "size0", "ndim0"};
+// Legacy (what a consumer asking for < 1.0 gets), the first and the newest versioned ABI.
+inline constexpr const char* kLiveVersions[] = {"0.8", "1.0", "1.3"};
+inline constexpr facts::UsmKind kLiveKinds[] = {facts::UsmKind::host, facts::UsmKind::device,
+                                                facts::UsmKind::shared};
+
+bool kind_supported(const runtime::DeviceInfo& device, facts::UsmKind kind);
+
+// The shape a layout name stands for: 3x5, or 0x5 ("size0"), or none ("ndim0").
+std::vector<std::int64_t> live_shape(const std::string& layout);
+// The memory order of a layout name ("size0" and "ndim0" are compact C).
+exchange::Order live_order(const std::string& layout);
+// "0.8", "1.0", "1.3".
+dl::Release live_version(const std::string& version);
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,68 @@
+#include "suite/produced_tensor.hpp"
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exchange/live_facts.hpp"
+
+namespace dlpack_usm::suite {
+
+void CaseFindings::add(std::string rule_id, std::string message) {
+  if (!rule_id.empty()) rule_ids_.push_back(std::move(rule_id));
+  messages_.push_back(std::move(message));
+}
+
+CaseResult CaseFindings::result(const std::string& id, const std::string& pass_message) const {
+  CaseResult result;
+  result.id = id;
+  result.rule_ids = rule_ids_;
+  if (messages_.empty()) {
+    result.outcome = Outcome::pass;
+    result.message = pass_message;
+  } else {
+    result.outcome = Outcome::fail;
+    result.message = fmt::format("{}", fmt::join(messages_, "; "));
+  }
+  return result;
+}
+
+ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner capsule,
+                              const runtime::DeviceRef& requested, const std::string& origin,
+                              CaseFindings& found) {
+  ProducedTensor tensor;
+  tensor.capsule = std::move(capsule);
+  tensor.facts = exchange::read_capsule_facts(tensor.capsule, origin);
+  const runtime::PlatformInfo* platform = runtime.inventory().platform_of(requested);
+  if (platform == nullptr) fail_environment("the requested device has no platform");
+  tensor.context = runtime.default_context(platform->index);
+  // A size-0 tensor may have NULL data (the header recommends it): there is
+  // nothing to look up then, and the rules judge it without runtime facts.
+  if (tensor.facts.body_read && tensor.facts.data != 0) {
+    tensor.pointer =
+        runtime.query(reinterpret_cast<const void*>(tensor.facts.data), tensor.context);
+    tensor.facts.runtime = exchange::live_runtime_facts(runtime, tensor.pointer, tensor.context);
+  }
+  tensor.findings = rules::evaluate(tensor.facts);
+  for (const rules::Finding& finding : tensor.findings) {
+    if (finding.severity != rules::Severity::error) continue;
+    found.add(finding.rule_id,
+              fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
+  }
+  return tensor;
+}
+
+void release_and_check_freed(runtime::Runtime& runtime, ProducedTensor& tensor,
+                             CaseFindings& found) {
+  tensor.capsule.reset();
+  if (tensor.pointer.kind == facts::UsmKind::unknown || !tensor.facts.has_deleter) return;
+  const void* base = reinterpret_cast<const void*>(tensor.pointer.base);
+  runtime::PointerInfo after = runtime.query(base, tensor.context);
+  if (after.kind != facts::UsmKind::unknown) {
+    found.add("DLP-PRODUCER-DELETER-LEAK",
+              fmt::format("rule DLP-PRODUCER-DELETER-LEAK: the deleter ran, but the {} USM "
+                          "allocation at {} ({} bytes) is still alive",
+                          facts::to_string(after.kind), base, after.size));
+  }
+}
+
+}  // namespace dlpack_usm::suite

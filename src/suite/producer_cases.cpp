@@ -1,0 +1,299 @@
+#include "suite/producer_cases.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exchange/imported_view.hpp"
+#include "exchange/pattern.hpp"
+#include "exchange/rule_refusal.hpp"
+#include "plugin/host_table.hpp"
+#include "suite/live_matrix.hpp"
+#include "suite/produced_tensor.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+using facts::UsmKind;
+using runtime::DeviceInfo;
+
+constexpr const char* kContentRule = "DLP-PRODUCER-CONTENT";
+
+std::uint32_t layout_code(exchange::Order order) {
+  switch (order) {
+    case exchange::Order::c:
+      return DLPACK_USM_LAYOUT_C;
+    case exchange::Order::f:
+      return DLPACK_USM_LAYOUT_F;
+    case exchange::Order::strided:
+      return DLPACK_USM_LAYOUT_STRIDED;
+    case exchange::Order::offset:
+      return DLPACK_USM_LAYOUT_OFFSET;
+    case exchange::Order::negative:
+      return DLPACK_USM_LAYOUT_NEGATIVE;
+  }
+  return DLPACK_USM_LAYOUT_C;
+}
+
+CaseSpec produce_case(const DeviceInfo& device, UsmKind kind, const std::string& dtype,
+                      const std::string& layout, const std::string& version, bool read_only) {
+  return plugin_case(
+      fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name, facts::to_string(kind), dtype,
+                  layout, version, read_only ? "/read-only" : ""),
+      "producer", device.selector_name, {kContentRule, "DLP-PRODUCER-DELETER-LEAK"},
+      {{"kind", facts::to_string(kind)},
+       {"dtype", dtype},
+       {"layout", layout},
+       {"version", version},
+       {"read_only", read_only}});
+}
+
+void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<CaseSpec>& cases) {
+  if (!device.usm) {
+    cases.push_back(plugin_not_supported_case(fmt::format("producer/{}/usm", device.selector_name),
+                                              "producer", device.selector_name,
+                                              "the device has no cl_intel_unified_shared_memory"));
+    return;
+  }
+  for (UsmKind kind : kLiveKinds) {
+    if (!kind_supported(device, kind)) {
+      cases.push_back(plugin_not_supported_case(
+          fmt::format("producer/{}/{}", device.selector_name, facts::to_string(kind)), "producer",
+          device.selector_name,
+          fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
+      continue;
+    }
+    if (!full_matrix) {
+      // A sub-device proves that the library names its parent: one case a kind.
+      cases.push_back(produce_case(device, kind, "float32", "C", "1.3", false));
+      continue;
+    }
+    for (const char* dtype : kLiveDtypes) {
+      for (const char* layout : kLiveLayouts) {
+        for (const char* version : kLiveVersions) {
+          cases.push_back(produce_case(device, kind, dtype, layout, version, false));
+        }
+      }
+      cases.push_back(produce_case(device, kind, dtype, "C", "1.0", true));
+      cases.push_back(produce_case(device, kind, dtype, "C", "1.3", true));
+    }
+  }
+}
+
+// What the tool asked for, kept alive for the produce call.
+struct Request {
+  DlpackUsmProduceRequest c{};
+  exchange::Layout layout;
+  dl::DLDataType dtype{};
+  std::uint64_t element_bytes = 0;
+  dl::Release version;
+  bool read_only = false;
+};
+
+Request make_request(PluginSession& session, const DeviceInfo& device,
+                     const nlohmann::json& params) {
+  runtime::Runtime& runtime = session.runtime();
+  Request request;
+  request.dtype = *dl::parse_dtype(params["dtype"].get<std::string>());
+  request.element_bytes =
+      (static_cast<std::uint64_t>(request.dtype.bits) * request.dtype.lanes) / 8;
+  std::string layout = params["layout"];
+  exchange::Order order = live_order(layout);
+  request.layout = exchange::make_layout(live_shape(layout), request.element_bytes, order);
+  request.version = live_version(params["version"].get<std::string>());
+  request.read_only = params["read_only"].get<bool>();
+
+  const runtime::PlatformInfo* platform = runtime.inventory().platform_of(device.ref);
+  if (platform == nullptr) fail_environment("the device has no platform");
+  DlpackUsmProduceRequest& c = request.c;
+  c.struct_size = sizeof(DlpackUsmProduceRequest);
+  c.device_id = device.ref.root_index;
+  c.sub_device = device.ref.sub_index.value_or(-1);
+  c.cl_device = runtime.native_handles(device.ref).device;
+  c.cl_context = runtime.default_context(platform->index).handle;
+  c.usm_kind = plugin::usm_kind_code(*facts::parse_usm_kind(params["kind"].get<std::string>()));
+  c.layout = layout_code(order);
+  c.dtype_code = request.dtype.code;
+  c.dtype_bits = request.dtype.bits;
+  c.dtype_lanes = request.dtype.lanes;
+  c.ndim = static_cast<std::int32_t>(request.layout.shape.size());
+  c.shape = request.layout.shape.empty() ? nullptr : request.layout.shape.data();
+  c.strides = request.layout.strides.empty() ? nullptr : request.layout.strides.data();
+  c.byte_offset = request.layout.byte_offset;
+  c.allocation_bytes = request.layout.allocation_bytes;
+  c.dlpack_major = request.version.major;
+  c.dlpack_minor = request.version.minor;
+  c.flags = request.read_only ? dl::kFlagReadOnly : 0;
+  return request;
+}
+
+// The declared dtype, shape and flags against the request; the pattern
+// comparison needs the first two to mean anything.
+bool matches_request(const Request& request, const facts::TensorFacts& tensor,
+                     CaseFindings& found) {
+  if (tensor.dtype.code != request.dtype.code || tensor.dtype.bits != request.dtype.bits ||
+      tensor.dtype.lanes != request.dtype.lanes) {
+    found.add(kContentRule,
+              fmt::format("rule {}: dtype is {}, {} was asked for", kContentRule,
+                          dl::dtype_display(tensor.dtype), dl::dtype_display(request.dtype)));
+    return false;
+  }
+  std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
+  if (shape != request.layout.shape) {
+    found.add(kContentRule,
+              fmt::format("rule {}: shape is [{}], [{}] was asked for", kContentRule,
+                          fmt::join(shape, ", "), fmt::join(request.layout.shape, ", ")));
+    return false;
+  }
+  if (request.read_only && (tensor.flags & dl::kFlagReadOnly) == 0) {
+    found.add(kContentRule,
+              fmt::format("rule {}: READ_ONLY was asked for and is not set", kContentRule));
+  }
+  return true;
+}
+
+// Reads every element in logical order through the declared strides and
+// byte_offset, as a consumer would, and compares it with the pattern.
+void compare_with_pattern(runtime::Runtime& runtime, ProducedTensor& tensor,
+                          const runtime::DeviceRef& requested, CaseFindings& found,
+                          std::uint64_t& elements_checked) {
+  exchange::ImportedPlacement placement;
+  placement.root_device = runtime::DeviceRef{requested.root_index, std::nullopt};
+  placement.owner_device = tensor.pointer.owner;
+  placement.context = tensor.context;
+  placement.usm_kind = tensor.pointer.kind;
+  try {
+    exchange::ImportedView view(runtime, std::move(tensor.capsule), placement, tensor.facts,
+                                tensor.findings);
+    std::vector<std::byte> elements = view.read_all();
+    std::vector<std::byte> expected(view.element_bytes());
+    std::uint64_t mismatches = 0;
+    std::uint64_t first = 0;
+    for (std::uint64_t i = 0; i < view.element_count(); ++i) {
+      exchange::pattern_element(i, view.element_bytes(), expected.data());
+      if (std::memcmp(elements.data() + i * view.element_bytes(), expected.data(),
+                      view.element_bytes()) != 0 &&
+          mismatches++ == 0) {
+        first = i;
+      }
+    }
+    elements_checked = view.element_count();
+    if (mismatches > 0) {
+      found.add(kContentRule,
+                fmt::format("rule {}: {} of {} elements read through the declared strides [{}] "
+                            "and byte_offset {} differ from the pattern, the first at logical "
+                            "index {}",
+                            kContentRule, mismatches, view.element_count(),
+                            fmt::join(view.strides(), ", "), view.byte_offset(), first));
+    }
+    // The view goes out of scope here and calls the deleter once.
+  } catch (const Error& error) {
+    if (error.code() != ExitCode::findings) throw;
+    std::vector<std::string> rules = exchange::refusing_rules(error);
+    found.add(rules.empty() ? kContentRule : rules.front(), error.what());
+  }
+}
+
+CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
+  runtime::Runtime& runtime = session.runtime();
+  Request request = make_request(session, device, spec.params);
+  char message[512] = {};
+  void* out = nullptr;
+  int status =
+      session.table().table->produce(session.host(), &request.c, &out, message, sizeof message);
+  message[sizeof message - 1] = '\0';
+  if (status == DLPACK_USM_UNSUPPORTED) {
+    return {spec.id,
+            Outcome::not_supported,
+            fmt::format("the library cannot: {}", message),
+            {},
+            0,
+            1,
+            {},
+            Verdict::ok};
+  }
+  if (status != DLPACK_USM_OK) {
+    return {
+        spec.id,
+        Outcome::fail,
+        fmt::format("produce returned {} ({}): {}", status,
+                    status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", message),
+        {},
+        0,
+        1,
+        {},
+        Verdict::ok};
+  }
+  CaseFindings found;
+  if (out == nullptr) {
+    found.add(kContentRule,
+              fmt::format("rule {}: produce returned OK without a tensor", kContentRule));
+    return found.result(spec.id, "");
+  }
+  bool versioned = request.version >= dl::Release{1, 0};
+  exchange::CapsuleOwner capsule =
+      versioned ? exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out))
+                : exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
+  ProducedTensor tensor =
+      judge_produced(runtime, std::move(capsule), device.ref,
+                     fmt::format("plugin:produce:{}", device.selector_name), found);
+  std::uint64_t elements_checked = 0;
+  if (found.empty() && matches_request(request, tensor.facts, found)) {
+    compare_with_pattern(runtime, tensor, device.ref, found, elements_checked);
+  }
+  release_and_check_freed(runtime, tensor, found);
+  return found.result(spec.id,
+                      fmt::format("{} elements read back in logical order match the pattern; the "
+                                  "deleter ran once and released the allocation",
+                                  elements_checked));
+}
+
+}  // namespace
+
+CaseSpec plugin_case(std::string id, std::string source, std::string device,
+                     std::vector<std::string> rules, nlohmann::json params) {
+  rules.emplace_back(kPluginCrashRule);
+  rules.emplace_back(kPluginHangRule);
+  CaseSpec spec{std::move(id), std::move(source), std::move(device), std::move(rules),
+                std::move(params)};
+  spec.crash_rule = kPluginCrashRule;
+  spec.timeout_rule = kPluginHangRule;
+  return spec;
+}
+
+CaseSpec plugin_not_supported_case(std::string id, std::string source, std::string device,
+                                   std::string reason) {
+  return {std::move(id), std::move(source), std::move(device), {}, {{"not_supported", reason}}};
+}
+
+std::vector<CaseSpec> ProducerCaseSource::cases() {
+  std::vector<CaseSpec> cases;
+  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
+    for (const DeviceInfo& root : platform.devices) {
+      add_device_cases(root, true, cases);
+      for (const DeviceInfo& sub : root.sub_devices) add_device_cases(sub, false, cases);
+    }
+  }
+  return cases;
+}
+
+PluginSession& ProducerCaseSource::session() {
+  if (!session_) session_ = std::make_unique<PluginSession>(runtime_(), spec_);
+  return *session_;
+}
+
+CaseResult ProducerCaseSource::run(const CaseSpec& spec) {
+  if (spec.params.contains("not_supported")) {
+    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
+            Verdict::ok};
+  }
+  const DeviceInfo* device = runtime_().inventory().find(spec.device);
+  if (device == nullptr) {
+    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1,
+            {},      Verdict::ok};
+  }
+  return run_produce(session(), spec, *device);
+}
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `dlpack-usm check --producer/--consumer` on the correct fixture plugins
+# passes, and its report (with the libraries under test named in "plugins"),
+# JUnit XML and results.jsonl are valid.
+# Arguments: TOOL PYTHON SOURCE_DIR WORK_DIR FIXTURE_PLUGIN_DIR
+set -euo pipefail
+tool=$1 python=$2 source=$3 work=$4 plugins=$5
+rm -rf "$work" && mkdir -p "$work"
+
+"$tool" check --producer "$plugins/libfixture_producer.so" \
+  --consumer "$plugins/libfixture_consumer.so" --filter 'producer/*/device/float32/*' \
+  --filter 'consumer/*' --jobs 2 --report "$work/report.json" --junit "$work/junit.xml"
+"$python" "$source/tests/tools/validate_outputs.py" schema \
+  "$source/conformance/schema/report.schema.json" "$work/report.json"
+"$python" "$source/tests/tools/validate_outputs.py" junit "$work/junit.xml"
+"$python" "$source/tests/tools/validate_outputs.py" jsonl "$work/results.jsonl"
+"$python" - "$work/report.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+names = sorted(p["name"] for p in report["plugins"])
+assert names == ["fixture-consumer", "fixture-producer"], names
+assert report["summary"]["gate"] == "passed"
+PY
+grep -q '<property name="producer" value="fixture-producer 1.0' "$work/junit.xml"
+echo "plugin check passed; report, JUnit and results.jsonl are valid"
