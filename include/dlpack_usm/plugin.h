@@ -61,7 +61,8 @@ typedef struct DlpackUsmDevice {
   int32_t device_id;   /* kDLOneAPI device_id: the index among all root devices */
   void* cl_platform;   /* cl_platform_id */
   void* cl_device;     /* cl_device_id of the root device */
-  void* cl_context;    /* the platform's default context: allocate here */
+  void* cl_context;    /* the platform's default context: allocate here (NULL when no
+                          device of the platform has cl_intel_unified_shared_memory) */
   const char* name;    /* the tool's selector name, e.g. "opencl:cpu:0" */
   uint32_t usm_kinds;  /* bit (1 << DLPACK_USM_KIND_*) set for each kind it can allocate */
   int32_t sub_device_count;

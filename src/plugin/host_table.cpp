@@ -1,5 +1,6 @@
 #include "plugin/host_table.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "build_info.hpp"
@@ -68,7 +69,12 @@ HostTable::HostTable(runtime::Runtime& runtime) {
   sub_devices_.resize(devices_.size());
   for (const runtime::PlatformInfo& platform : inventory.platforms) {
     if (platform.devices.empty()) continue;
-    void* context = runtime.default_context(platform.index).handle;
+    // Only a platform with USM gets its default context made: a plugin cannot
+    // allocate USM elsewhere, and creating a context on NVIDIA's OpenCL
+    // platform starts CUDA, which cost every plugin case about 2.5 s there.
+    bool any_usm = std::any_of(platform.devices.begin(), platform.devices.end(),
+                               [](const runtime::DeviceInfo& root) { return root.usm.has_value(); });
+    void* context = any_usm ? runtime.default_context(platform.index).handle : nullptr;
     for (const runtime::DeviceInfo& root : platform.devices) {
       auto slot = static_cast<std::size_t>(root.ref.root_index);
       runtime::NativeHandles native = runtime.native_handles(root.ref);
