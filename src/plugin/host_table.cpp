@@ -72,8 +72,9 @@ HostTable::HostTable(runtime::Runtime& runtime) {
     // Only a platform with USM gets its default context made: a plugin cannot
     // allocate USM elsewhere, and creating a context on NVIDIA's OpenCL
     // platform starts CUDA, which cost every plugin case about 2.5 s there.
-    bool any_usm = std::any_of(platform.devices.begin(), platform.devices.end(),
-                               [](const runtime::DeviceInfo& root) { return root.usm.has_value(); });
+    bool any_usm =
+        std::any_of(platform.devices.begin(), platform.devices.end(),
+                    [](const runtime::DeviceInfo& root) { return root.usm.has_value(); });
     void* context = any_usm ? runtime.default_context(platform.index).handle : nullptr;
     for (const runtime::DeviceInfo& root : platform.devices) {
       auto slot = static_cast<std::size_t>(root.ref.root_index);
