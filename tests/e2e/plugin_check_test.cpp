@@ -105,6 +105,7 @@ TEST_P(BehaviourVectors, CaughtByItsRuleAndNoOther) {
   ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.out << run.err;
   json report = read_json(dir / "report.json");
   int ran = 0;
+  bool any_expected_failure = false;
   for (const json& result : report.at("results")) {
     std::string outcome = result.at("outcome");
     if (outcome == "skipped" || outcome == "not_supported") continue;
@@ -112,11 +113,14 @@ TEST_P(BehaviourVectors, CaughtByItsRuleAndNoOther) {
     std::string id = result.at("id");
     Expected expected = expected_for(row, id);
     std::set<std::string> fired(result.at("rule_ids").begin(), result.at("rule_ids").end());
+    any_expected_failure |= expected.outcome != "pass";
     EXPECT_EQ(outcome, expected.outcome) << id << ": " << result.at("message");
     EXPECT_EQ(fired, expected.rules) << id << ": " << result.at("message");
   }
   if (ran == 0) GTEST_SKIP() << "no device here runs " << row.at("filter");
-  EXPECT_EQ(run.exit_code, row.at("outcome") == "pass" ? 0 : 1) << run.out;
+  // From the cases, not the row: on a runtime where the bug cannot be seen
+  // (the own-context producer on PoCL 5.0) every case passes and so does the gate.
+  EXPECT_EQ(run.exit_code, any_expected_failure ? 1 : 0) << run.out;
   fs::remove_all(dir);
 }
 
