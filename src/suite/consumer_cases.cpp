@@ -227,7 +227,7 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
   std::vector<std::string> rules{kChecksumRule, kRejectsValidRule, kAcceptsInvalidRule,
                                  kDeleterCountRule};
-  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
+  for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
       const std::string& device = root.selector_name;
       if (!root.usm) {
@@ -254,22 +254,9 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
   return cases;
 }
 
-PluginSession& ConsumerCaseSource::session() {
-  if (!session_) session_ = std::make_unique<PluginSession>(runtime_(), spec_);
-  return *session_;
-}
-
-CaseResult ConsumerCaseSource::run(const CaseSpec& spec) {
-  if (spec.params.contains("not_supported")) {
-    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
-            Verdict::ok};
-  }
-  const DeviceInfo* device = runtime_().inventory().find(spec.device);
-  if (device == nullptr) {
-    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1,
-            {},      Verdict::ok};
-  }
-  return run_consume(session(), spec, *device);
+CaseResult ConsumerCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
+                                      const runtime::DeviceInfo& device) {
+  return run_consume(session, spec, device);
 }
 
 }  // namespace dlpack_usm::suite

@@ -127,7 +127,7 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
 
 std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
+  for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
     for (const runtime::DeviceInfo& root : platform.devices) {
       if (!root.usm) {
         cases.push_back(plugin_not_supported_case(
@@ -146,22 +146,9 @@ std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
   return cases;
 }
 
-PluginSession& ExchangeApiCaseSource::session() {
-  if (!session_) session_ = std::make_unique<PluginSession>(runtime_(), spec_);
-  return *session_;
-}
-
-CaseResult ExchangeApiCaseSource::run(const CaseSpec& spec) {
-  if (spec.params.contains("not_supported")) {
-    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
-            Verdict::ok};
-  }
-  const runtime::DeviceInfo* device = runtime_().inventory().find(spec.device);
-  if (device == nullptr) {
-    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1,
-            {},      Verdict::ok};
-  }
-  return run_allocate(session(), spec, *device);
+CaseResult ExchangeApiCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
+                                         const runtime::DeviceInfo& device) {
+  return run_allocate(session, spec, device);
 }
 
 }  // namespace dlpack_usm::suite

@@ -6,31 +6,20 @@
 // pattern to compare.
 #pragma once
 
-#include <functional>
-#include <memory>
-
-#include "plugin/plugin_spec.hpp"
-#include "runtime/runtime.hpp"
-#include "suite/case.hpp"
-#include "suite/plugin_session.hpp"
+#include "suite/plugin_case_source.hpp"
 
 namespace dlpack_usm::suite {
 
-class ExchangeApiCaseSource final : public CaseSource {
+class ExchangeApiCaseSource final : public PluginCaseSource {
  public:
-  ExchangeApiCaseSource(std::function<runtime::Runtime&()> runtime, plugin::PluginSpec spec)
-      : runtime_(std::move(runtime)), spec_(std::move(spec)) {}
+  using PluginCaseSource::PluginCaseSource;
 
   std::string_view kind() const override { return "exchange-api"; }
   std::vector<CaseSpec> cases() override;
-  CaseResult run(const CaseSpec& spec) override;
 
  private:
-  PluginSession& session();
-
-  std::function<runtime::Runtime&()> runtime_;
-  plugin::PluginSpec spec_;
-  std::unique_ptr<PluginSession> session_;
+  CaseResult run_on(PluginSession& session, const CaseSpec& spec,
+                    const runtime::DeviceInfo& device) override;
 };
 
 }  // namespace dlpack_usm::suite

@@ -251,25 +251,9 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
 
 }  // namespace
 
-CaseSpec plugin_case(std::string id, std::string source, std::string device,
-                     std::vector<std::string> rules, nlohmann::json params) {
-  rules.emplace_back(kPluginCrashRule);
-  rules.emplace_back(kPluginHangRule);
-  CaseSpec spec{std::move(id), std::move(source), std::move(device), std::move(rules),
-                std::move(params)};
-  spec.crash_rule = kPluginCrashRule;
-  spec.timeout_rule = kPluginHangRule;
-  return spec;
-}
-
-CaseSpec plugin_not_supported_case(std::string id, std::string source, std::string device,
-                                   std::string reason) {
-  return {std::move(id), std::move(source), std::move(device), {}, {{"not_supported", reason}}};
-}
-
 std::vector<CaseSpec> ProducerCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
+  for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
       add_device_cases(root, true, cases);
       for (const DeviceInfo& sub : root.sub_devices) add_device_cases(sub, false, cases);
@@ -278,22 +262,9 @@ std::vector<CaseSpec> ProducerCaseSource::cases() {
   return cases;
 }
 
-PluginSession& ProducerCaseSource::session() {
-  if (!session_) session_ = std::make_unique<PluginSession>(runtime_(), spec_);
-  return *session_;
-}
-
-CaseResult ProducerCaseSource::run(const CaseSpec& spec) {
-  if (spec.params.contains("not_supported")) {
-    return {spec.id,    Outcome::not_supported, spec.params["not_supported"], {}, 0, 1, {},
-            Verdict::ok};
-  }
-  const DeviceInfo* device = runtime_().inventory().find(spec.device);
-  if (device == nullptr) {
-    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1,
-            {},      Verdict::ok};
-  }
-  return run_produce(session(), spec, *device);
+CaseResult ProducerCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
+                                      const runtime::DeviceInfo& device) {
+  return run_produce(session, spec, device);
 }
 
 }  // namespace dlpack_usm::suite

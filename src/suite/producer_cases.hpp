@@ -7,42 +7,20 @@
 // instead (exchange_api_cases.hpp).
 #pragma once
 
-#include <functional>
-#include <memory>
-
-#include "plugin/plugin_spec.hpp"
-#include "runtime/runtime.hpp"
-#include "suite/case.hpp"
-#include "suite/plugin_session.hpp"
+#include "suite/plugin_case_source.hpp"
 
 namespace dlpack_usm::suite {
 
-// The rules every plugin case can break by behaving badly, for --rule.
-inline constexpr const char* kPluginCrashRule = "DLP-PLUGIN-CRASH";
-inline constexpr const char* kPluginHangRule = "DLP-PLUGIN-HANG";
-
-// A case of a plugin source: crash and hang name their rules.
-CaseSpec plugin_case(std::string id, std::string source, std::string device,
-                     std::vector<std::string> rules, nlohmann::json params);
-// The not_supported case of a device (or kind) a plugin cannot be tested on.
-CaseSpec plugin_not_supported_case(std::string id, std::string source, std::string device,
-                                   std::string reason);
-
-class ProducerCaseSource final : public CaseSource {
+class ProducerCaseSource final : public PluginCaseSource {
  public:
-  ProducerCaseSource(std::function<runtime::Runtime&()> runtime, plugin::PluginSpec spec)
-      : runtime_(std::move(runtime)), spec_(std::move(spec)) {}
+  using PluginCaseSource::PluginCaseSource;
 
   std::string_view kind() const override { return "producer"; }
   std::vector<CaseSpec> cases() override;
-  CaseResult run(const CaseSpec& spec) override;
 
  private:
-  PluginSession& session();
-
-  std::function<runtime::Runtime&()> runtime_;
-  plugin::PluginSpec spec_;
-  std::unique_ptr<PluginSession> session_;
+  CaseResult run_on(PluginSession& session, const CaseSpec& spec,
+                    const runtime::DeviceInfo& device) override;
 };
 
 }  // namespace dlpack_usm::suite
