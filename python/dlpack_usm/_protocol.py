@@ -142,6 +142,23 @@ def _check_stream_on_cpu(obj, base, max_version):
                     "stream=None is accepted for devices without streams")]
 
 
+def _check_returned_device(capsule, kwargs, wanted, rule, where, origin):
+    """Findings on a capsule __dlpack__(dl_device=wanted, copy=False) gave:
+    it must be on `wanted` (else `rule`) and must not be a copy."""
+    inspection = _read(capsule, origin)
+    if inspection is None:
+        return [_name_finding(capsule, kwargs)]
+    found = []
+    got = _tensor_json.device(inspection.capsule)
+    if got != wanted:
+        found.append(finding(rule, "dl_tensor.device",
+                             f"__dlpack__({_arguments(kwargs)}) returned a tensor on {got}{where}"))
+    if "IS_COPIED" in _tensor_json.flag_names(inspection.capsule):
+        found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
+                             f"__dlpack__({_arguments(kwargs)}) made a copy"))
+    return found
+
+
 def _check_dl_device(obj, base, max_version, origin):
     own = _tensor_json.device(base.capsule)
     if own is None:
@@ -156,18 +173,8 @@ def _check_dl_device(obj, base, max_version, origin):
                              f"__dlpack__({_arguments(kwargs)}) raised {type(error).__name__} "
                              f"({error}) instead of BufferError"))
     elif error is None:
-        inspection = _read(capsule, origin)
-        if inspection is None:
-            found.append(_name_finding(capsule, kwargs))
-        else:
-            got = _tensor_json.device(inspection.capsule)
-            if got != foreign:
-                found.append(finding("DLP-PY-DL-DEVICE-FOREIGN", "dl_tensor.device",
-                                     f"__dlpack__({_arguments(kwargs)}) returned a tensor on "
-                                     f"{got}: the dl_device asked for was ignored"))
-            if "IS_COPIED" in _tensor_json.flag_names(inspection.capsule):
-                found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
-                                     f"__dlpack__({_arguments(kwargs)}) made a copy"))
+        found += _check_returned_device(capsule, kwargs, foreign, "DLP-PY-DL-DEVICE-FOREIGN",
+                                        ": the dl_device asked for was ignored", origin)
 
     kwargs = {"max_version": max_version, "dl_device": tuple(own), "copy": False}
     capsule, error = _ask(obj, **kwargs)
@@ -176,18 +183,8 @@ def _check_dl_device(obj, base, max_version, origin):
                              f"__dlpack__({_arguments(kwargs)}) raised {type(error).__name__} "
                              f"({error}) for the array's own device"))
     elif error is None:
-        inspection = _read(capsule, origin)
-        if inspection is None:
-            found.append(_name_finding(capsule, kwargs))
-        else:
-            got = _tensor_json.device(inspection.capsule)
-            if got != tuple(own):
-                found.append(finding("DLP-PY-DL-DEVICE-OWN", "dl_tensor.device",
-                                     f"__dlpack__({_arguments(kwargs)}) returned a tensor on "
-                                     f"{got}"))
-            if "IS_COPIED" in _tensor_json.flag_names(inspection.capsule):
-                found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
-                                     f"__dlpack__({_arguments(kwargs)}) made a copy"))
+        found += _check_returned_device(capsule, kwargs, tuple(own), "DLP-PY-DL-DEVICE-OWN", "",
+                                        origin)
     return found
 
 

@@ -15,6 +15,7 @@
 #include "exchange/layout.hpp"
 #include "exchange/pattern.hpp"
 #include "runtime/runtime.hpp"
+#include "suite/live_matrix.hpp"
 
 namespace dlpack_usm::exchange::testing {
 
@@ -59,17 +60,7 @@ inline bool usm_required() {
   }
 
 inline bool supports(const runtime::DeviceInfo& device, facts::UsmKind kind) {
-  switch (kind) {
-    case facts::UsmKind::host:
-      return device.usm->host.access;
-    case facts::UsmKind::device:
-      return device.usm->device.access;
-    case facts::UsmKind::shared:
-      return device.usm->single_device_shared.access;
-    case facts::UsmKind::unknown:
-      break;
-  }
-  return false;
+  return suite::kind_supported(device, kind);
 }
 
 // The producer's bytes for `layout`, walking the multi-index like an
