@@ -5,22 +5,22 @@ them. Elsewhere a missing peer skips its tests with the reason."""
 
 import importlib
 import os
+import sys
 
 import pytest
 
-
-def peers_required():
-    return os.environ.get("DLPACK_USM_REQUIRE_PEERS") == "1" or \
-        os.environ.get("DLPACK_USM_REQUIRE_USM") == "1"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, os.pardir, "tests", "tools"))
+from optional_module import missing_message, required as peers_required  # noqa: E402
 
 
 def require(module):
     try:
         return importlib.import_module(module)
     except Exception as error:  # dpctl raises more than ImportError when SYCL cannot start
-        message = f"{module} cannot be imported: {type(error).__name__}: {error}"
+        message = missing_message(module, error)
         if peers_required():
-            pytest.fail(message + " (scripts/setup.sh installs it; peers are required here)")
+            pytest.fail(message + " (peers are required here)")
         pytest.skip(message, allow_module_level=True)
 
 

@@ -70,8 +70,10 @@ class BoundedDomBuilder {
   bool key(std::string& key) {
     Frame& top = frames_.back();
     if (top.value->contains(key)) {
+      // fmt, not std::string's operator+: GCC 12 at -O3 raises a false
+      // -Wrestrict inside operator+ here (GCC bug 105329).
       throw DocumentError(
-          pointer_through(frames_.size() - 1) + "/" + pointer_token(key),
+          fmt::format("{}/{}", pointer_through(frames_.size() - 1), pointer_token(key)),
           fmt::format("the key {} appears twice in the same object", quote_for_message(key)));
     }
     if (top.entries >= limits_.max_object_members) {

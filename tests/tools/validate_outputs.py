@@ -5,15 +5,20 @@
   validate_outputs.py junit FILE.xml
   validate_outputs.py jsonl FILE.jsonl
 
-Exits 0 when every document is valid, 1 with the reasons otherwise.
+Exits 0 when every document is valid, 1 with the reasons otherwise, and 77
+(skipped) when jsonschema is missing and not required (optional_module.py).
 """
 import json
+import os
 import sys
 import xml.etree.ElementTree as ElementTree
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from optional_module import import_or_exit  # noqa: E402
+
 
 def validate_schema(schema_path, documents):
-    import jsonschema
+    jsonschema = import_or_exit("jsonschema")
 
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
