@@ -4,6 +4,7 @@
 // streamed results.jsonl and a failures file.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "cli/result_stream.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "plugin/plugin_spec.hpp"
@@ -25,11 +27,15 @@
 namespace dlpack_usm::cli {
 namespace {
 
+constexpr double kMinTimeoutSeconds = 0.01;
+constexpr double kMaxTimeoutSeconds = 86400;
+
 struct CheckArguments {
   std::string suite;
   std::vector<std::string> filters, rules, devices, required_devices, baselines, flakes;
   std::string shard;
   bool allow_empty = false;
+  bool vectors_only = false;
   bool list = false;
   double timeout_s = 60;
   int jobs = 0;
@@ -53,43 +59,40 @@ std::vector<plugin::PluginSpec> plugin_specs(const CheckArguments& args) {
   return specs;
 }
 
-// Opens results.jsonl up front: an unwritable path is an environment error
-// before any case runs, and each line is flushed as its case finishes so the
-// file survives a crash of the runner itself.
-class ResultStream {
- public:
-  explicit ResultStream(const std::string& path) {
-    if (path.empty()) return;
-    file_ = std::fopen(path.c_str(), "w");
-    if (file_ == nullptr) {
-      fail_environment(fmt::format("cannot write the results stream {}", path),
-                       "check that the directory exists and is writable");
-    }
-  }
-  ~ResultStream() {
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  ResultStream(const ResultStream&) = delete;
-  ResultStream& operator=(const ResultStream&) = delete;
-  void write(const suite::RecordedCase& recorded) {
-    if (file_ == nullptr) return;
-    fmt::print(file_, "{}\n", report::recorded_case_line(recorded));
-    std::fflush(file_);
-  }
+// Seconds from 10 ms to a day: NaN, infinities and values whose millisecond
+// count rounds to 0 or overflows would time out every case.
+CLI::Validator timeout_seconds() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double seconds = 0;
+        try {
+          std::size_t used = 0;
+          seconds = std::stod(text, &used);
+          if (used != text.size()) return fmt::format("'{}' is not a number of seconds", text);
+        } catch (const std::exception&) {
+          return fmt::format("'{}' is not a number of seconds", text);
+        }
+        if (!std::isfinite(seconds) || seconds < kMinTimeoutSeconds ||
+            seconds > kMaxTimeoutSeconds) {
+          return fmt::format("{} is not between {} and {} seconds", text, kMinTimeoutSeconds,
+                             kMaxTimeoutSeconds);
+        }
+        return {};
+      },
+      "SECONDS");
+}
 
- private:
-  std::FILE* file_ = nullptr;
-};
-
-void require_writable(const std::string& path, const char* option) {
-  if (path.empty() || path == "-") return;
-  std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (parent.empty()) parent = ".";
-  if (access(parent.c_str(), W_OK) != 0) {
-    fail_environment(
-        fmt::format("{} {}: the directory {} is not writable", option, path, parent.string()),
-        "create it or choose another path");
-  }
+CLI::Validator shard_syntax() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          suite::parse_shard(text);
+        } catch (const Error& error) {
+          return fmt::format("{} ({})", error.what(), error.hint());
+        }
+        return {};
+      },
+      "I/N");
 }
 
 std::string default_stream_path(const std::string& report) {
@@ -120,12 +123,25 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   options.command_line = command_line;
   options.plugins = plugin_specs(args);
 
+  if (args.vectors_only && !options.plugins.empty()) {
+    fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
+               "choose one");
+  }
   const runtime::Inventory& inventory = runtime::opencl_runtime().inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
-  for (const std::string& problem : inventory.problems) print_warning(problem);
+  // Without devices the live cases cannot run: a run of the vectors alone
+  // passes only when it was asked for (--vectors-only), or the user narrowed
+  // the run (--filter, --allow-empty) and sees the problems as warnings.
+  bool devices_optional = args.vectors_only || !args.filters.empty() || args.allow_empty;
+  for (const std::string& problem : inventory.problems) {
+    if (devices_optional) print_warning(problem);
+  }
+  if (!devices_optional) suite::require_live_devices(inventory);
   suite::require_devices(inventory, options.required_devices);
 
-  suite::CaseSources sources = suite::case_sources(options.suite_dir, options.plugins);
+  suite::CaseSources sources = args.vectors_only
+                                   ? suite::vector_case_sources(options.suite_dir)
+                                   : suite::case_sources(options.suite_dir, options.plugins);
   if (args.list) {
     std::vector<suite::CaseSpec> all;
     for (auto& source : sources) {
@@ -137,10 +153,19 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     return 0;
   }
 
-  require_writable(args.report, "--report");
-  require_writable(args.junit, "--junit");
-  require_writable(args.failures, "--failures");
-  ResultStream stream(args.stream.empty() ? default_stream_path(args.report) : args.stream);
+  // Every output is checked before the first case runs: a refusal after a
+  // long run would lose its verdict.
+  std::string stream_path = args.stream.empty() ? default_stream_path(args.report) : args.stream;
+  require_distinct_outputs({{"--report", args.report},
+                            {"--junit", args.junit},
+                            {"--failures", args.failures},
+                            {"--stream", stream_path}});
+  for (auto [option, path] : {std::pair{"--report", &args.report},
+                              {"--junit", &args.junit},
+                              {"--failures", &args.failures}}) {
+    if (!path->empty()) resolve_output(*path, option);
+  }
+  ResultStream stream(stream_path);
 
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   if (!options.plugins.empty()) {
@@ -168,15 +193,19 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     write_file_atomically(args.report,
                           report::check_run_to_json(run).dump(
                               2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                              "\n");
+                              "\n",
+                          "--report");
   }
-  if (!args.junit.empty()) write_file_atomically(args.junit, report::check_run_to_junit(run));
+  if (!args.junit.empty()) {
+    write_file_atomically(args.junit, report::check_run_to_junit(run), "--junit");
+  }
   if (!args.failures.empty()) {
     write_file_atomically(args.failures, suite::failures_file_text([&run] {
                             std::vector<suite::CaseResult> results;
                             for (const auto& c : run.cases) results.push_back(c.result);
                             return results;
-                          }()));
+                          }()),
+                          "--failures");
   }
   std::FILE* summary_stream = args.report == "-" ? stderr : stdout;
   fmt::print(summary_stream, "{}", report::check_run_summary(run));
@@ -196,8 +225,12 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
   command->add_option("--rule", args->rules, "Run only cases about rule ID or GLOB (repeatable)");
   command->add_option("--device", args->devices,
                       "Run only live cases on DEVICE or its sub-devices (repeatable)");
-  command->add_option("--shard", args->shard, "Run shard I of N (I/N) of the selected cases");
-  command->add_flag("--allow-empty", args->allow_empty, "Selecting no case is not an error");
+  command->add_option("--shard", args->shard, "Run shard I of N (I/N) of the selected cases")
+      ->check(shard_syntax());
+  command->add_flag("--allow-empty", args->allow_empty,
+                    "Selecting no case, or finding no device, is not an error");
+  command->add_flag("--vectors-only", args->vectors_only,
+                    "Run the conformance vectors alone: no live case, no device needed");
   command->add_option("--require-device", args->required_devices,
                       "Exit 3 unless DEVICE (a name, glob, or 'usm') is present (repeatable)");
   command->add_option("--baseline", args->baselines,
@@ -212,7 +245,7 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
   command->add_option("--failures", args->failures,
                       "Write failing case ids to FILE, in baseline format");
   command->add_option("--timeout", args->timeout_s, "Seconds a case may run before it is killed")
-      ->check(CLI::PositiveNumber);
+      ->check(timeout_seconds());
   command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "dlpack/names.hpp"
 #include "exchange/capsule_save.hpp"
@@ -142,6 +143,7 @@ exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
 void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
   // Parse everything before touching a device, so usage errors come first.
   exchange::RoundTripRequest request = make_request(options);
+  if (!options.save.empty()) resolve_output(options.save, "--save");
   runtime::Runtime& runtime = runtime::opencl_runtime();
   const runtime::Inventory& inventory = runtime.inventory();
   for (const std::string& problem : inventory.problems) print_warning(problem);

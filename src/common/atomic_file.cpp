@@ -1,6 +1,7 @@
 #include "common/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,48 +15,157 @@
 namespace dlpack_usm {
 namespace {
 
-[[noreturn]] void fail_write(const std::filesystem::path& path, const char* step, int error) {
-  fail_environment(
-      fmt::format("cannot write {}: {} failed: {}", path.string(), step, std::strerror(error)),
-      "check that the directory exists and is writable");
+std::string named(const std::filesystem::path& path, std::string_view option) {
+  return option.empty() ? path.string() : fmt::format("{} {}", option, path.string());
 }
 
-}  // namespace
+[[noreturn]] void fail_write(const std::filesystem::path& path, std::string_view option,
+                             const char* step, int error) {
+  fail_environment(fmt::format("cannot write {}: {} failed: {}", named(path, option), step,
+                               std::strerror(error)),
+                   "check that the directory exists and is writable and that the disk has room; "
+                   "a file that was there is left as it was");
+}
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
-  if (path == "-") {
-    std::fwrite(content.data(), 1, content.size(), stdout);
-    std::fflush(stdout);
-    return;
-  }
-  std::filesystem::path directory = path.parent_path().empty() ? "." : path.parent_path();
-  std::string temporary =
-      (directory / fmt::format(".{}.tmp.{}", path.filename().string(), static_cast<long>(getpid())))
-          .string();
-  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail_write(path, "creating a temporary file", errno);
+// Writes all of `content`; false with errno set on a write error.
+bool write_all(int fd, std::string_view content) {
   std::size_t written = 0;
   while (written < content.size()) {
     ssize_t n = write(fd, content.data() + written, content.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int error = errno;
-      close(fd);
-      unlink(temporary.c_str());
-      fail_write(path, "write", error);
-    }
+    if (n < 0) return false;
     written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+void write_in_place(const OutputTarget& target, std::string_view content, std::string_view option) {
+  // O_NONBLOCK: a FIFO that nobody reads is refused at once instead of hanging.
+  int fd = open(target.path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 && errno == ENXIO) {
+    fail_usage(fmt::format("{}: no process reads this FIFO", named(target.path, option)),
+               "start its reader first, or write to a regular file");
+  }
+  if (fd < 0) fail_write(target.path, option, "opening", errno);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  if (!write_all(fd, content)) {
+    int error = errno;
+    close(fd);
+    fail_write(target.path, option, "write", error);
+  }
+  if (close(fd) != 0) fail_write(target.path, option, "closing", errno);
+}
+
+void replace_atomically(const OutputTarget& target, std::string_view content,
+                        std::string_view option) {
+  const std::filesystem::path& path = target.path;
+  std::filesystem::path directory = path.parent_path().empty() ? "." : path.parent_path();
+  std::string temporary =
+      (directory / fmt::format(".{}.tmp.{}", path.filename().string(), static_cast<long>(getpid())))
+          .string();
+  // O_EXCL: never write through something another process put there.
+  unlink(temporary.c_str());
+  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) fail_write(path, option, "creating a temporary file", errno);
+  if (!write_all(fd, content)) {
+    int error = errno;
+    close(fd);
+    unlink(temporary.c_str());
+    fail_write(path, option, "write", error);
   }
   // fsync so that a crash after rename cannot leave an empty report behind.
   if (fsync(fd) != 0 || close(fd) != 0) {
     int error = errno;
     unlink(temporary.c_str());
-    fail_write(path, "flushing", error);
+    fail_write(path, option, "flushing", error);
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     int error = errno;
     unlink(temporary.c_str());
-    fail_write(path, "rename", error);
+    fail_write(path, option, "rename", error);
+  }
+}
+
+}  // namespace
+
+OutputTarget resolve_output(const std::filesystem::path& path, std::string_view option) {
+  if (path == "-") return {OutputTarget::Kind::standard_output, {}};
+  if (path.empty()) fail_usage(fmt::format("{}: the path is empty", option), "name a file");
+  std::error_code error;
+  // A link is followed to what it names (also a dangling one: that file is
+  // created), so that replacing a file never replaces the link.
+  std::filesystem::path resolved = std::filesystem::weakly_canonical(path, error);
+  if (error) resolved = std::filesystem::absolute(path).lexically_normal();
+
+  struct stat status {};
+  if (stat(resolved.c_str(), &status) != 0) {
+    if (errno != ENOENT) fail_write(path, option, "stat", errno);
+    std::filesystem::path parent = resolved.parent_path();
+    if (access(parent.c_str(), W_OK) != 0) {
+      fail_environment(
+          fmt::format("{}: the directory {} is not writable", named(path, option), parent.string()),
+          "create it or choose another path");
+    }
+    return {OutputTarget::Kind::replace_atomically, resolved};
+  }
+  if (S_ISREG(status.st_mode)) {
+    std::filesystem::path parent = resolved.parent_path();
+    if (access(parent.c_str(), W_OK) != 0) {
+      fail_environment(
+          fmt::format("{}: the directory {} is not writable", named(path, option), parent.string()),
+          "the file is replaced by a new one written beside it; choose another path");
+    }
+    return {OutputTarget::Kind::replace_atomically, resolved};
+  }
+  if (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode)) {
+    return {OutputTarget::Kind::write_in_place, resolved};
+  }
+  const char* what = S_ISDIR(status.st_mode)    ? "a directory"
+                     : S_ISSOCK(status.st_mode) ? "a socket"
+                     : S_ISBLK(status.st_mode)  ? "a block device"
+                                                : "not a regular file";
+  fail_usage(fmt::format("{}: {} is {}", named(path, option), resolved.string(), what),
+             "name a regular file (it is replaced), a new path, a character device or a FIFO");
+}
+
+void require_distinct_outputs(
+    const std::vector<std::pair<std::string, std::string>>& option_paths) {
+  std::vector<std::pair<std::string, std::filesystem::path>> seen;
+  for (const auto& [option, path] : option_paths) {
+    if (path.empty()) continue;
+    std::error_code error;
+    std::filesystem::path key =
+        path == "-" ? std::filesystem::path("-") : std::filesystem::weakly_canonical(path, error);
+    if (error) key = std::filesystem::absolute(path).lexically_normal();
+    for (const auto& [other_option, other_key] : seen) {
+      if (other_key != key) continue;
+      if (key == "-") {
+        fail_usage(fmt::format("{} and {} both write to standard output", other_option, option),
+                   "give '-' to one of them and a file to the other");
+      }
+      fail_usage(fmt::format("{} and {} name the same file {}", other_option, option, path),
+                 "give each output a path of its own");
+    }
+    seen.emplace_back(option, key);
+  }
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content,
+                           std::string_view option) {
+  OutputTarget target = resolve_output(path, option);
+  switch (target.kind) {
+    case OutputTarget::Kind::standard_output:
+      if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() ||
+          std::fflush(stdout) != 0) {
+        fail_write("standard output", option, "write", errno);
+      }
+      return;
+    case OutputTarget::Kind::write_in_place:
+      write_in_place(target, content, option);
+      return;
+    case OutputTarget::Kind::replace_atomically:
+      replace_atomically(target, content, option);
+      return;
   }
 }
 

@@ -1,14 +1,38 @@
-// Writes a whole file so that readers see the old content or the new, never
-// half of it: a temporary file in the same directory, flushed, then renamed.
+// Writes an output file (a report, JUnit XML, a failures list, a capsule) the
+// way cp and install users expect: a regular file, or a path that does not
+// exist yet, is replaced atomically (readers see the old content or the new,
+// never half, and a failed write leaves the old file as it was); a character
+// device or a FIFO (/dev/null, /dev/stdout into a pipe) is written in place;
+// anything else is refused. A symbolic link is followed, never replaced.
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlpack_usm {
 
-// "-" writes to stdout. Throws Error(environment) naming the path when the
-// file cannot be written.
-void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+// Where the bytes of one output go, decided before anything is written.
+struct OutputTarget {
+  enum class Kind { standard_output, replace_atomically, write_in_place };
+  Kind kind = Kind::standard_output;
+  std::filesystem::path path;  // symbolic links resolved; empty for stdout
+};
+
+// "-" is stdout. Throws Error(usage) for a directory, socket, block device or
+// a FIFO nobody reads, and Error(environment) for a directory that is not
+// writable. `option` names the path in messages ("--report").
+OutputTarget resolve_output(const std::filesystem::path& path, std::string_view option = {});
+
+// Throws Error(usage) when two options name the same file, or more than one
+// names stdout. Each entry: option name, path (empty: not given).
+void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& option_paths);
+
+// Throws Error(usage) as resolve_output does, and Error(environment) naming
+// the path when it cannot be written (a write error, a full disk); the old
+// file is then left intact.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content,
+                           std::string_view option = {});
 
 }  // namespace dlpack_usm

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/printable.hpp"
 
 namespace dlpack_usm::plugin {
 namespace {
@@ -39,7 +40,10 @@ PluginTable validate(const PluginLibrary& library, const DlpackUsmPlugin* table)
     fail_usage(fmt::format("{}: the plugin table has no name", path),
                "set DlpackUsmPlugin.name; reports name the library by it");
   }
-  return PluginTable{table, table->name, table->version != nullptr ? table->version : ""};
+  // The library's own text reaches reports and terminals: control bytes and
+  // bytes that are not UTF-8 are escaped here, once, as \xNN.
+  return PluginTable{table, printable(table->name),
+                     table->version != nullptr ? printable(table->version) : ""};
 }
 
 const DlpackUsmPlugin* call_entry(void* entry, const DlpackUsmHost& host) {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "build_info.hpp"
 #include "common/error.hpp"
@@ -52,9 +53,14 @@ nlohmann::json options_to_json(const CheckOptions& options) {
 
 }  // namespace
 
-CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
+CaseSources vector_case_sources(const std::filesystem::path& suite_dir) {
   CaseSources sources;
   sources.push_back(std::make_unique<VectorCaseSource>(suite_dir));
+  return sources;
+}
+
+CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
+  CaseSources sources = vector_case_sources(suite_dir);
   sources.push_back(std::make_unique<LiveCaseSource>(
       []() -> runtime::Runtime& { return runtime::opencl_runtime(); }));
   return sources;
@@ -75,6 +81,23 @@ CaseSources case_sources(const std::filesystem::path& suite_dir,
     }
   }
   return sources;
+}
+
+void require_live_devices(const runtime::Inventory& inventory) {
+  std::size_t roots = 0;
+  for (const runtime::PlatformInfo& platform : inventory.platforms) {
+    roots += platform.devices.size();
+  }
+  if (inventory.problems.empty() && roots > 0) return;
+  std::string why = fmt::format("{}", fmt::join(inventory.problems, "; "));
+  if (inventory.problems.empty()) {
+    why = inventory.selector
+              ? fmt::format("ONEAPI_DEVICE_SELECTOR={} selects no device", *inventory.selector)
+              : "the OpenCL platforms list no device";
+  }
+  fail_environment(fmt::format("the live cases cannot run: {}", why),
+                   "fix the OpenCL set-up ('dlpack-usm list-devices' shows it), or pass "
+                   "--vectors-only to run the conformance vectors alone");
 }
 
 void require_devices(const runtime::Inventory& inventory,

@@ -31,6 +31,9 @@ struct CheckOptions {
   nlohmann::json plugin_descriptions = nlohmann::json::array();
 };
 
+// The shipped vectors alone (check --vectors-only).
+CaseSources vector_case_sources(const std::filesystem::path& suite_dir);
+
 // Every case source `check` knows: the shipped vectors and the live cases.
 CaseSources default_case_sources(const std::filesystem::path& suite_dir);
 
@@ -38,6 +41,12 @@ CaseSources default_case_sources(const std::filesystem::path& suite_dir);
 // test, their producer, exchange-API and consumer cases alone.
 CaseSources case_sources(const std::filesystem::path& suite_dir,
                          const std::vector<plugin::PluginSpec>& plugins);
+
+// Throws Error(environment) when the runtime has problems (no loader, no
+// platform, a platform that fails, a malformed ONEAPI_DEVICE_SELECTOR) or no
+// root device at all: the live cases could not run, and a run of the
+// vectors alone must not pass as if they had.
+void require_live_devices(const runtime::Inventory& inventory);
 
 // Throws Error(environment) naming a required device that is absent.
 // "usm" requires any device with USM; otherwise a name or glob of list-devices.

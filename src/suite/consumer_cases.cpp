@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/printable.hpp"
 #include "exchange/export_tensor.hpp"
 #include "exchange/pattern.hpp"
 #include "suite/live_matrix.hpp"
@@ -193,12 +194,14 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
   int status = session.table().table->consume(session.host(), offered.tensor,
                                               offered.versioned ? 1 : 0, &result);
   result.reason[sizeof result.reason - 1] = '\0';
+  // The library's text, escaped for terminals and made valid UTF-8 for JSON.
+  std::string reason = printable(result.reason);
   CaseFindings found;
   if (status != DLPACK_USM_OK) {
     found.add("", fmt::format("consume returned {} instead of DLPACK_USM_OK", status));
   } else if (valid && result.accepted == 0) {
-    found.add(kRejectsValidRule, fmt::format("rule {}: the valid tensor was rejected: {}",
-                                             kRejectsValidRule, result.reason));
+    found.add(kRejectsValidRule,
+              fmt::format("rule {}: the valid tensor was rejected: {}", kRejectsValidRule, reason));
   } else if (valid && result.checksum != offered.checksum) {
     found.add(kChecksumRule,
               fmt::format("rule {}: checksum {:#018x}, the elements in logical order give "
@@ -214,11 +217,10 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
                           "(must be 1)",
                           kDeleterCountRule, g_deleter_calls));
   }
-  return found.result(spec.id,
-                      valid ? fmt::format("accepted with the right checksum {:#018x}; "
-                                          "the deleter ran once",
-                                          offered.checksum)
-                            : fmt::format("rejected ({}); the deleter ran once", result.reason));
+  return found.result(spec.id, valid ? fmt::format("accepted with the right checksum {:#018x}; "
+                                                   "the deleter ran once",
+                                                   offered.checksum)
+                                     : fmt::format("rejected ({}); the deleter ran once", reason));
 }
 
 }  // namespace

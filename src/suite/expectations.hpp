@@ -22,6 +22,10 @@ struct ExpectationFile {
 
 // Throws Error(usage) with the file and line of a duplicate, an id with
 // spaces, or an unreadable file.
+// Read with a bound: a baseline of every case id of a large suite is a few
+// hundred KiB.
+inline constexpr std::size_t kMaxExpectationFileBytes = std::size_t{16} << 20;
+
 ExpectationFile read_expectation_file(const std::filesystem::path& path, std::string kind);
 ExpectationFile parse_expectation_text(std::string_view text, std::string path, std::string kind);
 

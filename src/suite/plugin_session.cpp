@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/printable.hpp"
+
 namespace dlpack_usm::suite {
 namespace {
 
@@ -31,7 +33,7 @@ PluginSession::PluginSession(runtime::Runtime& runtime, const plugin::PluginSpec
 nlohmann::json PluginSession::describe() const {
   nlohmann::json json{
       {"role", plugin::to_string(spec_.role)},
-      {"path", spec_.path},
+      {"path", printable(spec_.path)},
       {"interface", spec_.exchange_api() ? "DLPackExchangeAPI" : "dlpack_usm_plugin"},
       {"symbol", spec_.exchange_api() ? nlohmann::json(spec_.symbol) : nlohmann::json(nullptr)},
       {"name", table_.table != nullptr ? nlohmann::json(table_.name) : nlohmann::json(nullptr)},

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/printable.hpp"
 #include "exchange/imported_view.hpp"
 #include "exchange/pattern.hpp"
 #include "exchange/rule_refusal.hpp"
@@ -203,10 +204,12 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   int status =
       session.table().table->produce(session.host(), &request.c, &out, message, sizeof message);
   message[sizeof message - 1] = '\0';
+  // The library's text, escaped for terminals and made valid UTF-8 for JSON.
+  std::string why = printable(message);
   if (status == DLPACK_USM_UNSUPPORTED) {
     return {spec.id,
             Outcome::not_supported,
-            fmt::format("the library cannot: {}", message),
+            fmt::format("the library cannot: {}", why),
             {},
             0,
             1,
@@ -214,16 +217,15 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
             Verdict::ok};
   }
   if (status != DLPACK_USM_OK) {
-    return {
-        spec.id,
-        Outcome::fail,
-        fmt::format("produce returned {} ({}): {}", status,
-                    status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", message),
-        {},
-        0,
-        1,
-        {},
-        Verdict::ok};
+    return {spec.id,
+            Outcome::fail,
+            fmt::format("produce returned {} ({}): {}", status,
+                        status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", why),
+            {},
+            0,
+            1,
+            {},
+            Verdict::ok};
   }
   CaseFindings found;
   if (out == nullptr) {
