@@ -99,7 +99,15 @@ void ImportedView::read_element(std::uint64_t index, std::byte* out) const {
 
 std::vector<std::byte> ImportedView::read_all() const {
   std::vector<std::byte> elements(element_count_ * element_bytes_);
-  if (element_count_ == 0) return elements;
+  for_each_element([&](std::uint64_t index, const std::byte* element) {
+    std::memcpy(elements.data() + index * element_bytes_, element, element_bytes_);
+  });
+  return elements;
+}
+
+void ImportedView::for_each_element(
+    const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const {
+  if (element_count_ == 0) return;
   const std::byte* first = static_cast<const std::byte*>(data_) + facts_.byte_offset;
   // Device USM: bring the whole extent over once, then gather on the host.
   std::vector<std::byte> staging;
@@ -110,10 +118,8 @@ std::vector<std::byte> ImportedView::read_all() const {
     first = staging.data() - lowest_byte_;
   }
   for (std::uint64_t i = 0; i < element_count_; ++i) {
-    std::memcpy(elements.data() + i * element_bytes_,
-                first + element_byte_position(i, shape_, strides_, element_bytes_), element_bytes_);
+    visit(i, first + element_byte_position(i, shape_, strides_, element_bytes_));
   }
-  return elements;
 }
 
 void ImportedView::write_element(std::uint64_t index, const std::byte* in) const {

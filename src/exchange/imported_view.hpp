@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -55,6 +56,11 @@ class ImportedView {
   // Every element in logical order, element_bytes() each; one transfer of
   // the tensor's byte extent for device USM.
   std::vector<std::byte> read_all() const;
+  // Calls `visit(index, element)` for every element in logical order without
+  // a copy of them all: memory stays at one staging copy of the extent (device
+  // USM) or none (host-accessible USM), whatever the tensor's size.
+  void for_each_element(
+      const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const;
   // Throws Error(findings) when the producer marked the tensor READ_ONLY.
   void write_element(std::uint64_t index, const std::byte* in) const;
 
