@@ -110,11 +110,15 @@ def command_capture(arguments):
 
 def command_rules(arguments):
     if arguments.json:
-        print(json.dumps([rule.__dict__ for rule in CATALOG], indent=2))
+        # The shape of `dlpack-usm rules --json` (conformance/schema/rules.schema.json),
+        # with "rule_id", the key every JSON output of the tool uses for a rule id.
+        rules = [{"rule_id": rule.id, **{key: value for key, value in rule.__dict__.items()
+                                         if key != "id"}} for rule in CATALOG]
+        print(json.dumps({"rules": rules}, indent=2))
         return OK
     for rule in CATALOG:
         print(f"{rule.id}  {rule.severity}  since {rule.since}  {rule.title}")
-        print(f"    {rule.source}: {rule.spec_text}")
+        print(f"    {rule.reference} ({rule.normative}): {rule.quote}")
     return OK
 
 

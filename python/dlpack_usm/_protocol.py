@@ -80,8 +80,8 @@ def _check_versioned(obj, max_version, origin):
         return [finding("DLP-PY-KEYWORD-TYPEERROR", "__dlpack__",
                         f"__dlpack__(max_version={max_version!r}) raised "
                         f"{type(error).__name__} ({error}); a producer that does not take the "
-                        "keyword must raise TypeError so that consumers fall back to "
-                        "__dlpack__()")], False
+                        "keyword should raise TypeError: consumers fall back to __dlpack__() "
+                        "on TypeError only")], False
     name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
     if name == _capsules.LEGACY:
         return [finding("DLP-PY-VERSIONED-OFFERED", "__dlpack__",

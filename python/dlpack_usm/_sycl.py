@@ -102,27 +102,27 @@ def _check_fields(interface, has_buffer):
         bad("", f"__sycl_usm_array_interface__ is a {type(interface).__name__}, not a dict")
         return found
     if not _int_tuple(interface.get("shape")):
-        bad("shape", f"shape must be a tuple of integers, found {interface.get('shape')!r}")
+        bad("shape", f"shape is not a tuple of integers, found {interface.get('shape')!r}")
     if not isinstance(interface.get("typestr"), str):
-        bad("typestr", f"typestr must be a string, found {interface.get('typestr')!r}")
+        bad("typestr", f"typestr is not a string, found {interface.get('typestr')!r}")
     if "typedescr" in interface:
         descr = interface["typedescr"]
         if not (isinstance(descr, list) and all(isinstance(item, tuple) for item in descr)):
-            bad("typedescr", f"typedescr must be a list of tuples, found {descr!r}")
+            bad("typedescr", f"typedescr is not a list of tuples, found {descr!r}")
     if "data" in interface:
         data = interface["data"]
         if not (isinstance(data, tuple) and len(data) == 2 and _is_int(data[0]) and data[0] >= 0
                 and isinstance(data[1], bool)):
-            bad("data", f"data must be (int, bool): the USM pointer and read-only, found {data!r}")
+            bad("data", f"data is not (int, bool), the USM pointer and read-only, found {data!r}")
     elif not has_buffer:
         bad("data", "data is missing and the object has no buffer interface to fall back on")
     strides = interface.get("strides")
     if strides is not None and not _int_tuple(strides):
-        bad("strides", f"strides must be a tuple of integers or None, found {strides!r}")
+        bad("strides", f"strides is not a tuple of integers or None, found {strides!r}")
     if "offset" in interface and not _is_int(interface["offset"]):
-        bad("offset", f"offset must be an int, found {interface['offset']!r}")
+        bad("offset", f"offset is not an int, found {interface['offset']!r}")
     if not _is_int(interface.get("version")):
-        bad("version", f"version must be an int, found {interface.get('version')!r}")
+        bad("version", f"version is not an int, found {interface.get('version')!r}")
     if "syclobj" not in interface:
         bad("syclobj", "syclobj is missing: it names the context the USM pointer is bound to")
     return found

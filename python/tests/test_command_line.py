@@ -96,7 +96,7 @@ def test_capture_to_an_unwritable_place_is_an_environment_error(tmp_path):
 def test_rules_lists_the_python_catalog():
     result = run("rules", "--json")
     assert result.returncode == 0
-    ids = [rule["id"] for rule in json.loads(result.stdout)]
+    ids = [rule["rule_id"] for rule in json.loads(result.stdout)["rules"]]
     assert "DLP-PY-CONSUMER-RENAME" in ids and len(ids) == len(set(ids))
 
 

@@ -55,13 +55,6 @@ report::FileFindings check_file(const std::string& file) {
   return result;
 }
 
-int check_exit_code(const report::FindingsReport& report) {
-  report::FindingsSummary summary = report::summarize(report);
-  if (summary.unreadable_files > 0) return static_cast<int>(ExitCode::usage);
-  bool failed = summary.findings.errors > 0 || (report.strict && summary.findings.warnings > 0);
-  return static_cast<int>(failed ? ExitCode::findings : ExitCode::ok);
-}
-
 void add_check(CLI::App& capsule, Outcome& outcome) {
   auto* command = capsule.add_subcommand(
       "check", "Run the rule catalog on every tensor of the capsule files and print the findings");
@@ -75,7 +68,7 @@ void add_check(CLI::App& capsule, Outcome& outcome) {
     report::FindingsReport report;
     report.strict = *strict;
     for (const std::string& file : *files) report.files.push_back(check_file(file));
-    report.exit_code = check_exit_code(report);
+    report.exit_code = static_cast<int>(report::decide_exit_code(report));
     if (*json) {
       print_json(report::findings_report_to_json(report));
     } else {

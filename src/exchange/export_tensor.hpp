@@ -1,5 +1,6 @@
-// Export of a USM allocation as a DLPack tensor, as the seed protocol
-// (seeds/000, 001, 004) describes it: the owning device of the pointer, its
+// Export of a USM allocation as a DLPack tensor, as dpctl's documentation
+// ("DLPack exchange of USM allocated arrays") and Intel Extension for
+// PyTorch's describe it: the owning device of the pointer, its
 // parent root device if it is a sub-device, that root's index as the
 // kDLOneAPI device_id; a pointer not bound to its platform's default context
 // is refused. Export never copies: data is the caller's pointer.

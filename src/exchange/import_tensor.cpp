@@ -8,6 +8,7 @@
 #include "exchange/rule_gate.hpp"
 #include "exchange/rule_ids.hpp"
 #include "exchange/rule_refusal.hpp"
+#include "facts/derived.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
@@ -55,24 +56,28 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
   const runtime::PlatformInfo* platform = inventory.platform_of(placement.root_device);
   if (platform == nullptr) fail_environment("the root device has no platform");
 
-  // Look the pointer up in that platform's default context.
   placement.context = runtime.default_context(platform->index);
-  runtime::PointerInfo info = runtime.query(tensor.data, placement.context);
-  if (info.kind == facts::UsmKind::unknown) {
-    refuse(fmt::format("import refused: data {} is not bound to the default platform context of "
-                       "device_id {} (USM kind unknown; rule {})",
-                       tensor.data, device_id, rule_ids::kUsmUnknown),
-           "the producer must allocate in the default context of that device's platform",
-           {std::string(rule_ids::kUsmUnknown)});
-  }
-  placement.usm_kind = info.kind;
-  // The device where the data was allocated (none for host allocations).
-  placement.owner_device = info.owner;
-
-  // The rule engine judges the live facts: device_id against the owner's
-  // root, the byte extent against the allocation, and every field.
   facts::TensorFacts facts = read_capsule_facts(capsule, fmt::format("live:import:{}", device_id));
-  facts.runtime = live_runtime_facts(runtime, info, placement.context);
+  // A size-0 tensor with NULL data (what dlpack.h recommends) has no pointer
+  // to look up: NULL is unknown to every context, and nothing will be read.
+  const std::optional<std::uint64_t> count = facts::derive(facts).element_count;
+  if (tensor.data != nullptr || !count || *count != 0) {
+    // Look the pointer up in that platform's default context.
+    runtime::PointerInfo info = runtime.query(tensor.data, placement.context);
+    if (info.kind == facts::UsmKind::unknown) {
+      refuse(fmt::format("import refused: data {} is not bound to the default platform context "
+                         "of device_id {} (USM kind unknown; rule {})",
+                         tensor.data, device_id, rule_ids::kUsmUnknown),
+             "the producer must allocate in the default context of that device's platform",
+             {std::string(rule_ids::kUsmUnknown)});
+    }
+    placement.usm_kind = info.kind;
+    // The device where the data was allocated (none for host allocations).
+    placement.owner_device = info.owner;
+    // The rule engine judges the live facts: device_id against the owner's
+    // root, the byte extent against the allocation, and every field.
+    facts.runtime = live_runtime_facts(runtime, info, placement.context);
+  }
   std::vector<rules::Finding> findings = enforce_rules(facts, "import");
 
   return ImportedView(runtime, std::move(capsule), placement, std::move(facts),

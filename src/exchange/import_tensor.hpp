@@ -1,5 +1,5 @@
-// Import of a kDLOneAPI tensor, as the seed protocol (seeds/000, 001)
-// describes it: the root device from device_id, that platform's default
+// Import of a kDLOneAPI tensor, as dpctl's documentation ("DLPack exchange
+// of USM allocated arrays") describes it: the root device from device_id, that platform's default
 // context, the pointer's USM kind there (unknown is refused), the owning
 // device. The importer owns the capsule from the first line: on every path,
 // refusals included, the producer's deleter runs exactly once.

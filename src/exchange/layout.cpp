@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "facts/element_size.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
@@ -17,10 +18,12 @@ std::uint64_t checked_multiply(std::uint64_t a, std::uint64_t b) {
 }
 
 std::uint64_t element_count(const std::vector<std::int64_t>& shape) {
-  std::uint64_t count = 1;
-  for (std::int64_t extent : shape)
-    count = checked_multiply(count, static_cast<std::uint64_t>(extent));
-  return count;
+  std::optional<std::uint64_t> count = facts::checked_element_count(shape);
+  if (!count || *count > static_cast<std::uint64_t>(INT64_MAX)) {
+    fail_usage("the tensor is too large: the product of the shape overflows",
+               "use a smaller --shape");
+  }
+  return *count;
 }
 
 // Compact strides, walking the axes from the last (C) or the first (F).

@@ -10,6 +10,7 @@
 #include "exchange/import_tensor.hpp"
 #include "exchange/pattern.hpp"
 #include "exchange/rule_refusal.hpp"
+#include "facts/element_size.hpp"
 
 namespace dlpack_usm::exchange {
 namespace {
@@ -58,8 +59,7 @@ RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest
   report.expected_device_id = request.device.root_index;
 
   // Allocate, and write the pattern through the device from host staging.
-  report.element_bytes =
-      (static_cast<std::uint64_t>(request.dtype.bits) * request.dtype.lanes + 7) / 8;
+  report.element_bytes = facts::element_storage_bytes(request.dtype);
   if (report.element_bytes == 0 || request.dtype.bits % 8 != 0) {
     fail_usage(fmt::format("the round trip needs whole-byte elements, not {} bits",
                            static_cast<unsigned>(request.dtype.bits)));

@@ -1,5 +1,5 @@
 // The rule engine as a gate: export and import both evaluate every rule on
-// the live facts of a tensor and refuse it when any error finding remains.
+// the live facts of a tensor and refuse it when any warning or error remains.
 #pragma once
 
 #include <string_view>
@@ -10,8 +10,8 @@
 
 namespace dlpack_usm::exchange {
 
-// Returns the findings (warnings and infos only) when none is an error;
-// throws Error(findings) naming the error rules otherwise. `action` says
+// Returns the findings (infos only) when none is a warning or an error;
+// throws Error(findings) naming those rules otherwise. `action` says
 // what was refused: "export", "import".
 std::vector<rules::Finding> enforce_rules(const facts::TensorFacts& tensor,
                                           std::string_view action);

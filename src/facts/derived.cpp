@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "facts/element_size.hpp"
+
 namespace dlpack_usm::facts {
 namespace {
 
@@ -72,8 +74,7 @@ std::optional<std::vector<std::int64_t>> row_major_strides(const std::vector<std
 
 DerivedFacts derive(const TensorFacts& tensor) {
   DerivedFacts derived;
-  derived.element_bytes =
-      (static_cast<std::uint64_t>(tensor.dtype.bits) * tensor.dtype.lanes + 7) / 8;
+  derived.element_bytes = element_storage_bytes(tensor.dtype);
   derived.data_alignment = alignment_of(tensor.data);
   std::uint64_t first_element = 0;
   if (!__builtin_add_overflow(tensor.data, tensor.byte_offset, &first_element)) {
@@ -93,16 +94,9 @@ DerivedFacts derive(const TensorFacts& tensor) {
     return derived;
   }
 
-  std::uint64_t count = 1;
-  for (std::int64_t extent : shape) {
-    if (__builtin_mul_overflow(count, static_cast<std::uint64_t>(extent), &count)) {
-      // A zero extent anywhere makes the true product 0, whatever came first.
-      derived.element_count_overflows = !any_extent_zero(shape);
-      count = 0;
-      break;
-    }
-  }
-  if (!derived.element_count_overflows) derived.element_count = count;
+  // No extent is negative here, so nullopt means the product overflowed.
+  derived.element_count = checked_element_count(shape);
+  derived.element_count_overflows = !derived.element_count;
 
   if (tensor.strides) {
     if (tensor.strides->size() != shape.size()) return derived;

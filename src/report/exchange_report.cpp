@@ -7,6 +7,7 @@
 #include "dlpack/names.hpp"
 #include "facts/derived.hpp"
 #include "report/capsule_dump_report.hpp"
+#include "report/findings_report.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -54,14 +55,11 @@ std::string findings_text(const std::vector<rules::Finding>& findings) {
   return text;
 }
 
+// One shape for a finding in every JSON output (findings_report.hpp): the
+// rule id is "rule_id" everywhere.
 ordered_json findings_json(const std::vector<rules::Finding>& findings) {
   ordered_json list = ordered_json::array();
-  for (const rules::Finding& finding : findings) {
-    list.push_back({{"rule", finding.rule_id},
-                    {"severity", rules::to_string(finding.severity)},
-                    {"field", finding.field},
-                    {"message", finding.message}});
-  }
+  for (const rules::Finding& finding : findings) list.push_back(finding_to_json(finding));
   return list;
 }
 

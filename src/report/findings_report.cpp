@@ -71,6 +71,13 @@ FindingsSummary summarize(const FindingsReport& report) {
   return summary;
 }
 
+ExitCode decide_exit_code(const FindingsReport& report) {
+  FindingsSummary summary = summarize(report);
+  if (summary.unreadable_files > 0) return ExitCode::usage;
+  bool failed = summary.findings.errors > 0 || (report.strict && summary.findings.warnings > 0);
+  return failed ? ExitCode::findings : ExitCode::ok;
+}
+
 ordered_json finding_to_json(const rules::Finding& finding) {
   return {{"rule_id", finding.rule_id},
           {"severity", rules::to_string(finding.severity)},

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/error.hpp"
 #include "rules/rule.hpp"
 
 namespace dlpack_usm::report {
@@ -51,6 +52,11 @@ struct FindingsSummary {
   FindingCounts findings;
 };
 FindingsSummary summarize(const FindingsReport& report);
+
+// The verdict of a check, decided by the model rather than by the command
+// line: 2 (usage) when a file could not be read, 1 when an error remains
+// (or, with strict, a warning), 0 otherwise.
+ExitCode decide_exit_code(const FindingsReport& report);
 
 nlohmann::ordered_json finding_to_json(const rules::Finding& finding);
 nlohmann::ordered_json findings_report_to_json(const FindingsReport& report);

@@ -13,14 +13,16 @@ std::string version_range_display(const rules::RuleInfo& rule) {
 
 nlohmann::ordered_json rule_to_json(const rules::RuleInfo& rule) {
   nlohmann::ordered_json json;
-  json["id"] = rule.id;
+  json["rule_id"] = rule.id;
   json["family"] = rule.family;
   json["severity"] = rules::to_string(rule.severity);
   json["title"] = rule.title;
   json["since"] = dl::to_string(rule.since);
   json["until"] = rule.until ? nlohmann::ordered_json(dl::to_string(*rule.until)) : nullptr;
-  json["source"] = rule.source;
-  json["spec_text"] = rule.spec_text;
+  json["reference"] = rule.reference;
+  json["normative"] = rule.normative;
+  json["quote"] = rule.quote;
+  json["rationale"] = rule.rationale;
   return json;
 }
 

@@ -2,6 +2,8 @@
 // from the strides (facts/derived.hpp), never the product of the shape, so
 // views with negative, overlapping or padded strides are judged by the bytes
 // they really touch.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "rules/rule_definition.hpp"
@@ -42,10 +44,18 @@ SpanStatus byte_span(const RuleContext& context, Span& span) {
 void check_offset_unaligned(const RuleContext& context, Reporter& report) {
   if (!byte_offset_misaligned(context)) return;
   report("dl_tensor.byte_offset",
-         fmt::format("byte_offset {} is not a multiple of the element size {} of {}; a view "
-                     "must start on an element boundary",
+         fmt::format("byte_offset {} is not a multiple of the element size {} of {}; consumers "
+                     "that count the offset in elements read the wrong ones",
                      context.tensor.byte_offset, context.derived.element_bytes,
                      dl::dtype_display(context.tensor.dtype)));
+}
+
+bool has_unsigned_division_stride(const RuleContext& context) {
+  const auto& strides = context.tensor.strides;
+  if (!strides) return false;
+  return std::any_of(strides->begin(), strides->end(), [&context](std::int64_t stride) {
+    return unsigned_division_stride(stride, context.derived.element_bytes).has_value();
+  });
 }
 
 void check_extent_overflow(const RuleContext& context, Reporter& report) {
@@ -58,7 +68,7 @@ void check_extent_overflow(const RuleContext& context, Reporter& report) {
            "Check the extents");
     return;
   }
-  if (derived.extent_overflows) {
+  if (derived.extent_overflows && !has_unsigned_division_stride(context)) {
     report(field,
            "the byte extent computed from shape, strides and element size overflows 64 bits; "
            "check the strides (they count elements, not bytes)");
@@ -87,7 +97,7 @@ void check_outside_allocation(const RuleContext& context, Reporter& report) {
                                : fmt::format("[{:#x}, {:#x}) ({} bytes)", base, alloc_end, size);
   report("dl_tensor.data",
          fmt::format("the elements occupy [{:#x}, {:#x}) but the allocation is {}; data, "
-                     "byte_offset and the strides must keep every element inside the allocation",
+                     "byte_offset and the strides should keep every element inside the allocation",
                      span.low, span.end, allocation));
 }
 
@@ -107,43 +117,51 @@ void check_empty_not_null(const RuleContext& context, Reporter& report) {
                      context.tensor.data));
 }
 
+constexpr std::string_view kDataReference = "dlpack.h 1.3, DLTensor::data";
+
 constexpr std::array kRules{
     RuleDefinition{
         {"DLP-OFFSET-UNALIGNED", "addressing", "byte_offset not a multiple of the element size",
-         Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::byte_offset)",
-         "byte_offset is \"the offset in bytes to the beginning pointer to data\"; the first "
-         "element starts there, so a whole-byte dtype needs an offset that is a whole number "
-         "of elements."},
+         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::byte_offset",
+         "heuristic", "The offset in bytes to the beginning pointer to data",
+         "No sentence requires a whole number of elements, and real producers emit such views; "
+         "but consumers that turn byte_offset into an element offset (byte_offset / element "
+         "size) then read the wrong elements."},
         Scope::body,
         check_offset_unaligned},
     RuleDefinition{
-        {"DLP-EXTENT-OVERFLOW", "addressing", "Byte extent overflows 64 bits", Severity::error,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3 (GetDataSize, DLTensor::strides)",
-         "The memory a tensor needs follows from its shape, strides (in elements) and "
-         "(bits * lanes + 7) / 8 bytes per element; it must be representable as a 64-bit size "
-         "and address range."},
+        {"DLP-EXTENT-OVERFLOW", "addressing", "Byte extent overflows 64 bits", Severity::warning,
+         kFirstRelease, std::nullopt, kDataReference, "heuristic",
+         "size *= (t->dtype.bits * t->dtype.lanes + 7) / 8;",
+         "The memory a tensor needs follows from its shape, strides (in elements) and the "
+         "element size; a size or address range beyond 64 bits fits in no allocation. Strides "
+         "that are negative strides divided as unsigned numbers are "
+         "DLP-STRIDES-UNSIGNED-DIVISION's."},
         Scope::body,
         check_extent_overflow},
     RuleDefinition{{"DLP-EXTENT-OUTSIDE-ALLOCATION", "addressing",
-                    "Elements reach outside the known allocation", Severity::error, kFirstRelease,
-                    std::nullopt, "dlpack.h 1.3 (DLTensor::data)",
-                    "data \"points to the allocated data\" and byte_offset to the beginning of the "
-                    "tensor; every element the strides reach must lie in that allocation."},
+                    "Elements reach outside the known allocation", Severity::warning, kFirstRelease,
+                    std::nullopt, kDataReference, "heuristic",
+                    "The data pointer points to the allocated data.",
+                    "Every element the strides reach from data + byte_offset should lie in the "
+                    "allocation the runtime reports; the header implies it without a must."},
                    Scope::body,
                    check_outside_allocation},
-    RuleDefinition{
-        {"DLP-DATA-NULL", "addressing", "NULL data with elements", Severity::error, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3 (DLTensor::data)",
-         "data points to the allocated data; only \"if the tensor is of size zero\" may it be "
-         "NULL."},
-        Scope::body,
-        check_data_null},
-    RuleDefinition{
-        {"DLP-DATA-EMPTY-NOT-NULL", "addressing", "Size-0 tensor with non-NULL data",
-         Severity::info, kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::data)",
-         "\"If the tensor is of size zero, then the data pointer should be set to NULL.\""},
-        Scope::body,
-        check_empty_not_null},
+    RuleDefinition{{"DLP-DATA-NULL", "addressing", "NULL data with elements", Severity::warning,
+                    kFirstRelease, std::nullopt, kDataReference, "heuristic",
+                    "Note that if the tensor is of size zero, then the data pointer should be set "
+                    "to `NULL`.",
+                    "Only a size-0 tensor is described with NULL data; a tensor with elements "
+                    "has nowhere to keep them."},
+                   Scope::body,
+                   check_data_null},
+    RuleDefinition{{"DLP-DATA-EMPTY-NOT-NULL", "addressing", "Size-0 tensor with non-NULL data",
+                    Severity::info, kFirstRelease, std::nullopt, kDataReference, "should",
+                    "Note that if the tensor is of size zero, then the data pointer should be set "
+                    "to `NULL`.",
+                    "Consumers accept either; worth knowing only."},
+                   Scope::body,
+                   check_empty_not_null},
 };
 
 }  // namespace

@@ -50,19 +50,22 @@ void check_256(const RuleContext& context, Reporter& report) {
 
 constexpr std::array kRules{
     RuleDefinition{
-        {"DLP-ALIGN-ELEMENT", "alignment", "First element not naturally aligned", Severity::error,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::data, DLDataType)",
-         "data + byte_offset is the first element of the dtype; a scalar that is not aligned "
-         "to its own size (one component for complex) cannot be loaded as that type on every "
-         "device."},
+        {"DLP-ALIGN-ELEMENT", "alignment", "First element not naturally aligned", Severity::warning,
+         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data", "heuristic",
+         "at the moment it is recommended to not rely on the data pointer being correctly "
+         "aligned.",
+         "No sentence requires natural alignment, and real producers emit unaligned views; but "
+         "a scalar not aligned to its own size (one component for complex) faults or is slow "
+         "on some devices when loaded as that type."},
         Scope::body,
         check_element_alignment},
     RuleDefinition{
         {"DLP-ALIGN-256", "alignment", "data not 256-byte aligned", Severity::info, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3 (DLTensor::data)",
-         "The data pointer \"is always aligned to 256 bytes as in CUDA\" with byte_offset "
-         "pointing to the beginning, but many libraries ignore this and \"it is recommended to "
-         "not rely on the data pointer being correctly aligned\"."},
+         std::nullopt, "dlpack.h 1.3, DLTensor::data", "recommended",
+         "at the moment it is recommended to not rely on the data pointer being correctly "
+         "aligned.",
+         "The header once promised 256-byte alignment (\"always aligned to 256 bytes as in "
+         "CUDA\") and notes that many libraries ignore it; worth knowing only."},
         Scope::body,
         check_256},
 };

@@ -17,73 +17,79 @@ void judged_by_plugin_cases(const RuleContext&, Reporter&) {}
 
 constexpr dl::Release kExchangeApiSince{1, 2};
 
+constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::strides";
+constexpr std::string_view kStridesInElements =
+    "strides of the tensor (in number of elements, not bytes)";
+constexpr std::string_view kVersionReference = "dlpack.h 1.3, DLPackVersion";
+constexpr std::string_view kMustCallDeleter =
+    "If an obtained DLPack tensor has a major version that disagrees with the version number "
+    "specified in this header file (i.e. major != DLPACK_MAJOR_VERSION), the consumer must "
+    "call the deleter (and it is safe to do so).";
+
+// The case that judges a behaviour rule fails whatever the rule's severity;
+// the severity says how strongly the sources back the verdict.
 constexpr std::array kRules{
     RuleDefinition{
         {"DLP-PRODUCER-CONTENT", "behaviour",
-         "Produced tensor does not hold the requested elements where it says", Severity::error,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::strides, DLTensor::byte_offset)",
-         "Strides are \"in number of elements, not bytes\" and byte_offset is \"the offset in "
-         "bytes to the beginning pointer to data\": reading element i at data + byte_offset + "
-         "the strided position must give the producer's element i (of the dtype and shape "
-         "asked for, READ_ONLY set when asked)."},
+         "Produced tensor does not hold the requested elements where it says", Severity::warning,
+         kFirstRelease, std::nullopt, kStridesReference, "heuristic", kStridesInElements,
+         "Reading element i at data + byte_offset + the strided position must give the "
+         "producer's element i (of the dtype and shape asked for, READ_ONLY set when asked)."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PRODUCER-DELETER-LEAK", "behaviour", "Deleter ran but the allocation lives on",
-         Severity::error, kFirstRelease, std::nullopt,
-         "dlpack.h 1.3 (DLManagedTensorVersioned::deleter)",
-         "The deleter is the \"Destructor\": the borrowing framework calls it \"to notify the "
-         "host that the resource is no longer needed\", so once it has run the producer's "
-         "allocation must be released."},
+         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLManagedTensorVersioned",
+         "should",
+         "When the borrowing framework doesn't need the tensor, it should call the deleter to "
+         "notify the host that the resource is no longer needed.",
+         "Once the deleter has run, the producer's allocation is released."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-CONSUMER-CHECKSUM", "behaviour",
-         "Consumer read other elements than the tensor describes", Severity::error, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3 (DLTensor::strides, DLTensor::byte_offset)",
-         "A consumer must find element i at data + byte_offset + the position its strides "
-         "(\"in number of elements, not bytes\", any sign, any value on an extent-1 axis) "
-         "give; NULL strides before 1.2 mean compact row-major."},
+         "Consumer read other elements than the tensor describes", Severity::warning, kFirstRelease,
+         std::nullopt, kStridesReference, "heuristic", kStridesInElements,
+         "A consumer finds element i at data + byte_offset + the position its strides (any "
+         "sign, any value on an extent-1 axis) give; NULL strides before 1.2 mean compact "
+         "row-major."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-CONSUMER-REJECTS-VALID", "behaviour", "Consumer rejected a valid tensor",
-         Severity::error, kFirstRelease, std::nullopt,
-         "dlpack.h 1.3 (DLTensor::data); seeds/000_a1fa70ac3aeb0d85.txt (import protocol)",
-         "\"If the tensor is of size zero, then the data pointer should be set to NULL\"; "
-         "views with byte_offset, negative strides, ndim 0, legacy tensors and READ_ONLY "
-         "tensors of the default context are all valid and must import."},
+         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data",
+         "heuristic",
+         "Note that if the tensor is of size zero, then the data pointer should be set to "
+         "`NULL`.",
+         "Views with byte_offset, negative strides, ndim 0, size 0 with NULL data, legacy "
+         "tensors and READ_ONLY tensors of the default context are all valid."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-CONSUMER-ACCEPTS-INVALID", "behaviour", "Consumer accepted an invalid tensor",
-         Severity::error, kFirstRelease, std::nullopt,
-         "seeds/000_a1fa70ac3aeb0d85.txt (import protocol); dlpack.h 1.2 (DLTensor::strides)",
-         "Import rejects a pointer whose USM kind in the default context of the device's "
-         "platform is unknown, a major version it does not know, and (from 1.2) NULL strides "
-         "when ndim is not 0."},
+         Severity::error, kFirstRelease, std::nullopt, kVersionReference, "must", kMustCallDeleter,
+         "A consumer given a major version it does not know may only call the deleter; the "
+         "invalid cases also include pointers unknown to the default context, which dpctl's "
+         "import protocol rejects."},
         Scope::header,
         judged_by_plugin_cases},
-    RuleDefinition{
-        {"DLP-CONSUMER-DELETER-COUNT", "behaviour",
-         "Consumer did not call the deleter exactly once", Severity::error, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3 (DLManagedTensorVersioned, DLPackVersion)",
-         "\"When the borrowing framework doesn't need the tensor, it should call the deleter\"; "
-         "on a major version mismatch the consumer \"must call the deleter\" too. It runs once: "
-         "\"The destructor deletes the argument self as well.\""},
-        Scope::header,
-        judged_by_plugin_cases},
+    RuleDefinition{{"DLP-CONSUMER-DELETER-COUNT", "behaviour",
+                    "Consumer did not call the deleter exactly once", Severity::error,
+                    kFirstRelease, std::nullopt, kVersionReference, "must", kMustCallDeleter,
+                    "The deleter runs once: \"The destructor deletes the argument self as well.\""},
+                   Scope::header,
+                   judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-EXCHANGE-API-PROTOTYPE", "behaviour",
-         "managed_tensor_allocator ignored its prototype", Severity::error, kExchangeApiSince,
-         std::nullopt, "dlpack.h 1.3 (DLPackManagedTensorAllocator)",
-         "The allocator creates a tensor \"defined via the prototype DLTensor. Only the dtype, "
-         "ndim, shape, and device fields are used\": the tensor it returns has exactly those."},
+         "managed_tensor_allocator ignored its prototype", Severity::warning, kExchangeApiSince,
+         std::nullopt, "dlpack.h 1.3, DLPackManagedTensorAllocator", "heuristic",
+         "The allocation is defined via the prototype DLTensor.",
+         "The tensor the allocator returns has the prototype's dtype, ndim, shape and device."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
-        {"DLP-PLUGIN-CRASH", "behaviour", "Library under test crashed or exited", Severity::error,
-         kFirstRelease, std::nullopt, "plugin.h (dlpack_usm_plugin ABI 1)",
+        {"DLP-PLUGIN-CRASH", "behaviour", "Library under test crashed or exited", Severity::warning,
+         kFirstRelease, std::nullopt, "dlpack-usm plugin.h", "heuristic", "",
          "produce, consume, the deleter and the exchange API's allocator are C functions that "
          "return to their caller: a signal or an exit of the process is a failure of the "
          "library."},
@@ -91,7 +97,7 @@ constexpr std::array kRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PLUGIN-HANG", "behaviour", "Library under test did not return in time",
-         Severity::error, kFirstRelease, std::nullopt, "plugin.h (dlpack_usm_plugin ABI 1)",
+         Severity::warning, kFirstRelease, std::nullopt, "dlpack-usm plugin.h", "heuristic", "",
          "Every call into the library returns; a case still running at check's --timeout is "
          "killed and fails."},
         Scope::header,

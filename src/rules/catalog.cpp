@@ -58,6 +58,38 @@ std::optional<Severity> parse_severity(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<Strength> strength_of(std::string_view normative) {
+  static constexpr std::pair<std::string_view, Strength> kWords[] = {
+      {"must", Strength::must},
+      {"must not", Strength::must},
+      {"shall", Strength::must},
+      {"can not", Strength::must},
+      {"required", Strength::must},
+      {"should", Strength::should},
+      {"recommended", Strength::should},
+      {"deprecated", Strength::should},
+      {"can", Strength::may},
+      {"may", Strength::may},
+      {"heuristic", Strength::heuristic}};
+  for (const auto& [word, strength] : kWords) {
+    if (word == normative) return strength;
+  }
+  return std::nullopt;
+}
+
+Severity highest_severity(Strength strength) {
+  switch (strength) {
+    case Strength::must:
+      return Severity::error;
+    case Strength::should:
+    case Strength::heuristic:
+      return Severity::warning;
+    case Strength::may:
+      break;
+  }
+  return Severity::info;
+}
+
 std::span<const RuleInfo> rule_catalog() {
   return infos();
 }

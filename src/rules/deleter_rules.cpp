@@ -13,9 +13,11 @@ void check_null(const RuleContext& context, Reporter& report) {
 
 constexpr std::array kRules{
     RuleDefinition{{"DLP-DELETER-NULL", "deleter", "NULL deleter", Severity::info, kFirstRelease,
-                    std::nullopt, "dlpack.h 1.3 (DLManagedTensor::deleter)",
-                    "The deleter \"can be NULL if there is no way for the caller to provide a "
-                    "reasonable destructor\"; otherwise the consumer calls it when done."},
+                    std::nullopt, "dlpack.h 1.3, DLManagedTensorVersioned::deleter", "can",
+                    "It can be NULL if there is no way for the caller to provide a reasonable "
+                    "destructor.",
+                    "Allowed; worth knowing because the producer must then keep the memory alive "
+                    "by other means."},
                    Scope::header,
                    check_null},
 };

@@ -46,6 +46,11 @@ std::span<const unsigned> valid_bits(std::uint8_t code) {
   return {};
 }
 
+bool is_fp6_or_fp4(std::uint8_t code) {
+  return code == dl::kDLFloat6_e2m3fn || code == dl::kDLFloat6_e3m2fn ||
+         code == dl::kDLFloat4_e2m1fn;
+}
+
 std::string join_bits(std::span<const unsigned> bits) {
   std::string text;
   for (unsigned b : bits) text += (text.empty() ? "" : ", ") + std::to_string(b);
@@ -80,12 +85,26 @@ void check_bits_zero(const RuleContext& context, Reporter& report) {
 void check_bits_invalid(const RuleContext& context, Reporter& report) {
   const dl::DLDataType dtype = context.tensor.dtype;
   const dl::DtypeCodeName* known = dl::find_dtype_code(dtype.code);
-  if (known == nullptr || dtype.bits == 0 || dtype.code == dl::kDLOpaqueHandle) return;
+  if (known == nullptr || dtype.bits == 0 || dtype.code == dl::kDLOpaqueHandle ||
+      is_fp6_or_fp4(dtype.code)) {
+    return;
+  }
   std::span<const unsigned> allowed = valid_bits(dtype.code);
   if (std::find(allowed.begin(), allowed.end(), dtype.bits) != allowed.end()) return;
   report("dl_tensor.dtype.bits",
          fmt::format("{} with {} bit{} is not a valid type; {} takes {} bits", known->name,
                      dtype.bits, dtype.bits == 1 ? "" : "s", known->name, join_bits(allowed)));
+}
+
+void check_bits_fp6_fp4(const RuleContext& context, Reporter& report) {
+  const dl::DLDataType dtype = context.tensor.dtype;
+  if (!is_fp6_or_fp4(dtype.code)) return;
+  const unsigned expected = valid_bits(dtype.code).front();
+  if (dtype.bits == expected) return;
+  report("dl_tensor.dtype.bits",
+         fmt::format("{} with {} bits: the header requires {} bits for this code, and a "
+                     "consumer must stop importing any other value",
+                     dl::dtype_code_display(dtype.code), dtype.bits, expected));
 }
 
 void check_lanes_zero(const RuleContext& context, Reporter& report) {
@@ -101,50 +120,61 @@ void check_lanes_vector(const RuleContext& context, Reporter& report) {
                      context.tensor.dtype.lanes, context.tensor.dtype.lanes));
 }
 
+constexpr std::string_view kCodeShouldBeKnown =
+    "We keep it uint8_t instead of DLDataTypeCode for minimal memory footprint, but the value "
+    "should be one of DLDataTypeCode enum values.";
+
 constexpr std::array kRules{
-    RuleDefinition{
-        {"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no release defines", Severity::error,
-         kFirstRelease, dl::kModelRelease, "dlpack.h 1.3 (DLDataType::code)",
-         "code is uint8_t for a small footprint, \"but the value should be one of "
-         "DLDataTypeCode enum values\"."},
-        Scope::body,
-        check_code_unknown},
+    RuleDefinition{{"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no release defines",
+                    Severity::warning, kFirstRelease, dl::kModelRelease,
+                    "dlpack.h 1.3, DLDataType::code", "should", kCodeShouldBeKnown,
+                    "A code no release up to the tool's defines is one no consumer reads."},
+                   Scope::body,
+                   check_code_unknown},
     RuleDefinition{
         {"DLP-DTYPE-CODE-VERSION", "dtype", "Dtype code newer than the declared version",
-         Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.0 (DLPackVersion)",
-         "Minor version updates indicate the addition of enumeration values; a tensor may only "
-         "use the DLDataTypeCode values of the release it declares (kDLBool 0.8, float8/6/4 "
-         "codes 1.1)."},
+         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::code", "should",
+         kCodeShouldBeKnown,
+         "A tensor is judged by its declared version: a code added later (kDLBool 0.8, the "
+         "float8/6/4 codes 1.1) is not one of that release's DLDataTypeCode values."},
         Scope::body,
         check_code_version},
+    RuleDefinition{{"DLP-DTYPE-BITS-ZERO", "dtype", "Dtype with 0 bits", Severity::warning,
+                    kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::bits", "heuristic",
+                    "Number of bits, common choices are 8, 16, 32.",
+                    "No sentence forbids 0, but an element of 0 bits holds no data."},
+                   Scope::body,
+                   check_bits_zero},
     RuleDefinition{
-        {"DLP-DTYPE-BITS-ZERO", "dtype", "Dtype with 0 bits", Severity::error, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3 (DLDataType::bits)",
-         "bits is the \"number of bits\" of one lane; an element size of zero describes no "
-         "data."},
+        {"DLP-DTYPE-BITS-FP6-FP4", "dtype", "float6 or float4 code with other bits than 6 or 4",
+         Severity::error, dl::Release{1, 1}, std::nullopt, "dlpack.h 1.3, DLDataTypeCode", "must",
+         "Setting bits != 6 is currently unspecified, and the producer must ensure it is set "
+         "while the consumer must stop importing if the value is unexpected.",
+         "The same sentence stands under the float4 code with 4 in place of 6."},
         Scope::body,
-        check_bits_zero},
+        check_bits_fp6_fp4},
     RuleDefinition{
-        {"DLP-DTYPE-BITS-INVALID", "dtype", "Bits not valid for the dtype code", Severity::error,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLDataType examples, DLDataTypeCode)",
-         "Each code fixes its widths: bool is 8 bits (\"as per common array library "
-         "convention\"), complex is a compact pair (64 or 128; 32 for complex32), bfloat is 16, "
-         "float8/float6/float4 codes are 8/6/4, float is 16/32/64, int/uint 8-64 (1/2/4 for "
-         "sub-byte integers)."},
+        {"DLP-DTYPE-BITS-INVALID", "dtype", "Bits not valid for the dtype code", Severity::warning,
+         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType", "heuristic",
+         "bool: type_code = 6, bits = 8, lanes = 1 (as per common array library convention, the "
+         "underlying storage size of bool is 8 bits)",
+         "The header's examples and common convention fix the widths of each code: bool 8, "
+         "complex a compact pair (64 or 128; 32 for complex32), bfloat 16, float8 codes 8, float "
+         "16/32/64, int/uint 8-64 (1/2/4 for sub-byte integers). float6 and float4 are "
+         "DLP-DTYPE-BITS-FP6-FP4's."},
         Scope::body,
         check_bits_invalid},
-    RuleDefinition{
-        {"DLP-DTYPE-LANES-ZERO", "dtype", "Dtype with 0 lanes", Severity::error, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3 (DLDataType::lanes)",
-         "lanes is the \"number of lanes in the type\"; scalars have 1, and 0 describes no "
-         "data."},
-        Scope::body,
-        check_lanes_zero},
+    RuleDefinition{{"DLP-DTYPE-LANES-ZERO", "dtype", "Dtype with 0 lanes", Severity::warning,
+                    kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::lanes", "heuristic",
+                    "Number of lanes in the type, used for vector types.",
+                    "No sentence forbids 0, but a type of 0 lanes holds no data; scalars have 1."},
+                   Scope::body,
+                   check_lanes_zero},
     RuleDefinition{
         {"DLP-DTYPE-LANES-VECTOR", "dtype", "Vector dtype (lanes > 1)", Severity::warning,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLDataType::lanes); dpnp tensor/_dlpack.pyx",
-         "lanes > 1 is \"used for vector types\" (float4 is code 2, bits 32, lanes 4); "
-         "dpctl/dpnp and other consumers reject lanes != 1."},
+         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::lanes", "heuristic",
+         "Number of lanes in the type, used for vector types.",
+         "Legal, but dpctl/dpnp and other consumers reject lanes != 1."},
         Scope::body,
         check_lanes_vector},
 };

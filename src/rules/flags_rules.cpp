@@ -7,18 +7,24 @@
 namespace dlpack_usm::rules {
 namespace {
 
-constexpr std::uint64_t kKnownFlags =
-    dl::kFlagReadOnly | dl::kFlagIsCopied | dl::kFlagIsSubbyteTypePadded;
+// Every bit some release up to the model's defines. A bit a later release
+// defines than the tensor declares is named by its own rule
+// (DLP-FLAGS-PADDED-VERSION), so one stray bit gives one finding.
+std::uint64_t known_flags() {
+  std::uint64_t known = 0;
+  for (const dl::FlagName& flag : dl::flag_table()) known |= flag.mask;
+  return known;
+}
 
 bool versioned(const RuleContext& context) {
   return context.tensor.abi == facts::Abi::versioned;
 }
 
 void check_unknown_bits(const RuleContext& context, Reporter& report) {
-  std::uint64_t unknown = context.tensor.flags & ~kKnownFlags;
+  std::uint64_t unknown = context.tensor.flags & ~known_flags();
   if (!versioned(context) || unknown == 0) return;
   report("flags", fmt::format("flags {:#x} set bits {:#x} that no DLPack release up to {} "
-                              "defines; clear them (the default for flags is 0)",
+                              "defines; the header asks for 0 by default",
                               context.tensor.flags, unknown, dl::to_string(dl::kModelRelease)));
 }
 
@@ -52,40 +58,49 @@ void check_is_copied(const RuleContext& context, Reporter& report) {
          "deleter; the exchange was not zero-copy");
 }
 
+constexpr std::string_view kFlagsReference = "dlpack.h 1.3, DLManagedTensorVersioned::flags";
+constexpr std::string_view kFlagsDefaultZero = "By default the flags should be set to 0.";
+
 constexpr std::array kRules{
     RuleDefinition{
-        {"DLP-FLAGS-UNKNOWN-BITS", "flags", "Flag bits no release defines", Severity::error,
-         dl::Release{1, 0}, dl::kModelRelease, "dlpack.h 1.3 (DLManagedTensorVersioned::flags)",
-         "flags is a bitmask of the DLPACK_FLAG_BITMASK_* values; \"by default the flags "
-         "should be set to 0\", so bits no release defines must stay clear."},
+        {"DLP-FLAGS-UNKNOWN-BITS", "flags", "Flag bits no release defines", Severity::warning,
+         dl::Release{1, 0}, dl::kModelRelease, kFlagsReference, "should", kFlagsDefaultZero,
+         "Bits that no release up to the tensor's declared version defines carry nothing a "
+         "consumer can read; the header asks for 0 but does not forbid them."},
         Scope::body,
         check_unknown_bits},
     RuleDefinition{
         {"DLP-FLAGS-PADDED-VERSION", "flags", "IS_SUBBYTE_TYPE_PADDED before DLPack 1.1",
-         Severity::error, dl::Release{1, 0}, dl::Release{1, 0}, "dlpack.h 1.1",
-         "DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (bit 2) was introduced in DLPack 1.1; a "
-         "1.0 tensor cannot carry it."},
+         Severity::warning, dl::Release{1, 0}, dl::Release{1, 0}, kFlagsReference, "should",
+         kFlagsDefaultZero,
+         "Bit 2 (IS_SUBBYTE_TYPE_PADDED) was defined in DLPack 1.1; a tensor is judged by its "
+         "own declared version, and in 1.0 the bit is one no release defines."},
         Scope::body,
         check_padded_too_early},
     RuleDefinition{
         {"DLP-FLAGS-PADDED-NOT-SUBBYTE", "flags", "IS_SUBBYTE_TYPE_PADDED on a whole-byte dtype",
-         Severity::error, dl::Release{1, 1}, std::nullopt, "dlpack.h 1.1",
-         "IS_SUBBYTE_TYPE_PADDED tells whether a sub-byte type (ex: fp4/fp6) is padded rather "
-         "than packed; it has no meaning for a dtype of 8 or more bits."},
+         Severity::warning, dl::Release{1, 1}, std::nullopt,
+         "dlpack.h 1.3, DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED", "heuristic",
+         "This flag can be set by the producer to signal that a tensor of sub-byte type is "
+         "padded.",
+         "The header says when the bit can be set, not that it must not be set elsewhere; on a "
+         "dtype of 8 or more bits it means nothing, which suggests a producer bug."},
         Scope::body,
         check_padded_not_subbyte},
     RuleDefinition{
         {"DLP-FLAGS-READ-ONLY", "flags", "Tensor is read-only", Severity::info, dl::Release{1, 0},
-         std::nullopt, "dlpack.h 1.0 (DLPACK_FLAG_BITMASK_READ_ONLY)",
-         "The READ_ONLY bit indicates \"that the tensor is read only\": the consumer must not "
-         "write through the data pointer."},
+         std::nullopt, "dlpack.h 1.3, DLPACK_FLAG_BITMASK_READ_ONLY", "heuristic",
+         "bit mask to indicate that the tensor is read only.",
+         "Worth knowing: a consumer that writes through data breaks the producer's promise."},
         Scope::body,
         check_read_only},
     RuleDefinition{
         {"DLP-FLAGS-IS-COPIED", "flags", "Tensor is a copy made by the producer", Severity::info,
-         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.0 (DLPACK_FLAG_BITMASK_IS_COPIED)",
-         "The IS_COPIED bit says the tensor \"is a copy made by the producer\" and is solely "
-         "owned by the consumer until the deleter is invoked: the exchange was not zero-copy."},
+         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPACK_FLAG_BITMASK_IS_COPIED",
+         "heuristic",
+         "If set, the tensor is considered solely owned throughout its lifetime by the consumer, "
+         "until the producer-provided deleter is invoked.",
+         "Worth knowing: the exchange was not zero-copy."},
         Scope::body,
         check_is_copied},
 };

@@ -1,7 +1,6 @@
-// oneAPI family: the kDLOneAPI protocol of the source documents (dpctl's
-// export/import protocol, seeds 000 and 001; Intel Extension for PyTorch,
-// seed 004). These rules need what the owning runtime says about the
-// pointer (TensorFacts::runtime); without it only the info rule fires.
+// oneAPI family: the kDLOneAPI protocol (dpctl's documentation of the export
+// and import protocol; Intel Extension for PyTorch's DLPack page). These rules need what the owning
+// runtime says about the pointer (TensorFacts::runtime); without it only the info rule fires.
 #include <fmt/format.h>
 
 #include "rules/rule_definition.hpp"
@@ -43,6 +42,9 @@ void check_usm_unknown(const RuleContext& context, Reporter& report) {
   if (runtime == nullptr || runtime->usm_kind != facts::UsmKind::unknown) return;
   // A known non-default context explains the unknown kind; that rule reports it.
   if (runtime->default_context == false) return;
+  // A size-0 tensor with NULL data (what the header recommends) has no
+  // pointer to look up.
+  if (context.tensor.data == 0 && known_empty(context)) return;
   report("runtime.usm_kind",
          fmt::format("data {:#x} is not a USM pointer of the default context of device_id {}'s "
                      "platform (kind unknown); export only USM allocations made in that context",
@@ -62,9 +64,16 @@ void check_device_id_range(const RuleContext& context, Reporter& report) {
                      context.tensor.device_id, *runtime->root_device_count));
 }
 
+// Host USM belongs to no device: whatever owner a runtime or a capsule file
+// records for it (SYCL names the context's first device), there is none to
+// compare device_id with.
+bool has_owning_device(const facts::RuntimeFacts& runtime) {
+  return runtime.owner_root_index && runtime.usm_kind != facts::UsmKind::host;
+}
+
 void check_device_id_root(const RuleContext& context, Reporter& report) {
   const facts::RuntimeFacts* runtime = oneapi_runtime(context);
-  if (runtime == nullptr || !runtime->owner_root_index || runtime->owner_sub_device_index ||
+  if (runtime == nullptr || !has_owning_device(*runtime) || runtime->owner_sub_device_index ||
       !device_id_in_range(context.tensor, *runtime) ||
       context.tensor.device_id == *runtime->owner_root_index) {
     return;
@@ -78,15 +87,15 @@ void check_device_id_root(const RuleContext& context, Reporter& report) {
 
 void check_device_id_sub_device(const RuleContext& context, Reporter& report) {
   const facts::RuntimeFacts* runtime = oneapi_runtime(context);
-  if (runtime == nullptr || !runtime->owner_root_index || !runtime->owner_sub_device_index ||
+  if (runtime == nullptr || !has_owning_device(*runtime) || !runtime->owner_sub_device_index ||
       !device_id_in_range(context.tensor, *runtime) ||
       context.tensor.device_id == *runtime->owner_root_index) {
     return;
   }
   report("dl_tensor.device.device_id",
          fmt::format("device_id is {} but the allocation was made on sub-device {} of root "
-                     "device {}{}; a sub-device's allocation must report its parent root "
-                     "device's index, {}",
+                     "device {}{}; the protocol puts the parent root device's index there, "
+                     "{}",
                      context.tensor.device_id, *runtime->owner_sub_device_index,
                      *runtime->owner_root_index,
                      runtime->owner_device_name ? " (" + *runtime->owner_device_name + ")" : "",
@@ -108,60 +117,74 @@ void check_usm_not_device(const RuleContext& context, Reporter& report) {
 
 constexpr dl::Release kOneApiSince{0, 7};
 
+constexpr std::string_view kDpctlDlpackPage =
+    "dpctl documentation, DLPack exchange of USM allocated arrays "
+    "(https://intelpython.github.io/dpctl/latest/user_guides/dlpack.html)";
+constexpr std::string_view kIpexDlpackPage =
+    "Intel Extension for PyTorch documentation, DLPack Solution "
+    "(https://intel.github.io/intel-extension-for-pytorch/xpu/latest/tutorials/features/"
+    "DLPack.html)";
+constexpr std::string_view kCanNotExport =
+    "Can not export USM allocations not bound to default platform context.";
+constexpr std::string_view kIpexRootDevice =
+    "If the device has parent device, we will find its parent device index enumerated in "
+    "sycl::device::get_devices() then put to device_id.";
+
 constexpr std::array kRules{
     RuleDefinition{
         {"DLP-ONEAPI-NO-RUNTIME", "oneapi", "kDLOneAPI tensor without runtime facts",
-         Severity::info, kOneApiSince, std::nullopt, "dlpack.h 0.7 (kDLOneAPI)",
-         "For kDLOneAPI a \"call to oneAPI runtime is required to determine the device type, "
-         "the USM allocation type and the sycl context it is bound to\"."},
+         Severity::info, kOneApiSince, std::nullopt, "dlpack.h 1.3, DLDeviceType::kDLOneAPI",
+         "required",
+         "Call to oneAPI runtime is required to determine the device type, the USM allocation "
+         "type and the sycl context it is bound to.",
+         "Without what the runtime says about the pointer, the kDLOneAPI rules cannot run."},
         Scope::body,
         check_no_runtime},
     RuleDefinition{
         {"DLP-ONEAPI-CONTEXT-NOT-DEFAULT", "oneapi",
          "Allocation not bound to the platform's default context", Severity::error, kOneApiSince,
-         std::nullopt, "seeds/000_a1fa70ac3aeb0d85.txt (export protocol)",
-         "Export asserts that the pointer's context is the default platform context and "
-         "throws otherwise: \"Can not export USM allocations not bound to default platform "
-         "context.\""},
+         std::nullopt, kDpctlDlpackPage, "can not", kCanNotExport,
+         "The export protocol throws this error; the importer looks the pointer up in the "
+         "default context and would not find it."},
         Scope::body,
         check_context_not_default},
     RuleDefinition{
         {"DLP-ONEAPI-USM-UNKNOWN", "oneapi", "Pointer unknown to the default context",
-         Severity::error, kOneApiSince, std::nullopt,
-         "seeds/000_a1fa70ac3aeb0d85.txt (import protocol)",
-         "Import gets the pointer's USM kind in the default context of the device's platform "
-         "and rejects kind unknown: the data pointer \"is not bound to the default platform "
-         "context of specified device\"."},
+         Severity::error, kOneApiSince, std::nullopt, kDpctlDlpackPage, "can not", kCanNotExport,
+         "A pointer the default context of the device's platform does not know is not bound to "
+         "it (another context, or no USM allocation at all): the export protocol can not export "
+         "it and the import protocol rejects it. A size-0 tensor with NULL data has no pointer "
+         "to look up."},
         Scope::body,
         check_usm_unknown},
     RuleDefinition{{"DLP-ONEAPI-DEVICE-ID-RANGE", "oneapi",
-                    "device_id beyond the root device count", Severity::error, kOneApiSince,
-                    std::nullopt, "seeds/000_a1fa70ac3aeb0d85.txt (import protocol)",
-                    "Import takes the root device as sycl::device::get_devices().at(device_id); a "
-                    "device_id at or past the number of root devices names no device."},
+                    "device_id beyond the root device count", Severity::warning, kOneApiSince,
+                    std::nullopt, kIpexDlpackPage, "heuristic", kIpexRootDevice,
+                    "The import protocol takes sycl::device::get_devices().at(device_id); an "
+                    "index at or past the number of root devices names no device."},
                    Scope::body,
                    check_device_id_range},
     RuleDefinition{{"DLP-ONEAPI-DEVICE-ID-ROOT", "oneapi",
-                    "device_id is not the owning root device's index", Severity::error,
-                    kOneApiSince, std::nullopt, "seeds/000_a1fa70ac3aeb0d85.txt (export protocol)",
-                    "Export sets device_id to the position of the allocation's root device in "
-                    "sycl::device::get_devices()."},
+                    "device_id is not the owning root device's index", Severity::warning,
+                    kOneApiSince, std::nullopt, kIpexDlpackPage, "heuristic", kIpexRootDevice,
+                    "The protocol puts the owning root device's index in device_id, described "
+                    "without a must. Host USM belongs to no device, so it has no owner to "
+                    "compare with."},
                    Scope::body,
                    check_device_id_root},
     RuleDefinition{
         {"DLP-ONEAPI-DEVICE-ID-SUB-DEVICE", "oneapi",
-         "Sub-device allocation does not report its parent root device", Severity::error,
-         kOneApiSince, std::nullopt,
-         "seeds/000_a1fa70ac3aeb0d85.txt, seeds/004_6ea2f99be0cca11b.txt",
-         "The allocation's device \"may be a sub-device\": export finds its parent root device "
-         "and puts that device's index in sycl::device::get_devices() into device_id."},
+         "Sub-device allocation does not report its parent root device", Severity::warning,
+         kOneApiSince, std::nullopt, kIpexDlpackPage, "heuristic", kIpexRootDevice,
+         "A sub-device's allocation reports its parent root device's index, as the "
+         "protocol describes without a must."},
         Scope::body,
         check_device_id_sub_device},
     RuleDefinition{
         {"DLP-ONEAPI-USM-NOT-DEVICE", "oneapi", "Host or shared USM (IPEX accepts device only)",
-         Severity::info, kOneApiSince, std::nullopt, "seeds/004_6ea2f99be0cca11b.txt",
-         "Of the three USM kinds, \"sycl::usm::device is the only supported type\" in Intel "
-         "Extension for PyTorch; dpctl accepts every kind."},
+         Severity::info, kOneApiSince, std::nullopt, kIpexDlpackPage, "heuristic",
+         "sycl::usm::device is the only supported type.",
+         "Worth knowing: dpctl accepts every USM kind, Intel Extension for PyTorch only device."},
         Scope::body,
         check_usm_not_device},
 };

@@ -19,6 +19,16 @@ const char* to_string(Severity severity);
 // Accepts "info", "warning" and "error".
 std::optional<Severity> parse_severity(std::string_view text);
 
+// The word of the source a rule rests on decides how severe it may be:
+// must-level words (must, must not, shall, can not, required) allow an error,
+// should-level words (should, recommended, deprecated) a warning, words that
+// only permit or describe (can, may) an info. "heuristic" marks the tool's own
+// judgement, such as a limit of its reader: at most a warning.
+enum class Strength { must, should, may, heuristic };
+// nullopt for a word the catalog does not use.
+std::optional<Strength> strength_of(std::string_view normative);
+Severity highest_severity(Strength strength);
+
 struct RuleInfo {
   std::string_view id;      // "DLP-STRIDES-NULL"
   std::string_view family;  // "version", "flags", "dtype", "shape", "addressing", "alignment",
@@ -27,8 +37,14 @@ struct RuleInfo {
   Severity severity;
   dl::Release since;                 // first DLPack release where it applies
   std::optional<dl::Release> until;  // last release where it applies, if it stopped
-  std::string_view source;           // "dlpack.h 1.2", "seeds/000_a1fa70ac3aeb0d85.txt"
-  std::string_view spec_text;        // the sentence enforced
+  // A public document a user can open: "dlpack.h 1.3, DLTensor::strides", a
+  // dpctl documentation page, the array API standard's page.
+  std::string_view reference;
+  std::string_view normative;  // the word of the quote it rests on, or "heuristic"
+  // Verbatim from the reference (whitespace aside); a test checks it there.
+  // Empty only for a heuristic that rests on no sentence.
+  std::string_view quote;
+  std::string_view rationale;  // the tool's reasoning, apart from the quote
 };
 
 struct Finding {

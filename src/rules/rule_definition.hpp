@@ -81,6 +81,12 @@ bool byte_offset_misaligned(const RuleContext& context);
 // address, so address arithmetic and alignment say nothing about it.
 bool data_is_handle(const facts::TensorFacts& tensor);
 
+// The small negative stride `stride` stands for when it is what dividing a
+// negative byte stride by `element_bytes` as an unsigned 64-bit number gives
+// (cupy 14.2 exports these); nullopt for any other stride.
+std::optional<std::int64_t> unsigned_division_stride(std::int64_t stride,
+                                                     std::uint64_t element_bytes);
+
 // True when the tensor is known to hold no elements.
 bool known_empty(const RuleContext& context);
 

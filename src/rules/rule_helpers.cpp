@@ -28,6 +28,19 @@ bool data_is_handle(const facts::TensorFacts& tensor) {
   return device != nullptr && device->opaque_data;
 }
 
+std::optional<std::int64_t> unsigned_division_stride(std::int64_t stride,
+                                                     std::uint64_t element_bytes) {
+  // With 1-byte elements the division is exact and the stride stays right.
+  if (stride <= 0 || element_bytes < 2) return std::nullopt;
+  // Multiplying back wraps to the negative byte stride the producer had,
+  // give or take the remainder the division dropped.
+  const auto bytes = static_cast<std::int64_t>(static_cast<std::uint64_t>(stride) * element_bytes);
+  // A real byte stride is far below 2^40 bytes (a terabyte) in magnitude.
+  constexpr std::int64_t kLargestPlausibleByteStride = std::int64_t{1} << 40;
+  if (bytes >= 0 || bytes < -kLargestPlausibleByteStride) return std::nullopt;
+  return bytes / static_cast<std::int64_t>(element_bytes);
+}
+
 bool known_empty(const RuleContext& context) {
   return context.derived.element_count && *context.derived.element_count == 0;
 }

@@ -83,50 +83,87 @@ void check_strides_zero(const RuleContext& context, Reporter& report) {
   }
 }
 
+void check_strides_unsigned_division(const RuleContext& context, Reporter& report) {
+  const auto& strides = context.tensor.strides;
+  if (!strides) return;
+  for (std::size_t i = 0; i < strides->size(); ++i) {
+    std::optional<std::int64_t> meant =
+        unsigned_division_stride((*strides)[i], context.derived.element_bytes);
+    if (!meant) continue;
+    report(fmt::format("dl_tensor.strides[{}]", i),
+           fmt::format("stride {} is a negative byte stride divided by the element size {} as an "
+                       "unsigned 64-bit number; the stride meant is {}. Divide the byte stride "
+                       "as a signed number",
+                       (*strides)[i], context.derived.element_bytes, *meant));
+  }
+}
+
+constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::strides";
+
 constexpr std::array kRules{
-    RuleDefinition{{"DLP-NDIM-NEGATIVE", "shape", "Negative ndim", Severity::error, kFirstRelease,
-                    std::nullopt, "dlpack.h 1.3 (DLTensor::ndim)",
-                    "ndim is the \"number of dimensions\" and shape holds ndim extents; a "
-                    "negative count describes no tensor."},
-                   Scope::body,
-                   check_ndim_negative},
-    RuleDefinition{{"DLP-NDIM-LIMIT", "shape", "ndim beyond what the reader reads", Severity::error,
-                    kFirstRelease, std::nullopt, "dlpack-usm facts reader",
-                    "The reader copies at most 1024 dimensions (facts::kMaxReadableDims) so that "
-                    "an absurd ndim cannot make it read unbounded producer memory; such a tensor "
-                    "cannot be checked."},
-                   Scope::body,
-                   check_ndim_limit},
-    RuleDefinition{{"DLP-SHAPE-NULL", "shape", "NULL shape with ndim > 0", Severity::error,
-                    kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::shape)",
-                    "shape points to ndim extents; it may be NULL only when ndim is 0."},
+    RuleDefinition{
+        {"DLP-NDIM-NEGATIVE", "shape", "Negative ndim", Severity::warning, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3, DLTensor::ndim", "heuristic", "Number of dimensions",
+         "No sentence forbids it, but a negative count of dimensions describes no "
+         "tensor."},
+        Scope::body,
+        check_ndim_negative},
+    RuleDefinition{
+        {"DLP-NDIM-LIMIT", "shape", "ndim beyond what this tool reads (tool limit)",
+         Severity::warning, kFirstRelease, std::nullopt, "dlpack-usm facts reader", "heuristic", "",
+         "A limit of this tool, not of DLPack: the reader copies at most 1024 "
+         "dimensions so that an absurd ndim cannot make it read unbounded producer "
+         "memory; such a tensor is not checked further."},
+        Scope::body,
+        check_ndim_limit},
+    RuleDefinition{{"DLP-SHAPE-NULL", "shape", "NULL shape with ndim > 0", Severity::warning,
+                    kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::shape", "heuristic",
+                    "When ndim == 0, shape can be set to NULL.",
+                    "The header permits NULL only for ndim 0; no sentence says must, but a "
+                    "consumer has no extents to read."},
                    Scope::body,
                    check_shape_null},
-    RuleDefinition{{"DLP-SHAPE-NEGATIVE", "shape", "Negative extent", Severity::error,
-                    kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::shape, GetDataSize)",
-                    "Extents count elements: the data size is the product of the shape times "
-                    "the element size, so an extent below 0 is meaningless."},
-                   Scope::body,
-                   check_shape_negative},
+    RuleDefinition{
+        {"DLP-SHAPE-NEGATIVE", "shape", "Negative extent", Severity::warning, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3, DLTensor::shape", "heuristic", "The shape of the tensor",
+         "Extents count elements (GetDataSize multiplies them): an extent below 0 "
+         "is meaningless, though no sentence forbids it."},
+        Scope::body,
+        check_shape_negative},
     RuleDefinition{{"DLP-STRIDES-NULL-ROW-MAJOR", "shape",
                     "NULL strides meaning compact row-major (before 1.2)", Severity::info,
-                    kFirstRelease, dl::Release{1, 1}, "dlpack.h before 1.2 (DLTensor::strides)",
-                    "strides \"can be NULL, indicating tensor is compact and row-majored\"."},
+                    kFirstRelease, dl::Release{1, 1}, "dlpack.h 0.6, DLTensor::strides", "can",
+                    "can be NULL, indicating tensor is compact and row-majored.",
+                    "Legal before DLPack 1.2; worth knowing because from 1.2 on it is not."},
                    Scope::body,
                    check_strides_null_row_major},
-    RuleDefinition{
-        {"DLP-STRIDES-NULL", "shape", "NULL strides with ndim > 0 (from 1.2)", Severity::error,
-         dl::Release{1, 2}, std::nullopt, "dlpack.h 1.2 (DLTensor::strides)",
-         "From DLPack 1.2 strides \"can not be NULL if ndim != 0\" and must point to "
-         "ndim strides; before 1.2 NULL meant compact row-major."},
-        Scope::body,
-        check_strides_null},
+    RuleDefinition{{"DLP-STRIDES-NULL", "shape", "NULL strides with ndim > 0 (from 1.2)",
+                    Severity::error, dl::Release{1, 2}, std::nullopt, kStridesReference, "can not",
+                    "strides of the tensor (in number of elements, not bytes), can not be NULL if "
+                    "ndim != 0, must points to an array of ndim elements that specifies the "
+                    "strides, so consumer can always rely on strides[dim] being valid for 0 <= "
+                    "dim < ndim.",
+                    "Before 1.2 NULL meant compact row-major (DLP-STRIDES-NULL-ROW-MAJOR)."},
+                   Scope::body,
+                   check_strides_null},
     RuleDefinition{{"DLP-STRIDES-ZERO", "shape", "Zero stride on an extent > 1", Severity::warning,
-                    kFirstRelease, std::nullopt, "dlpack.h 1.3 (DLTensor::strides)",
-                    "strides are \"in number of elements, not bytes\"; a stride of 0 on an "
-                    "extent above 1 makes distinct indices alias one element."},
+                    kFirstRelease, std::nullopt, kStridesReference, "heuristic",
+                    "strides of the tensor (in number of elements, not bytes)",
+                    "Legal, but a stride of 0 on an extent above 1 makes distinct indices alias "
+                    "one element, which consumers that write or assume distinct elements "
+                    "mishandle."},
                    Scope::body,
                    check_strides_zero},
+    RuleDefinition{
+        {"DLP-STRIDES-UNSIGNED-DIVISION", "shape", "Negative strides divided as unsigned numbers",
+         Severity::warning, kFirstRelease, std::nullopt, kStridesReference, "heuristic",
+         "strides of the tensor (in number of elements, not bytes)",
+         "A stride within a few element sizes of 2^64 / element size (such as "
+         "4611686018427387898 for int32) is what dividing a negative byte stride by "
+         "the element size as an unsigned 64-bit number gives: the producer meant a "
+         "small negative stride (cupy 14.2 exports these)."},
+        Scope::body,
+        check_strides_unsigned_division},
 };
 
 }  // namespace

@@ -31,9 +31,8 @@ void check_minor_newer(const RuleContext& context, Reporter& report) {
     return;
   }
   report("version.minor",
-         fmt::format("version {}.{} is newer than {}, the newest release this tool knows: "
-                     "enumeration values added after {} are not checked; export the newest "
-                     "version the consumer's max_version allows",
+         fmt::format("version {}.{} is unknown to this tool, which knows releases up to {}: "
+                     "enumeration values and flags added after {} are not checked",
                      tensor.version.major, tensor.version.minor, dl::to_string(dl::kModelRelease),
                      dl::to_string(dl::kModelRelease)));
 }
@@ -41,25 +40,29 @@ void check_minor_newer(const RuleContext& context, Reporter& report) {
 constexpr std::array kRules{
     RuleDefinition{
         {"DLP-VERSION-LEGACY", "version", "Legacy unversioned DLManagedTensor", Severity::info,
-         kFirstRelease, dl::kLastLegacyRelease, "dlpack.h 1.0 (DLManagedTensor)",
-         "DLManagedTensor is the legacy exchange struct, \"deprecated after DLPack v0.8\"; "
-         "producers should use DLManagedTensorVersioned instead."},
+         kFirstRelease, dl::kLastLegacyRelease, "dlpack.h 1.3, DLManagedTensor", "deprecated",
+         "This data structure is used as Legacy DLManagedTensor in DLPack exchange and is "
+         "deprecated after DLPack v0.8 Use DLManagedTensorVersioned instead.",
+         "A legacy tensor still imports; it is worth knowing because consumers that pass "
+         "max_version >= (1, 0) expect the versioned struct."},
         Scope::header,
         check_legacy},
     RuleDefinition{
         {"DLP-VERSION-MAJOR", "version", "Major version differs from 1", Severity::error,
-         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.0 (DLPackVersion)",
-         "If a tensor's major version disagrees with the consumer's DLPACK_MAJOR_VERSION, the "
-         "consumer must call the deleter (it is safe to do so); \"it is not safe to access any "
-         "other fields\" because the memory layout will have changed."},
+         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "must",
+         "If an obtained DLPack tensor has a major version that disagrees with the version "
+         "number specified in this header file (i.e. major != DLPACK_MAJOR_VERSION), the "
+         "consumer must call the deleter (and it is safe to do so).",
+         "A 1.x consumer may read nothing past the header of such a tensor: it cannot use it."},
         Scope::header,
         check_major},
     RuleDefinition{
-        {"DLP-VERSION-MINOR-NEWER", "version", "Minor version newer than this tool knows",
-         Severity::warning, dl::Release{1, 0}, std::nullopt, "dlpack.h 1.0 (DLPackVersion)",
-         "On a minor version mismatch the tensor can be used \"as long as the consumer knows "
-         "how to interpret all fields\"; minor updates add enumeration values this tool may "
-         "not know."},
+        {"DLP-VERSION-MINOR-NEWER", "version", "Minor version unknown to this tool", Severity::info,
+         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "heuristic",
+         "In the case of a minor version mismatch, the tensor can be safely used as long as the "
+         "consumer knows how to interpret all fields.",
+         "A limit of this tool, not a defect of the tensor: enumeration values and flags added "
+         "after the newest release the tool knows are not checked."},
         Scope::header,
         check_minor_newer},
 };

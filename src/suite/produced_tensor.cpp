@@ -12,13 +12,20 @@ void CaseFindings::add(std::string rule_id, std::string message) {
   messages_.push_back(std::move(message));
 }
 
+void CaseFindings::warn(std::string rule_id, std::string message) {
+  rule_ids_.push_back(std::move(rule_id));
+  warnings_.push_back(std::move(message));
+}
+
 CaseResult CaseFindings::result(const std::string& id, const std::string& pass_message) const {
   CaseResult result;
   result.id = id;
   result.rule_ids = rule_ids_;
   if (messages_.empty()) {
     result.outcome = Outcome::pass;
-    result.message = pass_message;
+    result.message = warnings_.empty()
+                         ? pass_message
+                         : fmt::format("{}; warning: {}", pass_message, fmt::join(warnings_, "; "));
   } else {
     result.outcome = Outcome::fail;
     result.message = fmt::format("{}", fmt::join(messages_, "; "));
@@ -44,9 +51,13 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
   }
   tensor.findings = rules::evaluate(tensor.facts);
   for (const rules::Finding& finding : tensor.findings) {
-    if (finding.severity != rules::Severity::error) continue;
-    found.add(finding.rule_id,
-              fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
+    std::string message =
+        fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message);
+    if (finding.severity == rules::Severity::error) {
+      found.add(finding.rule_id, std::move(message));
+    } else if (finding.severity == rules::Severity::warning) {
+      found.warn(finding.rule_id, std::move(message));
+    }
   }
   return tensor;
 }

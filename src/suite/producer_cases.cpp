@@ -9,6 +9,7 @@
 #include "exchange/imported_view.hpp"
 #include "exchange/pattern.hpp"
 #include "exchange/rule_refusal.hpp"
+#include "facts/element_size.hpp"
 #include "plugin/host_table.hpp"
 #include "suite/live_matrix.hpp"
 #include "suite/produced_tensor.hpp"
@@ -97,8 +98,7 @@ Request make_request(PluginSession& session, const DeviceInfo& device,
   runtime::Runtime& runtime = session.runtime();
   Request request;
   request.dtype = *dl::parse_dtype(params["dtype"].get<std::string>());
-  request.element_bytes =
-      (static_cast<std::uint64_t>(request.dtype.bits) * request.dtype.lanes) / 8;
+  request.element_bytes = facts::element_storage_bytes(request.dtype);
   std::string layout = params["layout"];
   exchange::Order order = live_order(layout);
   request.layout = exchange::make_layout(live_shape(layout), request.element_bytes, order);

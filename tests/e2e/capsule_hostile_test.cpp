@@ -105,8 +105,10 @@ TEST(CapsuleHostileFiles, AMillionDimensionsDeclaredButNotListedIsATensor) {
         "device": {"device_type": 1, "device_id": 0}, "ndim": 1000000, "dtype": "int8",
         "shape": null, "strides": null}})");
   ToolResult result = run_tool({"capsule", "check", path.string()});
-  EXPECT_EQ(result.exit_code, 1) << result.err;
+  // The 1024 dimensions are the reader's limit, not DLPack's: a warning.
+  EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("DLP-NDIM-LIMIT"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("warning"), std::string::npos) << result.out;
 }
 
 TEST(CapsuleHostileFiles, FilesPastTheSizeLimitAreNotRead) {

@@ -80,7 +80,9 @@ Expected expected_for(const json& row, const std::string& id) {
         : reporting.names_sub_device_owner ? "DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"
                                            : "DLP-ONEAPI-DEVICE-ID-ROOT";
     if (*device->ref.sub_index == device->ref.root_index) return {"pass", {}};
-    return {"fail", {rule}};
+    // The protocol describes the root device's index without a must: each
+    // of these rules is a warning, named by a case that passes.
+    return {"pass", {rule}};
   }
   return expected;
 }

@@ -2,6 +2,8 @@
 // family filter agree with each other and with the library's catalog.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -24,10 +26,12 @@ TEST(RulesCommand, JsonListsTheWholeCatalogWithSpecText) {
   ASSERT_EQ(doc["rules"].size(), catalog.size());
   for (std::size_t i = 0; i < catalog.size(); ++i) {
     const json& rule = doc["rules"][i];
-    EXPECT_EQ(rule["id"], std::string(catalog[i].id));
+    EXPECT_EQ(rule["rule_id"], std::string(catalog[i].id));
     EXPECT_EQ(rule["severity"], rules::to_string(catalog[i].severity));
-    EXPECT_EQ(rule["spec_text"], std::string(catalog[i].spec_text));
-    EXPECT_EQ(rule["source"], std::string(catalog[i].source));
+    EXPECT_EQ(rule["reference"], std::string(catalog[i].reference));
+    EXPECT_EQ(rule["normative"], std::string(catalog[i].normative));
+    EXPECT_EQ(rule["quote"], std::string(catalog[i].quote));
+    EXPECT_EQ(rule["rationale"], std::string(catalog[i].rationale));
     EXPECT_TRUE(rule["since"].is_string());
     EXPECT_TRUE(rule["until"].is_null() || rule["until"].is_string());
   }
@@ -63,7 +67,7 @@ TEST(RulesCommand, FamilyFilterSelectsOneFamily) {
   std::set<std::string> ids;
   for (const json& rule : doc["rules"]) {
     EXPECT_EQ(rule["family"], "oneapi");
-    ids.insert(rule["id"]);
+    ids.insert(rule["rule_id"]);
   }
   EXPECT_TRUE(ids.count("DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"));
 }
@@ -74,6 +78,40 @@ TEST(RulesCommand, UnknownFamilyIsAUsageError) {
   EXPECT_TRUE(result.out.empty());
   EXPECT_NE(result.err.find("unknown rule family 'strides'"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("oneapi"), std::string::npos) << result.err;
+}
+
+// The table of dlpack-usm-rules(1) lists every rule with the severity and
+// normative word the catalog gives it, so the page cannot drift.
+TEST(RulesCommand, ManPageTableMatchesTheCatalog) {
+  std::ifstream page(std::string(DLPACK_USM_SOURCE_DIR) + "/man/dlpack-usm-rules.1");
+  ASSERT_TRUE(page) << "cannot open man/dlpack-usm-rules.1";
+  std::map<std::string, std::pair<std::string, std::string>> table;
+  std::string line;
+  while (std::getline(page, line)) {
+    if (line.rfind("DLP\\-", 0) != 0) continue;
+    std::string unescaped;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      if (line.compare(k, 2, "\\-") == 0) {
+        unescaped += '-';
+        ++k;
+      } else {
+        unescaped += line[k];
+      }
+    }
+    std::istringstream columns(unescaped);
+    std::string id, severity, normative;
+    std::getline(columns, id, '\t');
+    std::getline(columns, severity, '\t');
+    std::getline(columns, normative, '\t');
+    table[id] = {severity, normative};
+  }
+  EXPECT_EQ(table.size(), rules::rule_catalog().size());
+  for (const rules::RuleInfo& rule : rules::rule_catalog()) {
+    auto row = table.find(std::string(rule.id));
+    ASSERT_NE(row, table.end()) << rule.id << " is missing from the man page's table";
+    EXPECT_EQ(row->second.first, rules::to_string(rule.severity)) << rule.id;
+    EXPECT_EQ(row->second.second, std::string(rule.normative)) << rule.id;
+  }
 }
 
 }  // namespace

@@ -27,6 +27,9 @@ struct Vector {
   std::string file;  // relative to conformance/
   std::vector<std::string> expect;
   std::string passes;  // empty for failing vectors
+  // Failing vectors: the highest severity the expected rules' findings
+  // carry, so a change of a rule's severity shows as a change of verdict.
+  std::string verdict;
 };
 
 std::vector<Vector> load_manifest() {
@@ -37,12 +40,12 @@ std::vector<Vector> load_manifest() {
   std::vector<Vector> vectors;
   for (const auto& entry : manifest.at("vectors")) {
     for (const auto& [key, value] : entry.items()) {
-      EXPECT_TRUE(key == "file" || key == "expect" || key == "passes")
+      EXPECT_TRUE(key == "file" || key == "expect" || key == "passes" || key == "verdict")
           << "unknown manifest key " << key;
     }
     Vector vector{entry.at("file").get<std::string>(),
                   entry.at("expect").get<std::vector<std::string>>(),
-                  entry.value("passes", std::string())};
+                  entry.value("passes", std::string()), entry.value("verdict", std::string())};
     vectors.push_back(std::move(vector));
   }
   return vectors;
@@ -141,6 +144,14 @@ TEST(ConformanceVectors, FailingVectorsFireTheirRulesAndNoOtherError) {
       EXPECT_NE(find_rule(id), nullptr) << "unknown rule " << id;
       EXPECT_TRUE(fired(findings, id)) << id << " did not fire; findings:" << describe(findings);
     }
+    ASSERT_TRUE(parse_severity(vector.verdict)) << "a failing vector states its verdict";
+    Severity highest = Severity::info;
+    for (const Finding& finding : findings) {
+      bool expected = std::find(vector.expect.begin(), vector.expect.end(), finding.rule_id) !=
+                      vector.expect.end();
+      if (expected) highest = std::max(highest, finding.severity);
+    }
+    EXPECT_EQ(to_string(highest), vector.verdict);
     for (const Finding& finding : findings) {
       if (finding.severity != Severity::error) continue;
       EXPECT_NE(std::find(vector.expect.begin(), vector.expect.end(), finding.rule_id),
@@ -154,6 +165,7 @@ TEST(ConformanceVectors, PassingVectorsFireNoErrorAndNotTheirRule) {
   for (const Vector& vector : load_manifest()) {
     if (!vector.expect.empty()) continue;
     SCOPED_TRACE(vector.file);
+    EXPECT_TRUE(vector.verdict.empty()) << "a passing vector has no verdict";
     ASSERT_FALSE(vector.passes.empty()) << "a passing vector names the rule it demonstrates";
     EXPECT_NE(find_rule(vector.passes), nullptr) << "unknown rule " << vector.passes;
     std::vector<Finding> findings = evaluate_file(vector.file);

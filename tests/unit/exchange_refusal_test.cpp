@@ -134,6 +134,20 @@ TEST(ExchangeRefusal, ImportOfAMallocedPointer) {
   EXPECT_EQ(legacy.deleter_calls, 1);
 }
 
+TEST(ExchangeRefusal, ImportOfASizeZeroTensorWithNullDataLooksNothingUp) {
+  // dlpack.h recommends NULL data for a size-0 tensor; NULL is unknown to
+  // every context, so looking it up would refuse a valid tensor.
+  auto devices = testing::usm_root_devices();
+  SKIP_WITHOUT(devices, "device");
+  HandMadeTensor tensor(nullptr, devices[0]->ref.root_index);
+  tensor.shape[0] = 0;
+  {
+    ImportedView view = import_tensor(runtime::opencl_runtime(), &tensor.versioned);
+    EXPECT_EQ(view.element_count(), 0u);
+  }
+  EXPECT_EQ(tensor.deleter_calls, 1);
+}
+
 TEST(ExchangeRefusal, ImportOfMajorVersion2ReadsNothingButCallsTheDeleter) {
   // No device needed: the header check comes before any lookup.
   HandMadeTensor tensor(reinterpret_cast<void*>(0x10), 0);

@@ -9,9 +9,9 @@ namespace {
 
 using testing::clean_oneapi_tensor;
 using testing::clean_tensor;
-using testing::error_ids;
 using testing::findings_of;
 using testing::fires;
+using testing::problem_ids;
 
 using Errors = std::vector<std::string>;
 
@@ -23,9 +23,9 @@ TEST(AddressingRules, ByteOffsetMustBeWholeElements) {
   EXPECT_EQ(findings[0].field, "dl_tensor.byte_offset");
   EXPECT_NE(findings[0].message.find("6"), std::string::npos);
   // One defect, one error: the misaligned first element is not reported again.
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-OFFSET-UNALIGNED"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-OFFSET-UNALIGNED"});
   tensor.byte_offset = 8;
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
 }
 
 TEST(AddressingRules, ByteOffsetOfSubByteTypesIsNotJudged) {
@@ -49,7 +49,7 @@ TEST(AddressingRules, ExtentOverflowFromStrides) {
   auto findings = findings_of(tensor, "DLP-EXTENT-OVERFLOW");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.strides");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-EXTENT-OVERFLOW"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-EXTENT-OVERFLOW"});
 }
 
 TEST(AddressingRules, ExtentOverflowFromShape) {
@@ -59,19 +59,19 @@ TEST(AddressingRules, ExtentOverflowFromShape) {
   auto findings = findings_of(tensor, "DLP-EXTENT-OVERFLOW");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.shape");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-EXTENT-OVERFLOW"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-EXTENT-OVERFLOW"});
 }
 
 TEST(AddressingRules, AddressRangeLeavingTheAddressSpace) {
   facts::TensorFacts tensor = clean_tensor();
   tensor.data = std::numeric_limits<std::uint64_t>::max() - 15;  // 16-aligned, 24 bytes needed
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-EXTENT-OVERFLOW"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-EXTENT-OVERFLOW"});
   // Negative strides reaching below address 0.
   facts::TensorFacts below = clean_tensor();
   below.data = 0x100;
   below.shape = std::vector<std::int64_t>{1000, 3};
   below.strides = std::vector<std::int64_t>{-3, 1};
-  EXPECT_EQ(error_ids(below), Errors{"DLP-EXTENT-OVERFLOW"});
+  EXPECT_EQ(problem_ids(below), Errors{"DLP-EXTENT-OVERFLOW"});
 }
 
 TEST(AddressingRules, ElementsMustStayInsideTheAllocation) {
@@ -80,20 +80,20 @@ TEST(AddressingRules, ElementsMustStayInsideTheAllocation) {
   auto findings = findings_of(tensor, "DLP-EXTENT-OUTSIDE-ALLOCATION");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.data");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-EXTENT-OUTSIDE-ALLOCATION"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-EXTENT-OUTSIDE-ALLOCATION"});
 
   facts::TensorFacts before = clean_oneapi_tensor();
   before.runtime->alloc_base = before.data + 4;
   before.runtime->alloc_size = 64;
-  EXPECT_EQ(error_ids(before), Errors{"DLP-EXTENT-OUTSIDE-ALLOCATION"});
+  EXPECT_EQ(problem_ids(before), Errors{"DLP-EXTENT-OUTSIDE-ALLOCATION"});
 
   // A negative-stride view that starts at the last row stays inside.
   facts::TensorFacts flipped = clean_oneapi_tensor();
   flipped.byte_offset = 12;
   flipped.strides = std::vector<std::int64_t>{-3, 1};
-  EXPECT_TRUE(error_ids(flipped).empty());
+  EXPECT_TRUE(problem_ids(flipped).empty());
   flipped.byte_offset = 0;
-  EXPECT_EQ(error_ids(flipped), Errors{"DLP-EXTENT-OUTSIDE-ALLOCATION"});
+  EXPECT_EQ(problem_ids(flipped), Errors{"DLP-EXTENT-OUTSIDE-ALLOCATION"});
 }
 
 TEST(AddressingRules, NullDataOnlyForEmptyTensors) {
@@ -102,14 +102,14 @@ TEST(AddressingRules, NullDataOnlyForEmptyTensors) {
   auto findings = findings_of(tensor, "DLP-DATA-NULL");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_NE(findings[0].message.find("6 element"), std::string::npos);
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-DATA-NULL"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-DATA-NULL"});
   // A scalar has one element.
   facts::TensorFacts scalar = clean_tensor();
   scalar.ndim = 0;
   scalar.shape.reset();
   scalar.strides.reset();
   scalar.data = 0;
-  EXPECT_EQ(error_ids(scalar), Errors{"DLP-DATA-NULL"});
+  EXPECT_EQ(problem_ids(scalar), Errors{"DLP-DATA-NULL"});
 }
 
 TEST(AddressingRules, EmptyTensorWithDataIsInfo) {
@@ -118,7 +118,7 @@ TEST(AddressingRules, EmptyTensorWithDataIsInfo) {
   auto findings = findings_of(tensor, "DLP-DATA-EMPTY-NOT-NULL");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Severity::info);
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
   tensor.data = 0;
   EXPECT_TRUE(evaluate(tensor).empty());
 }

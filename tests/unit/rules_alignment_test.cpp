@@ -6,10 +6,10 @@ namespace dlpack_usm::rules {
 namespace {
 
 using testing::clean_tensor;
-using testing::error_ids;
 using testing::findings_of;
 using testing::fired_ids;
 using testing::fires;
+using testing::problem_ids;
 
 using Errors = std::vector<std::string>;
 
@@ -20,16 +20,16 @@ TEST(AlignmentRules, FirstElementNaturallyAligned) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.data");
   EXPECT_NE(findings[0].message.find("0x10002"), std::string::npos);
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ALIGN-ELEMENT"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ALIGN-ELEMENT"});
 }
 
 TEST(AlignmentRules, ComplexNeedsOneComponentsAlignment) {
   facts::TensorFacts tensor = clean_tensor();
   tensor.dtype = {dl::kDLComplex, 64, 1};
   tensor.data = 0x10004;  // aligned for float, not for complex64 as a whole
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
   tensor.data = 0x10002;
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ALIGN-ELEMENT"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ALIGN-ELEMENT"});
 }
 
 TEST(AlignmentRules, ByteOffsetThatRealignsIsFine) {
@@ -39,10 +39,10 @@ TEST(AlignmentRules, ByteOffsetThatRealignsIsFine) {
   tensor.dtype = {dl::kDLInt, 16, 1};
   tensor.data = 0x10001;
   tensor.byte_offset = 2;
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ALIGN-ELEMENT"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ALIGN-ELEMENT"});
   EXPECT_EQ(findings_of(tensor, "DLP-ALIGN-ELEMENT")[0].field, "dl_tensor.data+byte_offset");
   tensor.data = 0x10000;
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
 }
 
 TEST(AlignmentRules, NotJudgedWhereThereIsNoAddress) {
@@ -70,7 +70,7 @@ TEST(AlignmentRules, Not256AlignedIsInfo) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Severity::info);
   EXPECT_NE(findings[0].message.find("aligned to 64 bytes"), std::string::npos);
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // version gating of evaluate().
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <regex>
 #include <set>
 
@@ -31,12 +32,53 @@ TEST(RuleCatalog, EveryRuleCarriesItsMetadata) {
   for (const RuleInfo& rule : rule_catalog()) {
     EXPECT_TRUE(families.count(rule.family)) << rule.id << " family " << rule.family;
     EXPECT_FALSE(rule.title.empty()) << rule.id;
-    EXPECT_FALSE(rule.source.empty()) << rule.id;
-    EXPECT_GT(rule.spec_text.size(), 20u) << rule.id;
+    EXPECT_FALSE(rule.reference.empty()) << rule.id;
+    EXPECT_GT(rule.rationale.size(), 20u) << rule.id;
+    // Only a heuristic may rest on no quoted sentence.
+    if (rule.normative != "heuristic") {
+      EXPECT_FALSE(rule.quote.empty()) << rule.id;
+    }
     if (rule.until) {
       EXPECT_LE(rule.since, *rule.until) << rule.id;
     }
     EXPECT_LE(rule.since, dl::kModelRelease) << rule.id;
+  }
+}
+
+// A word the quote does not contain cannot be what the rule rests on.
+bool quote_contains(std::string_view quote, std::string_view word) {
+  std::string lower(quote);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.find(word) != std::string::npos;
+}
+
+TEST(RuleCatalog, SeverityFollowsTheNormativeWordOfTheQuote) {
+  for (const RuleInfo& rule : rule_catalog()) {
+    std::optional<Strength> strength = strength_of(rule.normative);
+    ASSERT_TRUE(strength) << rule.id << ": unknown normative word '" << rule.normative << "'";
+    EXPECT_LE(rule.severity, highest_severity(*strength))
+        << rule.id << " is " << to_string(rule.severity) << " but rests on '" << rule.normative
+        << "'";
+    if (*strength != Strength::heuristic) {
+      EXPECT_TRUE(quote_contains(rule.quote, rule.normative))
+          << rule.id << ": the quote does not say '" << rule.normative << "'";
+    }
+  }
+}
+
+TEST(RuleCatalog, NoErrorWithoutAMustLevelQuote) {
+  for (const RuleInfo& rule : rule_catalog()) {
+    if (rule.severity != Severity::error) continue;
+    EXPECT_EQ(strength_of(rule.normative), Strength::must) << rule.id;
+    EXPECT_TRUE(quote_contains(rule.quote, rule.normative)) << rule.id;
+  }
+}
+
+TEST(RuleCatalog, ReferencesNameNoProjectFile) {
+  // A reference a user cannot open is no reference.
+  for (const RuleInfo& rule : rule_catalog()) {
+    EXPECT_EQ(rule.reference.find("seeds/"), std::string_view::npos) << rule.id;
+    EXPECT_EQ(rule.reference.find(".txt"), std::string_view::npos) << rule.id;
   }
 }
 
@@ -117,7 +159,8 @@ TEST(Evaluate, FindingsCarryTheirRulesSeverity) {
     EXPECT_FALSE(finding.message.empty()) << finding.rule_id;
   }
   EXPECT_FALSE(has_errors(evaluate(tensor)));
-  tensor.dtype.bits = 0;
+  // float6 with 8 bits breaks the header's "must".
+  tensor.dtype = {dl::kDLFloat6_e3m2fn, 8, 1};
   EXPECT_TRUE(has_errors(evaluate(tensor)));
 }
 

@@ -6,9 +6,9 @@ namespace dlpack_usm::rules {
 namespace {
 
 using testing::clean_tensor;
-using testing::error_ids;
 using testing::findings_of;
 using testing::fires;
+using testing::problem_ids;
 
 facts::TensorFacts with_dtype(std::uint8_t code, std::uint8_t bits, std::uint16_t lanes = 1) {
   facts::TensorFacts tensor = clean_tensor();
@@ -24,8 +24,8 @@ TEST(DtypeRules, UnknownCodeIsAnError) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.dtype.code");
   EXPECT_NE(findings[0].message.find("42"), std::string::npos);
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-DTYPE-CODE-UNKNOWN"});
-  EXPECT_EQ(error_ids(with_dtype(18, 8)), Errors{"DLP-DTYPE-CODE-UNKNOWN"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-DTYPE-CODE-UNKNOWN"});
+  EXPECT_EQ(problem_ids(with_dtype(18, 8)), Errors{"DLP-DTYPE-CODE-UNKNOWN"});
 }
 
 TEST(DtypeRules, CodeNewerThanTheDeclaredVersion) {
@@ -35,14 +35,14 @@ TEST(DtypeRules, CodeNewerThanTheDeclaredVersion) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_NE(findings[0].message.find("kDLFloat8_e5m2"), std::string::npos);
   EXPECT_NE(findings[0].message.find("1.1"), std::string::npos);
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-DTYPE-CODE-VERSION"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-DTYPE-CODE-VERSION"});
   tensor.version = {1, 1};
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
 }
 
 TEST(DtypeRules, ZeroBitsAndZeroLanesAreErrorsOfTheirOwn) {
-  EXPECT_EQ(error_ids(with_dtype(dl::kDLFloat, 0)), Errors{"DLP-DTYPE-BITS-ZERO"});
-  EXPECT_EQ(error_ids(with_dtype(dl::kDLFloat, 32, 0)), Errors{"DLP-DTYPE-LANES-ZERO"});
+  EXPECT_EQ(problem_ids(with_dtype(dl::kDLFloat, 0)), Errors{"DLP-DTYPE-BITS-ZERO"});
+  EXPECT_EQ(problem_ids(with_dtype(dl::kDLFloat, 32, 0)), Errors{"DLP-DTYPE-LANES-ZERO"});
 }
 
 TEST(DtypeRules, EveryCodeAcceptsItsWidths) {
@@ -60,18 +60,15 @@ TEST(DtypeRules, EveryCodeAcceptsItsWidths) {
       {dl::kDLBool, {8}, {1, 16, 32}},
       {dl::kDLFloat8_e4m3fn, {8}, {4, 16}},
       {dl::kDLFloat8_e8m0fnu, {8}, {6}},
-      {dl::kDLFloat6_e2m3fn, {6}, {8}},
-      {dl::kDLFloat6_e3m2fn, {6}, {4}},
-      {dl::kDLFloat4_e2m1fn, {4}, {8}},
       {dl::kDLOpaqueHandle, {8, 64, 72}, {}},
   };
   for (const Case& c : cases) {
     for (std::uint8_t bits : c.good) {
-      EXPECT_TRUE(error_ids(with_dtype(c.code, bits)).empty())
+      EXPECT_TRUE(problem_ids(with_dtype(c.code, bits)).empty())
           << "code " << int(c.code) << " bits " << int(bits);
     }
     for (std::uint8_t bits : c.bad) {
-      EXPECT_EQ(error_ids(with_dtype(c.code, bits)), Errors{"DLP-DTYPE-BITS-INVALID"})
+      EXPECT_EQ(problem_ids(with_dtype(c.code, bits)), Errors{"DLP-DTYPE-BITS-INVALID"})
           << "code " << int(c.code) << " bits " << int(bits);
     }
   }
@@ -90,8 +87,27 @@ TEST(DtypeRules, VectorLanesAreAWarning) {
   auto findings = findings_of(tensor, "DLP-DTYPE-LANES-VECTOR");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Severity::warning);
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DTYPE-LANES-VECTOR"});
   EXPECT_FALSE(fires(clean_tensor(), "DLP-DTYPE-LANES-VECTOR"));
+}
+
+TEST(DtypeRules, Float6AndFloat4BitsAreTheHeadersMust) {
+  // "the producer must ensure it is set while the consumer must stop
+  // importing if the value is unexpected": the one dtype error.
+  facts::TensorFacts tensor = with_dtype(dl::kDLFloat6_e3m2fn, 8);
+  auto findings = findings_of(tensor, "DLP-DTYPE-BITS-FP6-FP4");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::error);
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DTYPE-BITS-FP6-FP4"});
+  EXPECT_FALSE(fires(with_dtype(dl::kDLFloat6_e3m2fn, 6), "DLP-DTYPE-BITS-FP6-FP4"));
+  EXPECT_TRUE(fires(with_dtype(dl::kDLFloat4_e2m1fn, 6), "DLP-DTYPE-BITS-FP6-FP4"));
+  EXPECT_FALSE(fires(with_dtype(dl::kDLFloat4_e2m1fn, 4), "DLP-DTYPE-BITS-FP6-FP4"));
+}
+
+TEST(DtypeRules, OtherInvalidWidthsAreAWarning) {
+  facts::TensorFacts tensor = with_dtype(dl::kDLBool, 1);
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DTYPE-BITS-INVALID"});
+  EXPECT_FALSE(has_errors(evaluate(tensor)));
 }
 
 }  // namespace

@@ -6,10 +6,10 @@ namespace dlpack_usm::rules {
 namespace {
 
 using testing::clean_oneapi_tensor;
-using testing::error_ids;
 using testing::findings_of;
 using testing::fired_ids;
 using testing::fires;
+using testing::problem_ids;
 
 using Errors = std::vector<std::string>;
 
@@ -33,10 +33,10 @@ TEST(OneApiRules, NonDefaultContext) {
   auto findings = findings_of(tensor, "DLP-ONEAPI-CONTEXT-NOT-DEFAULT");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "runtime.default_context");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ONEAPI-CONTEXT-NOT-DEFAULT"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ONEAPI-CONTEXT-NOT-DEFAULT"});
   // The lookup in the default context then says "unknown": same defect.
   tensor.runtime->usm_kind = facts::UsmKind::unknown;
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ONEAPI-CONTEXT-NOT-DEFAULT"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ONEAPI-CONTEXT-NOT-DEFAULT"});
 }
 
 TEST(OneApiRules, PointerUnknownToTheDefaultContext) {
@@ -47,7 +47,7 @@ TEST(OneApiRules, PointerUnknownToTheDefaultContext) {
   auto findings = findings_of(tensor, "DLP-ONEAPI-USM-UNKNOWN");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "runtime.usm_kind");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ONEAPI-USM-UNKNOWN"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ONEAPI-USM-UNKNOWN"});
 }
 
 TEST(OneApiRules, DeviceIdOfARootAllocation) {
@@ -57,7 +57,7 @@ TEST(OneApiRules, DeviceIdOfARootAllocation) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.device.device_id");
   EXPECT_NE(findings[0].message.find("root device 1"), std::string::npos);
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-ROOT"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-ROOT"});
 }
 
 TEST(OneApiRules, SubDeviceAllocationReportsItsParent) {
@@ -70,7 +70,7 @@ TEST(OneApiRules, SubDeviceAllocationReportsItsParent) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_NE(findings[0].message.find("sub-device 1 of root device 1"), std::string::npos);
   // The two device_id rules never fire together.
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"});
 }
 
 TEST(OneApiRules, DeviceIdBeyondTheRootDevices) {
@@ -78,12 +78,12 @@ TEST(OneApiRules, DeviceIdBeyondTheRootDevices) {
   tensor.device_id = 2;  // two root devices: 0 and 1
   auto findings = findings_of(tensor, "DLP-ONEAPI-DEVICE-ID-RANGE");
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-RANGE"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-RANGE"});
   tensor.runtime->owner_sub_device_index = 0;
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-RANGE"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ONEAPI-DEVICE-ID-RANGE"});
   // A negative id is the device family's finding only.
   tensor.device_id = -1;
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-DEVICE-ID-NEGATIVE"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-DEVICE-ID-NEGATIVE"});
 }
 
 TEST(OneApiRules, HostAndSharedUsmAreInfo) {
@@ -93,6 +93,31 @@ TEST(OneApiRules, HostAndSharedUsmAreInfo) {
     EXPECT_EQ(fired_ids(tensor), std::vector<std::string>{"DLP-ONEAPI-USM-NOT-DEVICE"});
   }
   EXPECT_FALSE(fires(clean_oneapi_tensor(), "DLP-ONEAPI-USM-NOT-DEVICE"));
+}
+
+TEST(OneApiRules, HostUsmHasNoOwningRootDevice) {
+  // SYCL names the context's first device for a host allocation; that is
+  // no owner for device_id to contradict.
+  facts::TensorFacts tensor = clean_oneapi_tensor();
+  tensor.runtime->usm_kind = facts::UsmKind::host;
+  tensor.runtime->owner_root_index = 0;
+  EXPECT_FALSE(fires(tensor, "DLP-ONEAPI-DEVICE-ID-ROOT"));
+  tensor.runtime->owner_sub_device_index = 0;
+  EXPECT_FALSE(fires(tensor, "DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"));
+  tensor.runtime->usm_kind = facts::UsmKind::device;
+  EXPECT_TRUE(fires(tensor, "DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"));
+}
+
+TEST(OneApiRules, SizeZeroWithNullDataIsNoPointerToLookUp) {
+  facts::TensorFacts tensor = clean_oneapi_tensor();
+  tensor.data = 0;
+  tensor.shape = std::vector<std::int64_t>{0, 3};
+  tensor.runtime->usm_kind = facts::UsmKind::unknown;
+  tensor.runtime->default_context.reset();
+  EXPECT_FALSE(fires(tensor, "DLP-ONEAPI-USM-UNKNOWN"));
+  // With elements, NULL is a pointer no context knows.
+  tensor.shape = std::vector<std::int64_t>{2, 3};
+  EXPECT_TRUE(fires(tensor, "DLP-ONEAPI-USM-UNKNOWN"));
 }
 
 }  // namespace

@@ -6,10 +6,10 @@ namespace dlpack_usm::rules {
 namespace {
 
 using testing::clean_tensor;
-using testing::error_ids;
 using testing::findings_of;
 using testing::fired_ids;
 using testing::fires;
+using testing::problem_ids;
 
 using Errors = std::vector<std::string>;
 
@@ -30,7 +30,7 @@ TEST(ShapeRules, NegativeNdim) {
   auto findings = findings_of(tensor, "DLP-NDIM-NEGATIVE");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.ndim");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-NDIM-NEGATIVE"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-NDIM-NEGATIVE"});
 }
 
 TEST(ShapeRules, NdimBeyondTheReaderLimit) {
@@ -38,11 +38,11 @@ TEST(ShapeRules, NdimBeyondTheReaderLimit) {
   tensor.ndim = facts::kMaxReadableDims + 1;
   tensor.shape.reset();
   tensor.strides.reset();
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-NDIM-LIMIT"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-NDIM-LIMIT"});
   // At the limit everything is read and checked as usual.
   facts::TensorFacts at_limit = with_dims(std::vector<std::int64_t>(facts::kMaxReadableDims, 1),
                                           std::vector<std::int64_t>(facts::kMaxReadableDims, 1));
-  EXPECT_TRUE(error_ids(at_limit).empty());
+  EXPECT_TRUE(problem_ids(at_limit).empty());
 }
 
 TEST(ShapeRules, NullShapeOnlyForScalars) {
@@ -51,7 +51,7 @@ TEST(ShapeRules, NullShapeOnlyForScalars) {
   auto findings = findings_of(tensor, "DLP-SHAPE-NULL");
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.shape");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-SHAPE-NULL"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-SHAPE-NULL"});
 
   facts::TensorFacts scalar = clean_tensor();
   scalar.ndim = 0;
@@ -66,7 +66,7 @@ TEST(ShapeRules, NegativeExtentsEachGetAFinding) {
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[0].field, "dl_tensor.shape[1]");
   EXPECT_EQ(findings[1].field, "dl_tensor.shape[2]");
-  EXPECT_EQ(error_ids(tensor), Errors{"DLP-SHAPE-NEGATIVE"});
+  EXPECT_EQ(problem_ids(tensor), Errors{"DLP-SHAPE-NEGATIVE"});
 }
 
 TEST(ShapeRules, NullStridesMeanRowMajorBefore12) {
@@ -85,7 +85,7 @@ TEST(ShapeRules, NullStridesAreAnErrorFrom12) {
     auto findings = findings_of(tensor, "DLP-STRIDES-NULL");
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].field, "dl_tensor.strides");
-    EXPECT_EQ(error_ids(tensor), Errors{"DLP-STRIDES-NULL"});
+    EXPECT_EQ(problem_ids(tensor), Errors{"DLP-STRIDES-NULL"});
   }
   // ndim 0 may keep NULL strides (the header suggests it).
   facts::TensorFacts scalar = with_dims({}, std::nullopt);
@@ -98,7 +98,7 @@ TEST(ShapeRules, ZeroStrideOnARealDimensionWarns) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].field, "dl_tensor.strides[0]");
   EXPECT_EQ(findings[0].severity, Severity::warning);
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-STRIDES-ZERO"});
 }
 
 TEST(ShapeRules, ValidLayoutsRealProducersEmitPass) {
@@ -115,9 +115,50 @@ TEST(ShapeRules, ValidLayoutsRealProducersEmitPass) {
   facts::TensorFacts flipped = with_dims({2, 3}, std::vector<std::int64_t>{-3, 1});
   flipped.data = 0x10000 + 12;
   flipped.byte_offset = 0;
-  EXPECT_EQ(error_ids(flipped), Errors{});
+  EXPECT_EQ(problem_ids(flipped), Errors{});
   // F-order and transposed views.
   EXPECT_TRUE(evaluate(with_dims({2, 3}, std::vector<std::int64_t>{1, 2})).empty());
+}
+
+TEST(ShapeRules, NegativeStridesDividedAsUnsignedAreNamed) {
+  // cupy 14.2: a 4x6 int32 view flipped on both axes, byte strides (-24, -4)
+  // divided by 4 as unsigned numbers.
+  facts::TensorFacts tensor = clean_tensor();
+  tensor.dtype = {dl::kDLInt, 32, 1};
+  tensor.shape = std::vector<std::int64_t>{4, 6};
+  tensor.strides = std::vector<std::int64_t>{4611686018427387898, 4611686018427387903};
+  auto findings = findings_of(tensor, "DLP-STRIDES-UNSIGNED-DIVISION");
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].field, "dl_tensor.strides[0]");
+  EXPECT_NE(findings[0].message.find("meant is -6"), std::string::npos) << findings[0].message;
+  EXPECT_NE(findings[1].message.find("meant is -1"), std::string::npos) << findings[1].message;
+  // The overflow it causes is the same defect: one rule names it.
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-STRIDES-UNSIGNED-DIVISION"});
+  // With 1-byte elements the division is exact: nothing to name.
+  tensor.dtype = {dl::kDLInt, 8, 1};
+  EXPECT_FALSE(fires(tensor, "DLP-STRIDES-UNSIGNED-DIVISION"));
+  // float16 and complex64 too.
+  tensor.dtype = {dl::kDLFloat, 16, 1};
+  tensor.strides = std::vector<std::int64_t>{9223372036854775802, 9223372036854775807};
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-STRIDES-UNSIGNED-DIVISION"});
+}
+
+TEST(ShapeRules, HugeStridesThatAreNoDivisionStayAnOverflow) {
+  facts::TensorFacts tensor = clean_tensor();
+  tensor.strides = std::vector<std::int64_t>{std::int64_t{1} << 61, 1};
+  EXPECT_FALSE(fires(tensor, "DLP-STRIDES-UNSIGNED-DIVISION"));
+  EXPECT_TRUE(fires(tensor, "DLP-EXTENT-OVERFLOW"));
+}
+
+TEST(ShapeRules, TheReaderLimitIsAToolLimitWarning) {
+  facts::TensorFacts tensor = clean_tensor();
+  tensor.ndim = facts::kMaxReadableDims + 1;
+  tensor.shape.reset();
+  tensor.strides.reset();
+  auto findings = findings_of(tensor, "DLP-NDIM-LIMIT");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::warning);
+  EXPECT_EQ(find_rule("DLP-NDIM-LIMIT")->normative, "heuristic");
 }
 
 }  // namespace

@@ -58,11 +58,13 @@ inline bool fires(const facts::TensorFacts& tensor, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-// The ids of error findings, each once, in catalog order.
-inline std::vector<std::string> error_ids(const facts::TensorFacts& tensor) {
+// The ids of the findings that report a defect (warnings and errors; a
+// rule's severity follows its source, so many defects are warnings), each
+// once, in catalog order. One defect should give one of these.
+inline std::vector<std::string> problem_ids(const facts::TensorFacts& tensor) {
   std::vector<std::string> ids;
   for (const Finding& finding : evaluate(tensor)) {
-    if (finding.severity != Severity::error) continue;
+    if (finding.severity == Severity::info) continue;
     if (std::find(ids.begin(), ids.end(), finding.rule_id) == ids.end()) {
       ids.push_back(finding.rule_id);
     }

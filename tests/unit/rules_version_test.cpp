@@ -6,9 +6,9 @@ namespace dlpack_usm::rules {
 namespace {
 
 using testing::clean_tensor;
-using testing::error_ids;
 using testing::findings_of;
 using testing::fires;
+using testing::problem_ids;
 
 TEST(VersionRules, LegacyTensorIsInfoOnly) {
   facts::TensorFacts tensor = clean_tensor();
@@ -17,7 +17,7 @@ TEST(VersionRules, LegacyTensorIsInfoOnly) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Severity::info);
   EXPECT_EQ(findings[0].field, "version");
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
   EXPECT_FALSE(fires(clean_tensor(), "DLP-VERSION-LEGACY"));
 }
 
@@ -31,19 +31,20 @@ TEST(VersionRules, MajorOtherThanOneIsAnError) {
     EXPECT_EQ(findings[0].field, "version.major");
     EXPECT_NE(findings[0].message.find(std::to_string(major)), std::string::npos);
     EXPECT_NE(findings[0].message.find("deleter"), std::string::npos);
-    EXPECT_EQ(error_ids(tensor), std::vector<std::string>{"DLP-VERSION-MAJOR"});
+    EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-VERSION-MAJOR"});
   }
   EXPECT_FALSE(fires(clean_tensor(), "DLP-VERSION-MAJOR"));
 }
 
-TEST(VersionRules, NewerMinorIsAWarning) {
+TEST(VersionRules, NewerMinorIsInfoUnknownToThisTool) {
   facts::TensorFacts tensor = clean_tensor();
   tensor.version = {1, 4};
   auto findings = findings_of(tensor, "DLP-VERSION-MINOR-NEWER");
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].severity, Severity::warning);
+  EXPECT_EQ(findings[0].severity, Severity::info);
   EXPECT_EQ(findings[0].field, "version.minor");
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_NE(findings[0].message.find("unknown to this tool"), std::string::npos);
+  EXPECT_TRUE(problem_ids(tensor).empty());
   for (std::uint32_t minor = 0; minor <= 3; ++minor) {
     tensor.version = {1, minor};
     EXPECT_FALSE(fires(tensor, "DLP-VERSION-MINOR-NEWER")) << minor;
@@ -57,9 +58,13 @@ TEST(VersionRules, NewerMinorTurnsUnknownValuesIntoNoFinding) {
   tensor.version = {1, 4};
   tensor.dtype = {18, 8, 1};
   tensor.device_type = 21;
-  EXPECT_TRUE(error_ids(tensor).empty());
+  EXPECT_TRUE(problem_ids(tensor).empty());
+  // So does a flag bit no release up to 1.3 defines.
+  tensor.flags = 1ULL << 7;
+  EXPECT_TRUE(problem_ids(tensor).empty());
+  tensor.flags = 0;
   tensor.version = {1, 3};
-  EXPECT_EQ(error_ids(tensor),
+  EXPECT_EQ(problem_ids(tensor),
             (std::vector<std::string>{"DLP-DTYPE-CODE-UNKNOWN", "DLP-DEVICE-TYPE-UNKNOWN"}));
 }
 

@@ -1,0 +1,189 @@
+"""Every quoted sentence of both rule catalogs (`dlpack-usm rules --json` and
+the Python package's protocol rules) occurs in the source its reference names:
+
+- "dlpack.h 1.3, ...": the DLPack 1.3 header the PyPI wheel apache-tvm-ffi
+  ships (tvm_ffi/include/dlpack/dlpack.h), installed in the tools venv by
+  scripts/setup.sh; no copy of it lives in this repository;
+- "dlpack.h 0.6, ...": Debian's libdlpack-dev header (DLPACK_VERSION 60);
+- a web page: the sentence list below, which this test owns, one list per
+  page, each sentence as the page shows it.
+
+Header comments span lines with ` * ` prefixes, so quotes and sources are
+compared with comment markers dropped and whitespace collapsed. A missing
+source fails the test where the Python modules are required (CI:
+DLPACK_USM_REQUIRE_PEERS or DLPACK_USM_REQUIRE_USM), and skips it with the
+package named elsewhere (tests/tools/optional_module.py).
+
+Usage: check_rule_quotes.py DLPACK_USM_BINARY SOURCE_DIR"""
+
+import importlib.util
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import optional_module  # noqa: E402
+
+DEBIAN_HEADER = os.environ.get("DLPACK_USM_DLPACK_06_HEADER", "/usr/include/dlpack/dlpack.h")
+
+
+def load_python_rules_module(source_dir):
+    # Loaded from its file: the package's __init__ wants the built library.
+    path = pathlib.Path(source_dir) / "python/dlpack_usm/rules.py"
+    spec = importlib.util.spec_from_file_location("dlpack_usm_rules_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+DPCTL_DLPACK = ("dpctl documentation, DLPack exchange of USM allocated arrays "
+                "(https://intelpython.github.io/dpctl/latest/user_guides/dlpack.html)")
+IPEX_DLPACK = ("Intel Extension for PyTorch documentation, DLPack Solution "
+               "(https://intel.github.io/intel-extension-for-pytorch/xpu/latest/tutorials/"
+               "features/DLPack.html)")
+
+
+# Sentences of web pages as the pages show them (markup dropped). A quote
+# must be part of one of its page's sentences.
+ARRAY_API_SENTENCES = [
+    "On CPU and other device types without streams, only None is accepted.",
+    "This method may return a capsule of version max_version (recommended if it does support "
+    "that), or of a different version.",
+    "Default is None, meaning the exported capsule should be on the same device as self is.",
+    "If the device type cannot be handled by the producer, this function must raise BufferError.",
+    "If False, the function must never copy, and raise a BufferError in case a copy is deemed "
+    "necessary (e.g. if a cross-device data movement is requested, and it is not possible "
+    "without a copy).",
+    "When a copy happens, the DLPACK_FLAG_BITMASK_IS_COPIED flag must be set.",
+    "It is recommended for the producer to use this logic in the implementation of __dlpack__:",
+    "If so, use that. Else, the producer should raise a BufferError here to tell users that the "
+    "consumer's max_version is too old to allow the data exchange to happen.",
+    "This logic is also applicable to handling of the new dl_device and copy keywords.",
+]
+ARRAY_API_DEVICE_SENTENCES = ["Returns device type and device ID in DLPack format."]
+PYTHON_SPEC_SENTENCES = [
+    "The producer must set the PyCapsule name to \"dltensor\" so that it can be inspected by "
+    "name, and set PyCapsule_Destructor that calls the deleter of the DLManagedTensor when the "
+    "\"dltensor\"-named capsule is no longer needed.",
+    "The consumer must transer ownership of the DLManagedTensor from the capsule to its own "
+    "object.",
+    "The __dlpack__ method will produce a PyCapsule containing a DLManagedTensor, which will be "
+    "consumed immediately within from_dlpack - therefore it is consumed exactly once, and it "
+    "will not be visible to users of the Python API.",
+]
+SUAI_SENTENCES = [
+    "Python objects representing USM allocations, such as dpctl.memory.MemoryUSMDevice, "
+    "dpctl.memory.MemoryUSMShared, dpctl.memory.MemoryUSMHost, or dpctl.tensor.usm_ndarray, "
+    "distinguish themselves from other Python objects by providing __sycl_usm_array_interface__ "
+    "attribute describing the allocation in a Python dictionary with the following fields:",
+    "Python object from which SYCL context to which represented USM allocation is bound.",
+    "A 2-tuple whose first element is a Python integer encoding USM pointer value.",
+]
+DPCTL_DLPACK_SENTENCES = [
+    # The export protocol's exception message, two C++ string literals joined.
+    "Can not export USM allocations not bound to default platform context.",
+]
+IPEX_DLPACK_SENTENCES = [
+    "If the device has parent device, we will find its parent device index enumerated in "
+    "sycl::device::get_devices() then put to device_id.",
+    "sycl::usm::device is the only supported type.",
+]
+
+
+def web_sentences(python_rules):
+    """The sentences above by reference. The Python catalog's references are
+    its own constants; the C++ catalog's are spelled out above as its rules
+    spell them."""
+    return {
+        python_rules.ARRAY_API: ARRAY_API_SENTENCES,
+        python_rules.ARRAY_API_DEVICE: ARRAY_API_DEVICE_SENTENCES,
+        python_rules.PYTHON_SPEC: PYTHON_SPEC_SENTENCES,
+        python_rules.SUAI: SUAI_SENTENCES,
+        DPCTL_DLPACK: DPCTL_DLPACK_SENTENCES,
+        IPEX_DLPACK: IPEX_DLPACK_SENTENCES,
+    }
+
+
+def collapse(text):
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def header_text(path):
+    """The header with comment markers dropped and whitespace collapsed."""
+    lines = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        line = re.sub(r"^\s*(/\*+!?|\*+/|\*(?!/)|//+)", " ", line)
+        lines.append(line.replace("*/", " "))
+    return collapse(" ".join(lines))
+
+
+def dlpack_13_header():
+    spec = importlib.util.find_spec("tvm_ffi")
+    if spec is None or not spec.submodule_search_locations:
+        # Named with how to get it; a failure where the modules are required
+        # (CI), a skip (77) on a developer's machine without them.
+        print("check_rule_quotes: the PyPI package apache-tvm-ffi (module tvm_ffi) is not "
+              "installed in this interpreter; scripts/setup.sh installs it into the tools venv, "
+              f"or run `{os.path.basename(sys.executable)} -m pip install apache-tvm-ffi`",
+              file=sys.stderr)
+        sys.exit(1 if optional_module.required() else optional_module.SKIPPED)
+    path = pathlib.Path(spec.submodule_search_locations[0]) / "include/dlpack/dlpack.h"
+    return path
+
+
+def check_version(path, patterns):
+    text = pathlib.Path(path).read_text()
+    for pattern in patterns:
+        if not re.search(pattern, text, re.MULTILINE):
+            sys.exit(f"check_rule_quotes: {path} is not the header expected ({pattern})")
+
+
+def main():
+    binary, source_dir = sys.argv[1], sys.argv[2]
+    python_rules = load_python_rules_module(source_dir)
+    header_13 = dlpack_13_header()
+    check_version(header_13, [r"^#define DLPACK_MAJOR_VERSION 1$",
+                              r"^#define DLPACK_MINOR_VERSION 3$"])
+    check_version(DEBIAN_HEADER, [r"^#define DLPACK_VERSION 60$"])
+    headers = {"dlpack.h 1.3": header_text(header_13), "dlpack.h 0.6": header_text(DEBIAN_HEADER)}
+    web = {reference: [collapse(s) for s in sentences]
+           for reference, sentences in web_sentences(python_rules).items()}
+
+    tool = json.loads(subprocess.run([binary, "rules", "--json"], check=True,
+                                     capture_output=True, text=True).stdout)
+    rules = tool["rules"] + [{"rule_id": rule.id, **rule.__dict__}
+                             for rule in python_rules.CATALOG]
+    misses = []
+    checked = 0
+    for rule in rules:
+        quote = collapse(rule["quote"])
+        if not quote:
+            if rule["normative"] != "heuristic":
+                misses.append(f"{rule['rule_id']}: rests on '{rule['normative']}' but quotes nothing")
+            continue
+        reference = rule["reference"]
+        header = next((text for name, text in headers.items()
+                       if reference.startswith(name + ",")), None)
+        if header is not None:
+            found = quote in header
+        elif reference in web:
+            found = any(quote in sentence for sentence in web[reference])
+        else:
+            misses.append(f"{rule['rule_id']}: no source to check '{reference}' against; add the "
+                          "page's sentences to web_sentences()")
+            continue
+        checked += 1
+        if not found:
+            misses.append(f"{rule['rule_id']}: not in {reference}: \"{quote}\"")
+    for miss in misses:
+        print(miss)
+    print(f"check_rule_quotes: {checked} quotes checked, {len(misses)} problems")
+    return 1 if misses else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
