@@ -108,8 +108,8 @@ const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
     device = sub;
   }
   if (!device->usm) {
-    fail_environment(fmt::format("{} ({}) has no cl_intel_unified_shared_memory (USM)",
-                                 device->selector_name, device->name),
+    fail_environment(fmt::format("{} ({}) cannot allocate USM on the {} runtime",
+                                 device->selector_name, device->name, inventory.backend),
                      "pick a device whose list-devices entry shows USM capabilities");
   }
   return *device;

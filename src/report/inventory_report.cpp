@@ -79,13 +79,14 @@ std::string usm_summary(const DeviceInfo& device) {
                      usm_access_code(usm.cross_device_shared), usm_access_code(usm.shared_system));
 }
 
-void add_device_row(TextTable& table, const DeviceInfo& device) {
+// On SYCL the OpenCL version column gives way to the device's SYCL backend.
+void add_device_row(TextTable& table, const DeviceInfo& device, bool sycl) {
   bool sub = device.ref.sub_index.has_value();
   table.add_row({sub ? fmt::format("({})", device.dlpack_device_id())
                      : std::to_string(device.dlpack_device_id()),
                  sub ? "  " + device.selector_name : device.selector_name, device.type, device.name,
-                 device.driver_version, device.opencl_version, std::to_string(device.compute_units),
-                 usm_summary(device)});
+                 device.driver_version, sycl ? device.backend : device.opencl_version,
+                 std::to_string(device.compute_units), usm_summary(device)});
 }
 
 }  // namespace
@@ -144,10 +145,12 @@ std::string inventory_to_text(const Inventory& inventory) {
       out += "  (no visible device)\n";
       continue;
     }
-    TextTable table({"ID", "DEVICE", "TYPE", "NAME", "DRIVER", "OPENCL", "CU", "USM"});
+    bool sycl = inventory.backend == "sycl";
+    TextTable table(
+        {"ID", "DEVICE", "TYPE", "NAME", "DRIVER", sycl ? "BACKEND" : "OPENCL", "CU", "USM"});
     for (const DeviceInfo& device : platform.devices) {
-      add_device_row(table, device);
-      for (const DeviceInfo& sub : device.sub_devices) add_device_row(table, sub);
+      add_device_row(table, device, sycl);
+      for (const DeviceInfo& sub : device.sub_devices) add_device_row(table, sub, sycl);
     }
     out += table.render("  ");
     for (const DeviceInfo& device : platform.devices) {
