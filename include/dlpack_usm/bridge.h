@@ -22,8 +22,9 @@
  * *result_json is NULL only when memory for it could not be had.
  *
  * Compatibility: functions are only ever added. A change to an existing
- * function bumps DLPACK_USM_BRIDGE_ABI_VERSION, and the library's symbols
- * carry the version node DLPACK_USM_BRIDGE_1. */
+ * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
+ * library's symbols carry the version node of the ABI that added them
+ * (DLPACK_USM_BRIDGE_1, DLPACK_USM_BRIDGE_2). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -33,7 +34,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 1u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 2u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -67,6 +68,33 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_capture(const void* managed_tensor,
                                                     const char* capsule_name,
                                                     const char* request_json, const char* path,
                                                     char** result_json);
+
+/* ABI version 2: the tool's own exchange on the SYCL runtime (dpctl's C
+ * interface, found as `dlpack-usm --runtime sycl` finds it), for a caller
+ * that has a SYCL library in the same process. Both use SYCL's default
+ * platform contexts, so the tensors pass between the tool and that library.
+ *
+ * Allocates `bytes` of USM of `usm_kind` ("host", "device", "shared") for
+ * the root device `device_id` (kDLOneAPI id), copies `host_data` into it,
+ * and exports it as a 1-D tensor of `dtype` ("float32", ...), DLPack 1.3.
+ * On success *managed_tensor is the DLManagedTensorVersioned* (the caller
+ * owns it: hand it to a consumer or call its deleter, which frees the
+ * allocation) and *result_json is {"device_id", "usm_kind", "data",
+ * "findings"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_export(const char* usm_kind, int32_t device_id,
+                                                        const char* dtype, const void* host_data,
+                                                        uint64_t bytes, void** managed_tensor,
+                                                        char** result_json);
+
+/* Imports `managed_tensor` (named by `capsule_name` as above) through the
+ * tool's importer on the SYCL runtime and reads every element back. The
+ * bridge takes ownership: the tensor's deleter runs exactly once, whether the
+ * import succeeds or is refused. On success *result_json is {"device_id",
+ * "usm_kind", "owner", "bytes" (the elements in logical order, hex),
+ * "findings"}; a refusal is exit code 1 with {"error", "hint"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_import(void* managed_tensor,
+                                                        const char* capsule_name,
+                                                        char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

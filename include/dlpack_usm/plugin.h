@@ -1,4 +1,4 @@
-/* dlpack-usm plugin interface, ABI version 1.
+/* dlpack-usm plugin interface, ABI version 2 (the tool still loads ABI 1).
  *
  * A producer or consumer library under test exports one symbol,
  *
@@ -20,7 +20,16 @@
  * struct starts with `struct_size`; a reader uses a field only when
  * struct_size covers it. A change that cannot be made by appending bumps
  * DLPACK_USM_PLUGIN_ABI_VERSION, and the tool refuses a plugin built for
- * another ABI version with a message naming both. */
+ * another ABI version with a message naming both.
+ *
+ * ABI 2 appended the SYCL handles: on `check --runtime sycl` the host table
+ * hands out dpctl's opaque references (a DPCTLSyclDeviceRef is a
+ * sycl::device*, a DPCTLSyclContextRef a sycl::context*) of the devices and
+ * of each platform's default context, and `dpctl_symbol`, which returns the
+ * functions of the dpctl C interface the tool itself loaded, so that a
+ * library allocates in the very SYCL runtime and context the tool looks its
+ * pointers up in. The OpenCL fields are NULL then; on --runtime opencl the
+ * SYCL fields are. A plugin declaring ABI 1 keeps loading. */
 #ifndef DLPACK_USM_PLUGIN_H
 #define DLPACK_USM_PLUGIN_H
 
@@ -31,13 +40,16 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_PLUGIN_ABI_VERSION 1u
+#define DLPACK_USM_PLUGIN_ABI_VERSION 2u
+/* The oldest plugin ABI the tool still loads. */
+#define DLPACK_USM_PLUGIN_ABI_OLDEST 1u
 /* The name of the one symbol a plugin exports. */
 #define DLPACK_USM_PLUGIN_ENTRY "dlpack_usm_plugin"
 
 /* Return codes of produce and consume. */
 #define DLPACK_USM_OK 0
-#define DLPACK_USM_UNSUPPORTED 1 /* the library cannot do this request: the case is not_supported */
+#define DLPACK_USM_UNSUPPORTED 1 /* the library cannot do this request: the case is not_supported \
+                                  */
 #define DLPACK_USM_FAILED (-1)   /* an error: the case fails with the message given */
 
 /* USM kinds, in the order of cl_intel_unified_shared_memory. */
@@ -58,15 +70,19 @@ extern "C" {
 
 typedef struct DlpackUsmDevice {
   uint32_t struct_size;
-  int32_t device_id;   /* kDLOneAPI device_id: the index among all root devices */
-  void* cl_platform;   /* cl_platform_id */
-  void* cl_device;     /* cl_device_id of the root device */
-  void* cl_context;    /* the platform's default context: allocate here (NULL when no
-                          device of the platform has cl_intel_unified_shared_memory) */
-  const char* name;    /* the tool's selector name, e.g. "opencl:cpu:0" */
-  uint32_t usm_kinds;  /* bit (1 << DLPACK_USM_KIND_*) set for each kind it can allocate */
+  int32_t device_id;  /* kDLOneAPI device_id: the index among all root devices */
+  void* cl_platform;  /* cl_platform_id */
+  void* cl_device;    /* cl_device_id of the root device */
+  void* cl_context;   /* the platform's default context: allocate here (NULL when no
+                         device of the platform has cl_intel_unified_shared_memory) */
+  const char* name;   /* the tool's selector name, e.g. "opencl:cpu:0" */
+  uint32_t usm_kinds; /* bit (1 << DLPACK_USM_KIND_*) set for each kind it can allocate */
   int32_t sub_device_count;
   void* const* cl_sub_devices; /* cl_device_id of each sub-device the tool created */
+  /* ABI 2, --runtime sycl only (NULL otherwise): */
+  void* sycl_device;             /* DPCTLSyclDeviceRef (sycl::device*) of the root device */
+  void* sycl_context;            /* DPCTLSyclContextRef: the platform's default context */
+  void* const* sycl_sub_devices; /* DPCTLSyclDeviceRef of each sub-device the tool created */
 } DlpackUsmDevice;
 
 typedef struct DlpackUsmHost {
@@ -82,17 +98,23 @@ typedef struct DlpackUsmHost {
    * through a queue of the default context of `device_id`, and waits.
    * Returns DLPACK_USM_OK or DLPACK_USM_FAILED. */
   int (*usm_memcpy)(int32_t device_id, void* dst, const void* src, size_t bytes);
+  /* ABI 2: */
+  const char* runtime; /* "sycl" or "opencl": which handles above are set */
+  /* The address of the function `name` of dpctl's C interface
+   * (libDPCTLSyclInterface.so) the tool loaded, e.g. "DPCTLmalloc_device";
+   * NULL for an unknown name or on --runtime opencl. */
+  void* (*dpctl_symbol)(const char* name);
 } DlpackUsmHost;
 
 typedef struct DlpackUsmProduceRequest {
   uint32_t struct_size;
-  int32_t device_id;   /* root device (kDLOneAPI device_id) */
-  int32_t sub_device;  /* -1 for the root device, else the index of its sub-device */
-  void* cl_device;     /* the device to allocate for: the root or that sub-device */
-  void* cl_context;    /* the platform's default context */
-  uint32_t usm_kind;   /* DLPACK_USM_KIND_* */
-  uint32_t layout;     /* DLPACK_USM_LAYOUT_* */
-  uint8_t dtype_code;  /* DLDataType of the tensor */
+  int32_t device_id;  /* root device (kDLOneAPI device_id) */
+  int32_t sub_device; /* -1 for the root device, else the index of its sub-device */
+  void* cl_device;    /* the device to allocate for: the root or that sub-device */
+  void* cl_context;   /* the platform's default context */
+  uint32_t usm_kind;  /* DLPACK_USM_KIND_* */
+  uint32_t layout;    /* DLPACK_USM_LAYOUT_* */
+  uint8_t dtype_code; /* DLDataType of the tensor */
   uint8_t dtype_bits;
   uint16_t dtype_lanes;
   int32_t ndim;
@@ -106,6 +128,9 @@ typedef struct DlpackUsmProduceRequest {
   uint32_t dlpack_major;
   uint32_t dlpack_minor;
   uint64_t flags; /* DLPack flags the tensor should carry (READ_ONLY = 1) */
+  /* ABI 2, --runtime sycl only (NULL otherwise): */
+  void* sycl_device;  /* DPCTLSyclDeviceRef of the device to allocate for (root or sub-device) */
+  void* sycl_context; /* DPCTLSyclContextRef: the platform's default context */
 } DlpackUsmProduceRequest;
 
 /* Fills *out_tensor with a tensor whose element i (logical order) holds
@@ -117,7 +142,7 @@ typedef int (*DlpackUsmProduceFn)(const DlpackUsmHost* host, const DlpackUsmProd
 
 typedef struct DlpackUsmConsumeResult {
   uint32_t struct_size;
-  int32_t accepted;  /* 1: imported; 0: rejected (reason says why) */
+  int32_t accepted; /* 1: imported; 0: rejected (reason says why) */
   /* When accepted: dlpack_usm_checksum over the elements in logical order. */
   uint64_t checksum;
   char reason[256];

@@ -10,13 +10,13 @@ The library is found through DLPACK_USM_LIBRARY, else where CMake put it for
 this copy of the package. `python3 -m dlpack_usm --help` is the command line;
 man dlpack-usm-python(7) documents both."""
 
-from . import _consumers, _exchange_api, _protocol, _sycl
-from ._errors import BridgeError
+from . import _consumers, _contained, _exchange_api, _protocol, _sycl
+from ._errors import BridgeError, NotApplicable
 from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
 from ._library import tool_version
 from .rules import CATALOG, Finding, PythonRule, finding
 
-__all__ = ["BridgeError", "CATALOG", "DEFAULT_MAX_VERSION", "Finding", "Inspection",
+__all__ = ["BridgeError", "CATALOG", "DEFAULT_MAX_VERSION", "Finding", "Inspection", "NotApplicable",
            "PythonRule", "capture", "check", "check_report", "inspect", "tool_version"]
 
 
@@ -42,13 +42,26 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
         if error.exit_code != 1:
             raise
         return None, [finding("DLP-PY-CAPSULE-NAME", "__dlpack__", error.message)]
+    except Exception as error:
+        reason = _sycl.export_refusal(obj, error)
+        if reason is None:
+            raise
+        raise NotApplicable(reason) from None
     found = list(base.findings)
     found += _protocol.check_producer(obj, base, tuple(max_version), origin)
     found += _sycl.check_usm_array_interface(obj, base)
     found += _exchange_api.check_exchange_api(obj, base, origin)
     chosen = _consumers.choose(consumer, base)
     if chosen is not None:
-        found += _protocol.check_consumer(obj, chosen, tuple(max_version))
+        # A tensor the rules flagged may crash the consumer (dpnp.from_dlpack
+        # aborts the interpreter on some): the probe then runs in a child.
+        if any(item.severity == "error" for item in found):
+            consumer_found, note = _contained.check_consumer(obj, chosen, tuple(max_version))
+            found += consumer_found
+            if note:
+                base.notes.append(note)
+        else:
+            found += _protocol.check_consumer(obj, chosen, tuple(max_version))
     return base, found
 
 

@@ -11,7 +11,7 @@ import json
 import sys
 
 from . import _library, capture, check_report
-from ._errors import BridgeError
+from ._errors import BridgeError, NotApplicable
 from ._inspect import DEFAULT_MAX_VERSION
 from .rules import CATALOG
 
@@ -81,7 +81,16 @@ def print_text(origin, findings, strict):
 def command_check(arguments):
     obj = evaluate(arguments.expr)
     consumer = None if arguments.no_consumer else "auto"
-    base, findings = check_report(obj, arguments.max_version, consumer, origin=arguments.expr)
+    try:
+        base, findings = check_report(obj, arguments.max_version, consumer,
+                                      origin=arguments.expr)
+    except NotApplicable as reason:
+        if arguments.json:
+            print(json.dumps({"expr": arguments.expr, "tool_version": _library.tool_version(),
+                              "not_applicable": reason.message}, indent=2))
+        else:
+            print(f"{arguments.expr}  not applicable: {reason.message}")
+        return OK
     tally = counts(findings)
     failed = tally["error"] > 0 or (arguments.strict and tally["warning"] > 0)
     if arguments.json:
@@ -91,12 +100,15 @@ def command_check(arguments):
             "capsule_name": base.capsule_name if base else None,
             "capsule": base.capsule if base else None,
             "reader_notes": base.reader_notes if base else [],
+            "notes": base.notes if base else [],
             "strict": arguments.strict,
             "counts": tally,
             "findings": [item.to_json() for item in findings],
         }, indent=2))
     else:
         print_text(arguments.expr, findings, arguments.strict)
+        for note in base.notes if base else []:
+            print(note)
     return FINDINGS if failed else OK
 
 

@@ -10,3 +10,11 @@ class BridgeError(Exception):
         self.message = message
         self.hint = hint
         self.exit_code = exit_code
+
+
+class NotApplicable(BridgeError):
+    """Nothing to judge, for a reason that is no fault: the producer refused
+    to export as the protocol requires it to (exit code 0)."""
+
+    def __init__(self, message):
+        super().__init__(message, "", exit_code=0)

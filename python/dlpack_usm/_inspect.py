@@ -20,6 +20,9 @@ class Inspection:
     capsule: dict
     reader_notes: list = field(default_factory=list)
     findings: list = field(default_factory=list)
+    # What could not be judged, and why ("not applicable: ..."): a consumer
+    # probe that crashed in its contained child process, say.
+    notes: list = field(default_factory=list)
 
 
 def producer_label(obj):

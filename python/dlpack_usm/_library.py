@@ -7,7 +7,7 @@ import os
 
 from ._errors import BridgeError
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 _library = None
 
@@ -46,6 +46,13 @@ def _declare(library):
     library.dlpack_usm_bridge_capture.argtypes = [
         ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
         ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_sycl_export.restype = ctypes.c_int
+    library.dlpack_usm_bridge_sycl_export.argtypes = [
+        ctypes.c_char_p, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_uint64,
+        ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_sycl_import.restype = ctypes.c_int
+    library.dlpack_usm_bridge_sycl_import.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
 
@@ -94,12 +101,18 @@ def call_inspect(pointer, capsule_name, request, path=None):
     else:
         code = lib.dlpack_usm_bridge_capture(pointer, capsule_name.encode(), request_text,
                                              os.fsencode(path), ctypes.byref(result))
+    return read_answer(code, result)
+
+
+def read_answer(code, result):
+    """The JSON a bridge call answered in `result`, freed; raises BridgeError
+    when `code` says it refused."""
     if not result.value:
         raise BridgeError("the bridge answered nothing (out of memory)", exit_code=4)
     try:
         answer = json.loads(ctypes.string_at(result.value).decode())
     finally:
-        lib.dlpack_usm_bridge_free(result)
+        library().dlpack_usm_bridge_free(result)
     if code != 0:
         raise BridgeError(answer.get("error", "the bridge refused"), answer.get("hint", ""),
                           exit_code=code)

@@ -22,6 +22,35 @@ def _usm_memory(obj):
     return None
 
 
+def _device_name(device):
+    """SYCL's filter string, or the device's name for a sub-device, which
+    has none (dpctl raises on filter_string there)."""
+    try:
+        return device.filter_string
+    except Exception:
+        return device.name
+
+
+def export_refusal(obj, error):
+    """Why `error`, raised by obj.__dlpack__, is the protocol working: dpctl
+    refuses (DLPackCreationError) to export an allocation bound to a context
+    other than its platform's default one, as the source documents require.
+    None where that is not what happened."""
+    if type(error).__name__ != "DLPackCreationError":
+        return None
+    memory = _usm_memory(obj)
+    if memory is None:
+        return None
+    device = memory.sycl_device
+    if memory.sycl_context == device.sycl_platform.default_context:
+        return None
+    where = "a sub-device" if device.parent_device is not None else "a device"
+    return (f"{type(obj).__name__} on {where} ({device.name}) lives in a SYCL context other than "
+            "its platform's default context, and dpctl refused to export it "
+            f"(DLPackCreationError: {error}), as the kDLOneAPI protocol requires "
+            "(DLP-ONEAPI-CONTEXT-NOT-DEFAULT): there is no tensor to check")
+
+
 def runtime_facts(obj):
     """The capsule-file "runtime" section for a kDLOneAPI tensor, from
     dpctl's queries; None when dpctl or the allocation cannot be reached."""
@@ -48,7 +77,7 @@ def runtime_facts(obj):
         "default_context": memory.sycl_context == platform_default,
         "alloc_base": hex(memory._pointer),
         "alloc_size": int(memory.nbytes),
-        "owner_device": getattr(device, "filter_string", device.name),
+        "owner_device": _device_name(device),
     }
     if facts["usm_kind"] not in ("host", "device", "shared"):
         facts["usm_kind"] = "unknown"

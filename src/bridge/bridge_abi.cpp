@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bridge/sycl_exchange.hpp"
 #include "bridge/tensor_inspection.hpp"
 #include "build_info.hpp"
 #include "common/error.hpp"
@@ -47,18 +48,12 @@ int answer_error(ExitCode code, const std::string& what, const std::string& hint
   return static_cast<int>(code);
 }
 
-int run_inspection(const void* managed_tensor, const char* capsule_name, const char* request_json,
-                   const char* path, char** result_json) noexcept {
+// Runs `body`, which answers a JSON document, turning every exception into
+// the bridge's error answer.
+template <typename Body>
+int guarded(char** result_json, Body body) noexcept {
   try {
-    if (capsule_name == nullptr) {
-      return answer_error(ExitCode::usage, "the bridge was given no capsule name",
-                          "pass the capsule's name (PyCapsule_GetName)", result_json);
-    }
-    std::optional<std::filesystem::path> capture_path;
-    if (path != nullptr) capture_path = std::filesystem::path(path);
-    hand_over(dlpack_usm::bridge::inspect_tensor(managed_tensor, capsule_name,
-                                                 request_json ? request_json : "", capture_path),
-              result_json);
+    hand_over(body(), result_json);
     return static_cast<int>(ExitCode::ok);
   } catch (const Error& error) {
     return answer_error(error.code(), error.what(), error.hint(), result_json);
@@ -71,6 +66,20 @@ int run_inspection(const void* managed_tensor, const char* capsule_name, const c
     return answer_error(ExitCode::internal, "internal error: unknown exception",
                         "this is a bug of dlpack-usm; please report it", result_json);
   }
+}
+
+int run_inspection(const void* managed_tensor, const char* capsule_name, const char* request_json,
+                   const char* path, char** result_json) noexcept {
+  return guarded(result_json, [&] {
+    if (capsule_name == nullptr) {
+      throw Error(ExitCode::usage, "the bridge was given no capsule name",
+                  "pass the capsule's name (PyCapsule_GetName)");
+    }
+    std::optional<std::filesystem::path> capture_path;
+    if (path != nullptr) capture_path = std::filesystem::path(path);
+    return dlpack_usm::bridge::inspect_tensor(managed_tensor, capsule_name,
+                                              request_json ? request_json : "", capture_path);
+  });
 }
 
 }  // namespace
@@ -97,6 +106,30 @@ int dlpack_usm_bridge_capture(const void* managed_tensor, const char* capsule_na
                         "pass the path of the capsule file to write", result_json);
   }
   return run_inspection(managed_tensor, capsule_name, request_json, path, result_json);
+}
+
+int dlpack_usm_bridge_sycl_export(const char* usm_kind, int32_t device_id, const char* dtype,
+                                  const void* host_data, uint64_t bytes, void** managed_tensor,
+                                  char** result_json) {
+  if (managed_tensor != nullptr) *managed_tensor = nullptr;
+  return guarded(result_json, [&] {
+    if (usm_kind == nullptr || dtype == nullptr || managed_tensor == nullptr ||
+        (host_data == nullptr && bytes > 0)) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_sycl_export was given a NULL argument");
+    }
+    ordered_json info;
+    *managed_tensor =
+        dlpack_usm::bridge::sycl_export(usm_kind, device_id, dtype, host_data, bytes, info);
+    return info;
+  });
+}
+
+int dlpack_usm_bridge_sycl_import(void* managed_tensor, const char* capsule_name,
+                                  char** result_json) {
+  return guarded(result_json, [&] {
+    if (capsule_name == nullptr) throw Error(ExitCode::usage, "no capsule name");
+    return dlpack_usm::bridge::sycl_import(managed_tensor, capsule_name);
+  });
 }
 
 void dlpack_usm_bridge_free(char* text) {

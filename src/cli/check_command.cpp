@@ -15,11 +15,12 @@
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
 #include "cli/result_stream.hpp"
+#include "cli/runtime_option.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "plugin/plugin_spec.hpp"
 #include "report/check_report.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/runtime_choice.hpp"
 #include "suite/check_plan.hpp"
 #include "suite/plugin_probe.hpp"
 #include "suite/vector_cases.hpp"
@@ -41,6 +42,7 @@ struct CheckArguments {
   int jobs = 0;
   std::string report, junit, stream, failures;
   std::string producer, consumer;
+  std::string runtime = "auto";
   std::string run_case;        // internal: the child side of the runner
   bool probe_plugins = false;  // internal: load the libraries under test and describe them
 };
@@ -101,8 +103,22 @@ std::string default_stream_path(const std::string& report) {
 }
 
 int run_child(const CheckArguments& args) {
+  start_runtime(args.runtime, true);
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
   return suite::run_case_in_child(sources, args.run_case);
+}
+
+// auto for a library under test: plugin ABI 1 hands a library OpenCL
+// handles, so such a run stays on OpenCL unless --runtime sycl asks for the
+// SYCL handles of plugin ABI 2 (dlpack-usm-plugin(7)).
+std::string gate_runtime(const CheckArguments& args) {
+  if (args.runtime != "auto" || (args.producer.empty() && args.consumer.empty())) {
+    return args.runtime;
+  }
+  print_note(
+      "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
+      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2)");
+  return "opencl";
 }
 
 int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
@@ -127,7 +143,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
                "choose one");
   }
-  const runtime::Inventory& inventory = runtime::opencl_runtime().inventory();
+  const runtime::Inventory& inventory = start_runtime(gate_runtime(args)).inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
@@ -173,7 +189,9 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   }
   std::vector<std::string> plugin_arguments = plugin::plugin_arguments(options.plugins);
   auto child_command = [&](const suite::CaseSpec& spec) {
-    std::vector<std::string> argv{self, "check", "--run-case", spec.id, "--suite", args.suite};
+    std::vector<std::string> argv{
+        self,      "check",    "--run-case", spec.id,
+        "--suite", args.suite, "--runtime",  runtime::active_runtime_name()};
     argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
     return argv;
   };
@@ -249,6 +267,7 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
   command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
+  add_runtime_option(command, &args->runtime);
   command->add_option("--producer", args->producer,
                       "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
                       "returning its DLPackExchangeAPI), instead of the built-in cases");
@@ -267,6 +286,7 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       return;
     }
     if (args->probe_plugins) {
+      start_runtime(args->runtime, true);
       outcome.exit_code = suite::describe_plugins_in_child(plugin_specs(*args));
       return;
     }

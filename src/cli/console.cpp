@@ -8,6 +8,10 @@ void print_warning(std::string_view message) {
   fmt::print(stderr, "dlpack-usm: warning: {}\n", message);
 }
 
+void print_note(std::string_view message) {
+  fmt::print(stderr, "dlpack-usm: note: {}\n", message);
+}
+
 void print_error(std::string_view message, std::string_view hint) {
   fmt::print(stderr, "dlpack-usm: error: {}\n", message);
   if (!hint.empty()) fmt::print(stderr, "dlpack-usm: hint: {}\n", hint);

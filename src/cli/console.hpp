@@ -9,6 +9,7 @@
 namespace dlpack_usm::cli {
 
 void print_warning(std::string_view message);
+void print_note(std::string_view message);
 void print_error(std::string_view message, std::string_view hint = {});
 // Pretty-printed with a trailing newline; invalid UTF-8 from drivers or input
 // files is replaced rather than aborting the dump.

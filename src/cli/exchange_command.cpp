@@ -7,13 +7,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "cli/runtime_option.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "dlpack/names.hpp"
 #include "exchange/capsule_save.hpp"
 #include "exchange/round_trip.hpp"
 #include "report/exchange_report.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/runtime_choice.hpp"
 
 namespace dlpack_usm::cli {
 namespace {
@@ -29,6 +30,7 @@ struct ExchangeOptions {
   bool read_only = false;
   std::string save;
   bool json = false;
+  std::string runtime = "auto";
 };
 
 std::int64_t parse_integer(std::string_view text, std::string_view what) {
@@ -82,7 +84,7 @@ const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
       }
     }
     if (device == nullptr) {
-      fail_environment("no OpenCL device has cl_intel_unified_shared_memory (USM)",
+      fail_environment(fmt::format("no {} device can allocate USM", inventory.backend),
                        "'dlpack-usm list-devices' shows the devices; install a runtime with USM");
     }
   } else {
@@ -107,8 +109,8 @@ const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
     device = sub;
   }
   if (!device->usm) {
-    fail_environment(fmt::format("{} ({}) has no cl_intel_unified_shared_memory (USM)",
-                                 device->selector_name, device->name),
+    fail_environment(fmt::format("{} ({}) cannot allocate USM on the {} runtime",
+                                 device->selector_name, device->name, inventory.backend),
                      "pick a device whose list-devices entry shows USM capabilities");
   }
   return *device;
@@ -144,7 +146,7 @@ void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
   // Parse everything before touching a device, so usage errors come first.
   exchange::RoundTripRequest request = make_request(options);
   if (!options.save.empty()) resolve_output(options.save, "--save");
-  runtime::Runtime& runtime = runtime::opencl_runtime();
+  runtime::Runtime& runtime = start_runtime(options.runtime);
   const runtime::Inventory& inventory = runtime.inventory();
   for (const std::string& problem : inventory.problems) print_warning(problem);
   request.device = resolve_device(inventory, options).ref;
@@ -206,6 +208,7 @@ void add_exchange_command(CLI::App& app, Outcome& outcome) {
                       "Write the exported tensor (with what the runtime says about it) as a "
                       "capsule file");
   command->add_flag("--json", options->json, "Print one JSON document instead of the steps");
+  add_runtime_option(command, &options->runtime);
   command->callback([options, &outcome] { run_exchange(*options, outcome); });
 }
 

@@ -1,26 +1,30 @@
-// dlpack-usm list-devices: every OpenCL platform, root device and
-// sub-device, with USM capabilities and the kDLOneAPI device_id each gets.
+// dlpack-usm list-devices: every platform, root device and sub-device the
+// chosen runtime (SYCL or OpenCL) sees, with USM capabilities and the
+// kDLOneAPI device_id each gets.
 #include <memory>
 
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "cli/runtime_option.hpp"
 #include "common/error.hpp"
 #include "report/inventory_report.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/runtime_choice.hpp"
 
 namespace dlpack_usm::cli {
 
 void add_list_devices_command(CLI::App& app, Outcome& outcome) {
   auto* command = app.add_subcommand(
       "list-devices",
-      "List OpenCL platforms, root devices and sub-devices with their USM capabilities and "
-      "kDLOneAPI device ids");
+      "List platforms, root devices and sub-devices with their USM capabilities and kDLOneAPI "
+      "device ids, as SYCL or OpenCL sees them");
   auto json = std::make_shared<bool>(false);
+  auto runtime_choice = std::make_shared<std::string>("auto");
   command->add_flag("--json", *json, "Print one JSON document instead of a table");
-  command->callback([&outcome, json] {
-    const runtime::Inventory& inventory = runtime::opencl_runtime().inventory();
+  add_runtime_option(command, runtime_choice.get());
+  command->callback([&outcome, json, runtime_choice] {
+    const runtime::Inventory& inventory = start_runtime(*runtime_choice).inventory();
     if (inventory.selector) {
       print_warning(
           fmt::format("output filtered by ONEAPI_DEVICE_SELECTOR={}", *inventory.selector));

@@ -59,7 +59,8 @@ ImportedView::ImportedView(runtime::Runtime& runtime, CapsuleOwner capsule,
   if (element_count_ > 0) {
     const auto& live = facts_.runtime;
     if (!live || !live->alloc_base || !live->alloc_size) {
-      refuse("import refused: the runtime did not say where the allocation lies");
+      require_extent_is_usm();
+      return;
     }
     // The builtins check in infinite precision, so a wrapped sum is caught.
     std::uint64_t first = 0, low = 0, high = 0, limit = 0;
@@ -71,6 +72,22 @@ ImportedView::ImportedView(runtime::Runtime& runtime, CapsuleOwner capsule,
       refuse(fmt::format("import refused: the elements reach outside the {}-byte allocation at "
                          "{:#x} (rule {})",
                          *live->alloc_size, *live->alloc_base, rule_ids::kExtentOutsideAllocation),
+             {}, {std::string(rule_ids::kExtentOutsideAllocation)});
+    }
+  }
+}
+
+// SYCL cannot say where a foreign allocation lies; what it can say is
+// whether an address is USM of the context. The first and last byte of the
+// extent both being USM there keeps the reads off memory the producer never
+// allocated.
+void ImportedView::require_extent_is_usm() const {
+  const auto* first = static_cast<const std::byte*>(data_) + facts_.byte_offset;
+  for (const std::byte* probe : {first + lowest_byte_, first + end_byte_ - 1}) {
+    if (runtime_->query(probe, placement_.context).kind == facts::UsmKind::unknown) {
+      refuse(fmt::format("import refused: byte {} of the tensor's extent is no USM of the "
+                         "default context (rule {})",
+                         static_cast<const void*>(probe), rule_ids::kExtentOutsideAllocation),
              {}, {std::string(rule_ids::kExtentOutsideAllocation)});
     }
   }

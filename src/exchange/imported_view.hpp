@@ -68,6 +68,7 @@ class ImportedView {
   std::byte* element_address(std::uint64_t index) const;
   bool host_accessible() const { return placement_.usm_kind != facts::UsmKind::device; }
   runtime::DeviceRef transfer_device() const;
+  void require_extent_is_usm() const;
 
   runtime::Runtime* runtime_;
   CapsuleOwner capsule_;

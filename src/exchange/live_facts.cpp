@@ -17,8 +17,11 @@ facts::RuntimeFacts live_runtime_facts(runtime::Runtime& runtime, const runtime:
   // Compared by handle rather than trusting ContextRef::is_platform_default:
   // the question is whether the import protocol's lookup would find it.
   live.default_context = runtime.default_context(context.platform_index).handle == context.handle;
-  live.alloc_base = info.base;
-  live.alloc_size = info.size;
+  // Size 0: the runtime cannot say (SYCL, for allocations it did not make).
+  if (info.size > 0) {
+    live.alloc_base = info.base;
+    live.alloc_size = info.size;
+  }
   // Host allocations belong to no device, so there is no owner to report.
   if (info.owner) {
     live.owner_root_index = info.owner->root_index;

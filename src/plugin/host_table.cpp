@@ -33,6 +33,10 @@ int host_usm_memcpy(std::int32_t device_id, void* destination, const void* sourc
   }
 }
 
+void* host_dpctl_symbol(const char* name) {
+  return name == nullptr ? nullptr : runtime::dpctl_symbol(name);
+}
+
 }  // namespace
 
 std::uint32_t usm_kind_code(facts::UsmKind kind) {
@@ -67,6 +71,9 @@ HostTable::HostTable(runtime::Runtime& runtime) {
   devices_.resize(static_cast<std::size_t>(count));
   names_.resize(devices_.size());
   sub_devices_.resize(devices_.size());
+  sycl_sub_devices_.resize(devices_.size());
+  runtime_name_ = inventory.backend;
+  bool sycl = runtime_name_ == "sycl";
   for (const runtime::PlatformInfo& platform : inventory.platforms) {
     if (platform.devices.empty()) continue;
     // Only a platform with USM gets its default context made: a plugin cannot
@@ -80,19 +87,26 @@ HostTable::HostTable(runtime::Runtime& runtime) {
       auto slot = static_cast<std::size_t>(root.ref.root_index);
       runtime::NativeHandles native = runtime.native_handles(root.ref);
       names_[slot] = root.selector_name;
+      runtime::SyclHandles sycl_root = runtime.sycl_handles(root.ref);
       for (const runtime::DeviceInfo& sub : root.sub_devices) {
         sub_devices_[slot].push_back(runtime.native_handles(sub.ref).device);
+        sycl_sub_devices_[slot].push_back(runtime.sycl_handles(sub.ref).device);
       }
       DlpackUsmDevice& device = devices_[slot];
       device.struct_size = sizeof(DlpackUsmDevice);
       device.device_id = root.ref.root_index;
       device.cl_platform = native.platform;
       device.cl_device = native.device;
-      device.cl_context = context;
+      device.cl_context = sycl ? nullptr : context;
       device.name = names_[slot].c_str();
       device.usm_kinds = usm_kind_bits(root);
       device.sub_device_count = static_cast<std::int32_t>(sub_devices_[slot].size());
-      device.cl_sub_devices = sub_devices_[slot].empty() ? nullptr : sub_devices_[slot].data();
+      device.cl_sub_devices =
+          sycl || sub_devices_[slot].empty() ? nullptr : sub_devices_[slot].data();
+      device.sycl_device = sycl_root.device;
+      device.sycl_context = sycl_root.default_context;
+      device.sycl_sub_devices =
+          !sycl || sycl_sub_devices_[slot].empty() ? nullptr : sycl_sub_devices_[slot].data();
     }
   }
   host_.struct_size = sizeof(DlpackUsmHost);
@@ -102,6 +116,8 @@ HostTable::HostTable(runtime::Runtime& runtime) {
   host_.root_devices = devices_.empty() ? nullptr : devices_.data();
   host_.pattern_element = host_pattern_element;
   host_.usm_memcpy = host_usm_memcpy;
+  host_.runtime = runtime_name_.c_str();
+  host_.dpctl_symbol = sycl ? host_dpctl_symbol : nullptr;
   g_runtime = &runtime;
 }
 

@@ -30,6 +30,8 @@ class HostTable {
   std::vector<DlpackUsmDevice> devices_;
   std::vector<std::string> names_;
   std::vector<std::vector<void*>> sub_devices_;
+  std::vector<std::vector<void*>> sycl_sub_devices_;
+  std::string runtime_name_;
   DlpackUsmHost host_{};
 };
 

@@ -24,17 +24,20 @@ PluginTable validate(const PluginLibrary& library, const DlpackUsmPlugin* table)
     fail_usage(fmt::format("{}: {}() returned NULL", path, DLPACK_USM_PLUGIN_ENTRY),
                "return a pointer to a static DlpackUsmPlugin table");
   }
-  if (table->abi_version != DLPACK_USM_PLUGIN_ABI_VERSION) {
+  // ABI 2 only appended to ABI 1's structs, so a library built for ABI 1
+  // reads the host table it gets as before.
+  if (table->abi_version < DLPACK_USM_PLUGIN_ABI_OLDEST ||
+      table->abi_version > DLPACK_USM_PLUGIN_ABI_VERSION) {
     fail_usage(fmt::format("{} was built for plugin ABI version {}; this dlpack-usm speaks "
-                           "version {}",
-                           path, table->abi_version, DLPACK_USM_PLUGIN_ABI_VERSION),
+                           "versions {} to {}",
+                           path, table->abi_version, DLPACK_USM_PLUGIN_ABI_OLDEST,
+                           DLPACK_USM_PLUGIN_ABI_VERSION),
                "rebuild the library against the dlpack_usm/plugin.h this tool installs");
   }
   if (table->struct_size < kPluginAbi1Size) {
-    fail_usage(
-        fmt::format("{}: DlpackUsmPlugin.struct_size is {}, smaller than ABI {}'s {} bytes", path,
-                    table->struct_size, DLPACK_USM_PLUGIN_ABI_VERSION, kPluginAbi1Size),
-        "set struct_size = sizeof(DlpackUsmPlugin)");
+    fail_usage(fmt::format("{}: DlpackUsmPlugin.struct_size is {}, smaller than ABI {}'s {} bytes",
+                           path, table->struct_size, DLPACK_USM_PLUGIN_ABI_OLDEST, kPluginAbi1Size),
+               "set struct_size = sizeof(DlpackUsmPlugin)");
   }
   if (table->name == nullptr || table->name[0] == '\0') {
     fail_usage(fmt::format("{}: the plugin table has no name", path),

@@ -14,9 +14,15 @@ using runtime::Inventory;
 using runtime::PlatformInfo;
 using runtime::UsmAccess;
 
-constexpr const char* kOrderingExplanation =
-    "platforms in ICD-loader order, root devices in platform order; this is "
-    "sycl::device::get_devices() order only where no Level Zero device is visible";
+// What each ordering model means; list-devices(1) says the same.
+const char* ordering_explanation(const Inventory& inventory) {
+  if (inventory.ordering_model == "sycl-get-devices") {
+    return "SYCL's own sycl::device::get_devices() order, read through dpctl's C interface "
+           "(Level Zero devices included): the definition of the kDLOneAPI device_id";
+  }
+  return "platforms in ICD-loader order, root devices in platform order; this is "
+         "sycl::device::get_devices() order only where no Level Zero device is visible";
+}
 
 ordered_json access_to_json(const UsmAccess& access) {
   return {{"access", access.access},
@@ -35,6 +41,8 @@ ordered_json device_to_json(const DeviceInfo& device) {
   json["sub_device_index"] =
       device.ref.sub_index ? ordered_json(*device.ref.sub_index) : ordered_json(nullptr);
   json["selector"] = device.selector_name;
+  json["backend"] = device.backend;
+  json["sycl_filter"] = optional_string(device.sycl_filter);
   json["type"] = device.type;
   json["name"] = device.name;
   json["vendor"] = device.vendor;
@@ -71,13 +79,14 @@ std::string usm_summary(const DeviceInfo& device) {
                      usm_access_code(usm.cross_device_shared), usm_access_code(usm.shared_system));
 }
 
-void add_device_row(TextTable& table, const DeviceInfo& device) {
+// On SYCL the OpenCL version column gives way to the device's SYCL backend.
+void add_device_row(TextTable& table, const DeviceInfo& device, bool sycl) {
   bool sub = device.ref.sub_index.has_value();
   table.add_row({sub ? fmt::format("({})", device.dlpack_device_id())
                      : std::to_string(device.dlpack_device_id()),
                  sub ? "  " + device.selector_name : device.selector_name, device.type, device.name,
-                 device.driver_version, device.opencl_version, std::to_string(device.compute_units),
-                 usm_summary(device)});
+                 device.driver_version, sycl ? device.backend : device.opencl_version,
+                 std::to_string(device.compute_units), usm_summary(device)});
 }
 
 }  // namespace
@@ -94,9 +103,10 @@ std::string usm_access_code(const UsmAccess& access) {
 ordered_json inventory_to_json(const Inventory& inventory) {
   ordered_json json;
   json["tool"] = {{"name", "dlpack-usm"}, {"version", kToolVersion}};
+  json["runtime"] = inventory.backend;
   json["backend"] = inventory.backend;
   json["ordering_model"] = {{"name", inventory.ordering_model},
-                            {"description", kOrderingExplanation}};
+                            {"description", ordering_explanation(inventory)}};
   json["root_device_count"] = inventory.root_device_count();
   json["selector"] = optional_string(inventory.selector);
   json["warnings"] = inventory.warnings;
@@ -120,8 +130,9 @@ ordered_json inventory_to_json(const Inventory& inventory) {
 
 std::string inventory_to_text(const Inventory& inventory) {
   std::string out =
-      fmt::format("kDLOneAPI device ids: ordering model '{}' ({}); {} root device(s)\n",
-                  inventory.ordering_model, kOrderingExplanation, inventory.root_device_count());
+      fmt::format("runtime {}; kDLOneAPI device ids: ordering model '{}' ({}); {} root device(s)\n",
+                  inventory.backend, inventory.ordering_model, ordering_explanation(inventory),
+                  inventory.root_device_count());
   if (inventory.selector) {
     out += fmt::format("filtered by ONEAPI_DEVICE_SELECTOR={}\n", *inventory.selector);
   }
@@ -134,10 +145,12 @@ std::string inventory_to_text(const Inventory& inventory) {
       out += "  (no visible device)\n";
       continue;
     }
-    TextTable table({"ID", "DEVICE", "TYPE", "NAME", "DRIVER", "OPENCL", "CU", "USM"});
+    bool sycl = inventory.backend == "sycl";
+    TextTable table(
+        {"ID", "DEVICE", "TYPE", "NAME", "DRIVER", sycl ? "BACKEND" : "OPENCL", "CU", "USM"});
     for (const DeviceInfo& device : platform.devices) {
-      add_device_row(table, device);
-      for (const DeviceInfo& sub : device.sub_devices) add_device_row(table, sub);
+      add_device_row(table, device, sycl);
+      for (const DeviceInfo& sub : device.sub_devices) add_device_row(table, sub, sycl);
     }
     out += table.render("  ");
     for (const DeviceInfo& device : platform.devices) {

@@ -37,8 +37,13 @@ struct DeviceRef {
 
 struct DeviceInfo {
   DeviceRef ref;
-  std::string selector_name;  // "opencl:cpu:0", sub-devices "opencl:cpu:0.1"
-  std::string type;           // "cpu", "gpu", "accelerator", "custom"
+  std::string selector_name;       // "opencl:cpu:0", sub-devices "opencl:cpu:0.1"
+  std::string backend = "opencl";  // SYCL's backend: level_zero, opencl, cuda, hip
+  // SYCL's own filter string for a root device (dpctl's filter_string),
+  // which SYCL alone can tell: nullopt on the OpenCL runtime and for
+  // sub-devices, which SYCL gives none.
+  std::optional<std::string> sycl_filter;
+  std::string type;  // "cpu", "gpu", "accelerator", "custom"
   std::string name;
   std::string vendor;
   std::string driver_version;
@@ -68,8 +73,11 @@ struct PlatformInfo {
 };
 
 struct Inventory {
+  // The runtime that enumerated: "opencl" or "sycl" (--runtime).
   std::string backend = "opencl";
-  // How kDLOneAPI device ids were assigned; see list-devices(1).
+  // How kDLOneAPI device ids were assigned; see list-devices(1):
+  // "opencl-icd" (OpenCL's order, SYCL's only without Level Zero) or
+  // "sycl-get-devices" (SYCL's own list, the definition of the id).
   std::string ordering_model = "opencl-icd";
   std::vector<PlatformInfo> platforms;
   std::optional<std::string> selector;  // ONEAPI_DEVICE_SELECTOR when it filtered

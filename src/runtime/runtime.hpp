@@ -1,21 +1,25 @@
 // The one small interface the rest of the tool sees of a device runtime:
 // enumerate devices, hand out each platform's default context, allocate and
-// free USM of a kind, and say what a pointer is. The OpenCL implementation
-// (runtime/opencl/) is the real default; nothing above this line knows it.
+// free USM of a kind, and say what a pointer is. Two implement it: SYCL
+// through dpctl's C interface (runtime/sycl/), the truth for kDLOneAPI, and
+// OpenCL (runtime/opencl/), the fallback; --runtime chooses
+// (runtime_choice.hpp) and nothing above this line knows which.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "facts/tensor_facts.hpp"
 #include "runtime/device_model.hpp"
 
 namespace dlpack_usm::runtime {
 
-// A context of the runtime: the default one of a platform (the OpenCL
-// counterpart of SYCL's default platform context) or a separate one the tool
-// made for negative cases. `handle` is the native object (a cl_context).
+// A context of the runtime: the default one of a platform (SYCL's default
+// platform context, or its OpenCL counterpart) or a separate one the tool
+// made for negative cases. `handle` is the native object: a cl_context, or
+// dpctl's DPCTLSyclContextRef (a sycl::context*).
 struct ContextRef {
   void* handle = nullptr;
   std::int32_t platform_index = 0;
@@ -31,13 +35,27 @@ struct NativeHandles {
   void* device = nullptr;    // cl_device_id
 };
 
+// The SYCL objects behind a device, as dpctl's opaque references
+// (sycl::device* and sycl::context*), for plugins written in SYCL. Both null
+// on a runtime that is not SYCL.
+struct SyclHandles {
+  void* device = nullptr;
+  void* default_context = nullptr;  // of the device's platform
+};
+
 // What the runtime says about a pointer within one context.
 struct PointerInfo {
   facts::UsmKind kind = facts::UsmKind::unknown;
   std::optional<DeviceRef> owner;  // none for host allocations and unknown pointers
+  // The allocation's bounds; size 0 where the runtime cannot say (SYCL has
+  // no such query: it knows the bounds of the tool's own allocations only).
   std::uint64_t base = 0;
   std::uint64_t size = 0;
 };
+
+// Whether `caps` allow allocations of `kind` (host, device, single-device
+// shared); never for unknown.
+bool usm_kind_supported(const UsmCapabilities& caps, facts::UsmKind kind);
 
 class Runtime;
 
@@ -86,6 +104,15 @@ class Runtime {
   // everything in the process. Throws Error(environment) if it cannot be made.
   virtual ContextRef default_context(std::int32_t platform_index) = 0;
 
+  // Whether the platform's default context can hold `device`'s allocations.
+  // Always for a root device; for a sub-device the runtime decides (SYCL's
+  // OpenCL backend says no, Level Zero yes; the OpenCL runtime builds its
+  // default contexts with the sub-devices in them).
+  virtual bool default_context_holds(const DeviceRef& device) {
+    (void)device;
+    return true;
+  }
+
   // Allocates `bytes` (at least 1) of `kind` for `device`. Throws
   // Error(environment) when the device has no USM, lacks that kind, or the
   // allocation fails. Host allocations belong to no device; `device` then
@@ -104,6 +131,10 @@ class Runtime {
 
   // Both null for a device the runtime does not know.
   virtual NativeHandles native_handles(const DeviceRef& device) const = 0;
+  virtual SyclHandles sycl_handles(const DeviceRef& device) {
+    (void)device;
+    return {};
+  }
 
  protected:
   friend class UsmBuffer;
@@ -114,5 +145,14 @@ class Runtime {
 // ONEAPI_DEVICE_SELECTOR) and never throws; problems land in
 // inventory().problems.
 Runtime& opencl_runtime();
+
+// The process-wide SYCL runtime, or nullptr with `why` filled when dpctl's
+// C interface cannot be found or loaded (see runtime/sycl/dpctl_location.hpp).
+Runtime* sycl_runtime_or_null(std::string* why);
+
+// The function `name` of the dpctl C interface the SYCL runtime loaded, for
+// libraries that must use that very SYCL (plugins); nullptr when the
+// interface is not loaded or has no such function.
+void* dpctl_symbol(const char* name);
 
 }  // namespace dlpack_usm::runtime

@@ -10,7 +10,7 @@
 
 #include "build_info.hpp"
 #include "common/error.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/runtime_choice.hpp"
 #include "suite/consumer_cases.hpp"
 #include "suite/exchange_api_cases.hpp"
 #include "suite/live_cases.hpp"
@@ -62,14 +62,14 @@ CaseSources vector_case_sources(const std::filesystem::path& suite_dir) {
 CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
   CaseSources sources = vector_case_sources(suite_dir);
   sources.push_back(std::make_unique<LiveCaseSource>(
-      []() -> runtime::Runtime& { return runtime::opencl_runtime(); }));
+      []() -> runtime::Runtime& { return runtime::active_runtime(); }));
   return sources;
 }
 
 CaseSources case_sources(const std::filesystem::path& suite_dir,
                          const std::vector<plugin::PluginSpec>& plugins) {
   if (plugins.empty()) return default_case_sources(suite_dir);
-  auto runtime = []() -> runtime::Runtime& { return runtime::opencl_runtime(); };
+  auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
   CaseSources sources;
   for (const plugin::PluginSpec& spec : plugins) {
     if (spec.role == plugin::Role::consumer) {
@@ -93,7 +93,7 @@ void require_live_devices(const runtime::Inventory& inventory) {
   if (inventory.problems.empty()) {
     why = inventory.selector
               ? fmt::format("ONEAPI_DEVICE_SELECTOR={} selects no device", *inventory.selector)
-              : "the OpenCL platforms list no device";
+              : "the runtime lists no device";
   }
   fail_environment(fmt::format("the live cases cannot run: {}", why),
                    "fix the OpenCL set-up ('dlpack-usm list-devices' shows it), or pass "
@@ -128,6 +128,8 @@ std::string repro_command(const CaseSpec& spec, const std::filesystem::path& sui
   command += " --filter " + shell_quote(spec.id);
   // Plugin runs use no conformance suite.
   if (!default_suite && plugins.empty()) command += " --suite " + shell_quote(suite_dir.string());
+  // The runtime decides device names and ids: a repro runs on the same one.
+  command += " --runtime " + runtime::active_runtime_name();
   return command;
 }
 
@@ -137,7 +139,7 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources,
   CheckRun run;
   run.tool_version = kToolVersion;
   run.command_line = options.command_line;
-  run.inventory = runtime::opencl_runtime().inventory();
+  run.inventory = runtime::active_runtime().inventory();
   run.options = options_to_json(options);
   run.plugins = options.plugin_descriptions;
 

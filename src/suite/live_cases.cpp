@@ -30,7 +30,24 @@ CaseSpec round_trip_case(const DeviceInfo& device, UsmKind kind, const std::stri
            {"read_only", read_only}}};
 }
 
-void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<CaseSpec>& cases) {
+// A sub-device the platform's default context cannot hold (SYCL's OpenCL
+// backend): its device and shared USM lives in a context of its own, which
+// the exporter must refuse; host USM, which belongs to no device, still
+// round-trips through the default context.
+bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_context_holds,
+                      std::vector<CaseSpec>& cases) {
+  if (default_context_holds || kind == UsmKind::host) return false;
+  cases.push_back(
+      {fmt::format("live/{}/{}/own-context", device.selector_name, facts::to_string(kind)),
+       "live",
+       device.selector_name,
+       {std::string(kOwnContextRule)},
+       {{"case", "own-context"}, {"kind", facts::to_string(kind)}}});
+  return true;
+}
+
+void add_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
+                      std::vector<CaseSpec>& cases) {
   if (!device.usm) {
     cases.push_back({fmt::format("live/{}/usm", device.selector_name),
                      "live",
@@ -51,6 +68,7 @@ void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<Ca
             {"reason", fmt::format("the device cannot allocate {} USM", facts::to_string(kind))}}});
       continue;
     }
+    if (own_context_case(device, kind, default_context_holds, cases)) continue;
     if (!full_matrix) {
       // A sub-device proves that export names its parent: one case a kind.
       cases.push_back(round_trip_case(device, kind, "float32", "C", "1.3", false));
@@ -124,8 +142,10 @@ std::vector<CaseSpec> LiveCaseSource::cases() {
   std::vector<CaseSpec> cases;
   for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
-      add_device_cases(root, true, cases);
-      for (const DeviceInfo& sub : root.sub_devices) add_device_cases(sub, false, cases);
+      add_device_cases(root, true, true, cases);
+      for (const DeviceInfo& sub : root.sub_devices) {
+        add_device_cases(sub, false, runtime_().default_context_holds(sub.ref), cases);
+      }
       if (root.usm) {
         for (const NegativeCase& negative : negative_cases()) {
           cases.push_back({fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
@@ -152,6 +172,10 @@ CaseResult LiveCaseSource::run(const CaseSpec& spec) {
     return {spec.id, Outcome::not_supported, spec.params["reason"], {}, 0, 1, {}, Verdict::ok};
   }
   if (what == "negative") return run_negative_case(runtime, *device, spec.params["name"]);
+  if (what == "own-context") {
+    return run_own_context_case(runtime, *device,
+                                *facts::parse_usm_kind(spec.params["kind"].get<std::string>()));
+  }
   CaseResult result = run_round_trip_case(runtime, *device, spec.params);
   result.id = spec.id;
   return result;

@@ -1,20 +1,11 @@
 #include "suite/live_matrix.hpp"
 
+#include "runtime/runtime.hpp"
+
 namespace dlpack_usm::suite {
 
 bool kind_supported(const runtime::DeviceInfo& device, facts::UsmKind kind) {
-  if (!device.usm) return false;
-  switch (kind) {
-    case facts::UsmKind::host:
-      return device.usm->host.access;
-    case facts::UsmKind::device:
-      return device.usm->device.access;
-    case facts::UsmKind::shared:
-      return device.usm->single_device_shared.access;
-    case facts::UsmKind::unknown:
-      break;
-  }
-  return false;
+  return device.usm && runtime::usm_kind_supported(*device.usm, kind);
 }
 
 std::vector<std::int64_t> live_shape(const std::string& layout) {

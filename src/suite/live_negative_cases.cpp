@@ -15,7 +15,7 @@ namespace dlpack_usm::suite {
 namespace {
 
 constexpr std::array kNegativeCases{
-    NegativeCase{"separate-context", "DLP-ONEAPI-CONTEXT-NOT-DEFAULT"},
+    NegativeCase{"separate-context", kOwnContextRule},
     NegativeCase{"unknown-pointer", "DLP-ONEAPI-USM-UNKNOWN"},
     NegativeCase{"major-version-2", "DLP-VERSION-MAJOR"},
     NegativeCase{"device-id-out-of-range", "DLP-ONEAPI-DEVICE-ID-RANGE"},
@@ -120,6 +120,24 @@ CaseResult expect_refusal(const std::string& id, std::string_view rule_id, bool 
 
 std::span<const NegativeCase> negative_cases() {
   return kNegativeCases;
+}
+
+CaseResult run_own_context_case(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
+                                facts::UsmKind kind) {
+  std::string id =
+      fmt::format("live/{}/{}/own-context", device.selector_name, facts::to_string(kind));
+  runtime::UsmBuffer buffer =
+      runtime.allocate(device.ref, kind, 64, runtime::ContextChoice::separate);
+  CaseResult result = expect_refusal(id, kOwnContextRule, false, [&] {
+    exchange::export_tensor(runtime, request_for(buffer), {});
+  });
+  if (result.outcome == Outcome::pass) {
+    result.message = fmt::format(
+        "the platform's default context cannot hold {} (SYCL refuses the queue), so its {} USM "
+        "lives in a context of its own; {}",
+        device.selector_name, facts::to_string(kind), result.message);
+  }
+  return result;
 }
 
 CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInfo& device,

@@ -20,4 +20,13 @@ std::span<const NegativeCase> negative_cases();
 CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
                              const std::string& name);
 
+// The rule that refuses a sub-device allocation made outside the default
+// context, where that context cannot hold the sub-device.
+inline constexpr std::string_view kOwnContextRule = "DLP-ONEAPI-CONTEXT-NOT-DEFAULT";
+// Allocates `kind` on `device` in a context of its own (what SYCL gives a
+// sub-device its platform's default context does not hold) and expects the
+// exporter to refuse it by kOwnContextRule.
+CaseResult run_own_context_case(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
+                                facts::UsmKind kind);
+
 }  // namespace dlpack_usm::suite

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "runtime/runtime_choice.hpp"
 #include "suite/child_process.hpp"
 #include "suite/plugin_session.hpp"
 #include "suite/runner.hpp"
@@ -55,7 +56,8 @@ void wait_for(ChildProcess& child) {
 
 nlohmann::json probe_plugins(const std::string& self, const std::vector<plugin::PluginSpec>& specs,
                              std::chrono::milliseconds timeout) {
-  std::vector<std::string> argv{self, "check", "--probe-plugins"};
+  std::vector<std::string> argv{self, "check", "--probe-plugins", "--runtime",
+                                runtime::active_runtime_name()};
   for (const std::string& argument : plugin::plugin_arguments(specs)) argv.push_back(argument);
   ChildProcess child(argv, timeout);
   wait_for(child);
@@ -98,7 +100,7 @@ int describe_plugins_in_child(const std::vector<plugin::PluginSpec>& specs) {
   nlohmann::json described = nlohmann::json::array();
   std::vector<std::unique_ptr<PluginSession>> sessions;
   for (const plugin::PluginSpec& spec : specs) {
-    sessions.push_back(std::make_unique<PluginSession>(runtime::opencl_runtime(), spec));
+    sessions.push_back(std::make_unique<PluginSession>(runtime::active_runtime(), spec));
     described.push_back(sessions.back()->describe());
   }
   std::fflush(stdout);

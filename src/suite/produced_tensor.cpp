@@ -66,7 +66,10 @@ void release_and_check_freed(runtime::Runtime& runtime, ProducedTensor& tensor,
                              CaseFindings& found) {
   tensor.capsule.reset();
   if (tensor.pointer.kind == facts::UsmKind::unknown || !tensor.facts.has_deleter) return;
-  const void* base = reinterpret_cast<const void*>(tensor.pointer.base);
+  // SYCL cannot say where a library's allocation starts (size 0); the data
+  // pointer then stands for it: it lay inside the allocation before.
+  const void* base = reinterpret_cast<const void*>(tensor.pointer.size > 0 ? tensor.pointer.base
+                                                                           : tensor.facts.data);
   runtime::PointerInfo after = runtime.query(base, tensor.context);
   if (after.kind != facts::UsmKind::unknown) {
     found.add("DLP-PRODUCER-DELETER-LEAK",

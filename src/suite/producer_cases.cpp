@@ -111,8 +111,13 @@ Request make_request(PluginSession& session, const DeviceInfo& device,
   c.struct_size = sizeof(DlpackUsmProduceRequest);
   c.device_id = device.ref.root_index;
   c.sub_device = device.ref.sub_index.value_or(-1);
+  // Each runtime fills its own handles: OpenCL's (ABI 1) or SYCL's (ABI 2).
+  runtime::ContextRef context = runtime.default_context(platform->index);
+  runtime::SyclHandles sycl = runtime.sycl_handles(device.ref);
   c.cl_device = runtime.native_handles(device.ref).device;
-  c.cl_context = runtime.default_context(platform->index).handle;
+  c.cl_context = sycl.device == nullptr ? context.handle : nullptr;
+  c.sycl_device = sycl.device;
+  c.sycl_context = sycl.default_context;
   c.usm_kind = plugin::usm_kind_code(*facts::parse_usm_kind(params["kind"].get<std::string>()));
   c.layout = layout_code(order);
   c.dtype_code = request.dtype.code;

@@ -184,11 +184,11 @@ TEST_F(CheckCommand, ChildrenSeeEveryDriverNamedInOclIcdFilenames) {
   if (libraries.size() < 2) GTEST_SKIP() << "needs two registered OpenCL drivers";
   ToolEnvironment env;
   env.changes["OCL_ICD_FILENAMES"] = libraries[0] + ":" + libraries[1];
-  ToolResult listed = run_tool(
-      {"check", "--list", "--filter", "live/*/usm", "--filter", "live/*/negative/unknown-pointer"},
-      env);
-  ToolResult result = run_tool({"check", "--filter", "live/*/usm", "--filter",
-                                "live/*/negative/unknown-pointer", "--allow-empty"},
+  ToolResult listed = run_tool({"check", "--runtime", "opencl", "--list", "--filter", "live/*/usm",
+                                "--filter", "live/*/negative/unknown-pointer"},
+                               env);
+  ToolResult result = run_tool({"check", "--runtime", "opencl", "--filter", "live/*/usm",
+                                "--filter", "live/*/negative/unknown-pointer", "--allow-empty"},
                                env);
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_EQ(result.out.find("no case with id"), std::string::npos) << result.out;

@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 json list_devices_json(const ToolEnvironment& env = {}) {
-  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
   EXPECT_TRUE(json::accept(result.out)) << result.out << result.err;
   return json::parse(result.out, nullptr, false);
 }
@@ -29,7 +29,7 @@ bool usm_device_required() {
 }
 
 TEST(ListDevices, RootDeviceIdsCountUpAcrossPlatforms) {
-  ToolResult result = run_tool({"list-devices", "--json"});
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "opencl"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   json doc = json::parse(result.out);
   ASSERT_FALSE(doc["platforms"].empty());
@@ -114,7 +114,7 @@ TEST(ListDevices, PoclAndIntelCpuRuntimeAreBothListedWhereSetUp) {
 }
 
 TEST(ListDevices, TextTableShowsEveryDeviceSelector) {
-  ToolResult text = run_tool({"list-devices"});
+  ToolResult text = run_tool({"list-devices", "--runtime", "opencl"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   json doc = list_devices_json();
   for (const json& platform : doc["platforms"]) {
@@ -134,7 +134,7 @@ TEST(ListDevices, IcdLoaderWithNoDriverExitsThreeWithValidJson) {
   ToolEnvironment env;
   env.changes["OCL_ICD_VENDORS"] = empty.string();
   env.changes["OCL_ICD_FILENAMES"] = std::nullopt;
-  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_NE(result.err.find("dlpack-usm: error: the OpenCL ICD loader found no platform"),
             std::string::npos)
@@ -149,11 +149,11 @@ TEST(ListDevices, IcdLoaderWithNoDriverExitsThreeWithValidJson) {
 TEST(ListDevices, MissingLoaderExitsThreeWithValidJson) {
   ToolEnvironment env;
   env.changes["DLPACK_USM_OPENCL_LOADER"] = "/nonexistent/libOpenCL.so.1";
-  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_NE(result.err.find("cannot open the OpenCL ICD loader"), std::string::npos) << result.err;
   ASSERT_TRUE(json::accept(result.out));
-  ToolResult text = run_tool({"list-devices"}, env);
+  ToolResult text = run_tool({"list-devices", "--runtime", "opencl"}, env);
   EXPECT_EQ(text.exit_code, 3);
 }
 
@@ -168,7 +168,7 @@ TEST(ListDevices, SelectorByIndexKeepsOneDeviceAndRenumbersIt) {
   std::string index = last_selector.substr(last_selector.rfind(':') + 1);
   ToolEnvironment env;
   env.changes["ONEAPI_DEVICE_SELECTOR"] = "opencl:" + index;
-  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.err.find("filtered by ONEAPI_DEVICE_SELECTOR=opencl:" + index),
             std::string::npos);
@@ -186,7 +186,7 @@ TEST(ListDevices, SelectorByIndexKeepsOneDeviceAndRenumbersIt) {
 TEST(ListDevices, SelectorForAnotherBackendHidesOpenClDevices) {
   ToolEnvironment env;
   env.changes["ONEAPI_DEVICE_SELECTOR"] = "level_zero:*";
-  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(json::parse(result.out)["root_device_count"], 0);
 }
@@ -194,7 +194,7 @@ TEST(ListDevices, SelectorForAnotherBackendHidesOpenClDevices) {
 TEST(ListDevices, MalformedSelectorIsAnEnvironmentError) {
   ToolEnvironment env;
   env.changes["ONEAPI_DEVICE_SELECTOR"] = "opencl";
-  ToolResult result = run_tool({"list-devices", "--json"}, env);
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_NE(result.err.find("ONEAPI_DEVICE_SELECTOR: term 'opencl' is not BACKEND:DEVICES"),
             std::string::npos)

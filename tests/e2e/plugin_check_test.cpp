@@ -194,5 +194,44 @@ TEST(plugin_check, ListShowsThePluginCasesOnly) {
   EXPECT_GT(count, 0);
 }
 
+// The SYCL fixtures (plugin ABI 2) take dpctl's functions and SYCL's default
+// contexts from the host table: their tensors pass the tool's SYCL importer,
+// and the tool's SYCL exports pass their importer, through one SYCL runtime.
+// Sub-devices SYCL keeps out of the default context are not_supported by
+// the producer, as it answers.
+TEST(plugin_check, SyclProducerAndConsumerShareTheDefaultContext) {
+  for (const char* role : {"producer", "consumer"}) {
+    fs::path dir = scratch_dir(std::string("sycl-") + role);
+    std::string library = fixture(std::string("sycl_") + role).string();
+    bool producer = std::string(role) == "producer";
+    // The producer's float32 slice of the matrix (every kind, layout and
+    // version on every device); the consumer's cases all.
+    ToolResult run = run_tool({"check", "--runtime", "sycl", std::string("--") + role, library,
+                               "--filter", producer ? "producer/*/*/float32/*" : "*", "--jobs", "2",
+                               "--report", (dir / "report.json").string()});
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    json report = read_json(dir / "report.json");
+    EXPECT_EQ(report["environment"]["runtime"], "sycl");
+    int passed = 0;
+    for (const json& result : report["results"]) {
+      std::string outcome = result["outcome"];
+      passed += outcome == "pass";
+      EXPECT_TRUE(outcome == "pass" || outcome == "not_supported" || outcome == "skipped")
+          << result.dump();
+    }
+    EXPECT_GT(passed, producer ? 40 : 30) << role;
+    fs::remove_all(dir);
+  }
+}
+
+// A library built for plugin ABI 1 still loads and runs where it always did.
+TEST(plugin_check, Abi1LibrariesKeepLoading) {
+  ToolResult run = run_tool({"check", "--producer", fixture("producer").string(), "--filter",
+                             "producer/*/device/float32/C/1.3"});
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.err.find("auto chose opencl for a library under test"), std::string::npos)
+      << run.err;
+}
+
 }  // namespace
 }  // namespace dlpack_usm::e2e

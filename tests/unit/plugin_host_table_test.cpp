@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "common/error.hpp"
 #include "exchange/pattern.hpp"
@@ -52,6 +53,37 @@ TEST(PluginHostTable, HandsOutEveryRootDeviceWithItsPlatformsDefaultContext) {
   host->pattern_element(7, 16, given);
   EXPECT_EQ(std::memcmp(expected, given, 16), 0);
   EXPECT_EQ(host->usm_memcpy(-1, given, expected, 16), DLPACK_USM_FAILED);
+}
+
+// Plugin ABI 2 on the SYCL runtime: dpctl's references of every device and
+// default context, dpctl's own functions, and no OpenCL handle to misuse.
+TEST(PluginHostTable, OnSyclHandsOutDpctlsReferencesAndFunctions) {
+  std::string why;
+  runtime::Runtime* runtime = runtime::sycl_runtime_or_null(&why);
+  ASSERT_NE(runtime, nullptr) << why;
+  HostTable table(*runtime);
+  const DlpackUsmHost* host = table.get();
+  EXPECT_STREQ(host->runtime, "sycl");
+  ASSERT_NE(host->dpctl_symbol, nullptr);
+  EXPECT_NE(host->dpctl_symbol("DPCTLmalloc_device"), nullptr);
+  EXPECT_EQ(host->dpctl_symbol("NoSuchDpctlFunction"), nullptr);
+  ASSERT_GT(host->root_device_count, 0);
+  for (std::int32_t id = 0; id < host->root_device_count; ++id) {
+    const DlpackUsmDevice& device = host->root_devices[id];
+    runtime::DeviceRef ref{id, std::nullopt};
+    runtime::SyclHandles sycl = runtime->sycl_handles(ref);
+    EXPECT_EQ(device.sycl_device, sycl.device);
+    EXPECT_NE(device.sycl_device, nullptr);
+    EXPECT_EQ(device.sycl_context, sycl.default_context);
+    EXPECT_EQ(device.sycl_context,
+              runtime->default_context(runtime->inventory().platform_of(ref)->index).handle);
+    EXPECT_EQ(device.cl_context, nullptr);
+    EXPECT_EQ(device.cl_device, nullptr);
+    const runtime::DeviceInfo* info = runtime->inventory().find(ref);
+    for (std::int32_t k = 0; k < device.sub_device_count; ++k) {
+      EXPECT_EQ(device.sycl_sub_devices[k], runtime->sycl_handles(info->sub_devices[k].ref).device);
+    }
+  }
 }
 
 TEST(PluginSpec, ASymbolIsSplitOffOnlyWhenTheWholeNamesNoFile) {

@@ -26,20 +26,6 @@ facts::UsmKind from_cl_usm_type(cl_unified_shared_memory_type_intel type) {
   }
 }
 
-bool kind_supported(const UsmCapabilities& caps, facts::UsmKind kind) {
-  switch (kind) {
-    case facts::UsmKind::host:
-      return caps.host.access;
-    case facts::UsmKind::device:
-      return caps.device.access;
-    case facts::UsmKind::shared:
-      return caps.single_device_shared.access;
-    case facts::UsmKind::unknown:
-      break;
-  }
-  return false;
-}
-
 class OpenClRuntime final : public Runtime {
  public:
   ~OpenClRuntime() override;
@@ -141,7 +127,7 @@ UsmBuffer OpenClRuntime::allocate(const DeviceRef& device, facts::UsmKind kind, 
                                  info->selector_name, info->name),
                      "use a device whose list-devices entry shows USM capabilities");
   }
-  if (!kind_supported(*info->usm, kind)) {
+  if (!usm_kind_supported(*info->usm, kind)) {
     fail_environment(fmt::format("{} ({}) cannot allocate {} USM", info->selector_name, info->name,
                                  facts::to_string(kind)));
   }

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/handle_lookup.hpp"
+
 #include "common/error.hpp"
 #include "runtime/device_selector.hpp"
 #include "runtime/opencl/device_queries.hpp"
@@ -217,15 +219,7 @@ void Topology::warn_about_level_zero() {
 }
 
 cl_device_id Topology::device_handle(const DeviceRef& ref) const {
-  if (ref.root_index < 0 || static_cast<std::size_t>(ref.root_index) >= roots_.size()) {
-    return nullptr;
-  }
-  const RootHandles& root = roots_[static_cast<std::size_t>(ref.root_index)];
-  if (!ref.sub_index) return root.device;
-  if (*ref.sub_index < 0 || static_cast<std::size_t>(*ref.sub_index) >= root.sub_devices.size()) {
-    return nullptr;
-  }
-  return root.sub_devices[static_cast<std::size_t>(*ref.sub_index)];
+  return handle_of(roots_, ref);
 }
 
 std::optional<DeviceRef> Topology::find_ref(cl_device_id device) const {

@@ -1,0 +1,27 @@
+#include "cli/runtime_option.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/console.hpp"
+#include "common/error.hpp"
+
+namespace dlpack_usm::cli {
+
+void add_runtime_option(CLI::App* command, std::string* choice) {
+  command
+      ->add_option("--runtime", *choice,
+                   "Device runtime: sycl (SYCL through dpctl's C interface: SYCL's device ids and "
+                   "default contexts), opencl (the OpenCL ICD loader), or auto (sycl where dpctl "
+                   "loads, else opencl)")
+      ->capture_default_str();
+}
+
+runtime::Runtime& start_runtime(const std::string& choice, bool quiet) {
+  auto parsed = runtime::parse_runtime_choice(choice);
+  if (!parsed) fail_usage(fmt::format("--runtime '{}' is not sycl, opencl or auto", choice));
+  runtime::SelectedRuntime selected = runtime::select_runtime(*parsed);
+  if (!quiet && !selected.note.empty()) print_note(selected.note);
+  return *selected.runtime;
+}
+
+}  // namespace dlpack_usm::cli

@@ -1,0 +1,96 @@
+#include "runtime/sycl/dpctl_location.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace dlpack_usm::runtime::sycl {
+namespace {
+
+namespace fs = std::filesystem;
+
+// setup.sh installs its tools (dpctl included) under DLPACK_USM_TOOLS_PREFIX,
+// /opt/dlpack-usm/venv unless told otherwise; the tool follows the same rule.
+std::string tools_interpreter() {
+  const char* prefix = std::getenv("DLPACK_USM_TOOLS_PREFIX");
+  return fmt::format("{}/bin/python",
+                     prefix != nullptr && *prefix ? prefix : DLPACK_USM_DEFAULT_TOOLS_PREFIX);
+}
+
+// Runs `python` with a short program printing the package directory and the
+// version; find_spec and importlib.metadata do not import dpctl itself.
+std::optional<DpctlCandidate> ask_interpreter(const std::string& python,
+                                              const std::string& found_by,
+                                              std::vector<std::string>* tried) {
+  std::string command = fmt::format(
+      "'{}' -I -c \"import importlib.util as u, importlib.metadata as m; "
+      "s = u.find_spec('dpctl'); "
+      "print(s.submodule_search_locations[0] if s else ''); "
+      "print(m.version('dpctl') if s else '')\" 2>/dev/null",
+      python);
+  std::FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  if (pipe != nullptr) {
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+    pclose(pipe);
+  }
+  std::size_t newline = output.find('\n');
+  std::string package = output.substr(0, newline);
+  if (package.empty()) {
+    tried->push_back(fmt::format("{} ({}): no dpctl package", python, found_by));
+    return std::nullopt;
+  }
+  std::string version =
+      newline == std::string::npos
+          ? ""
+          : output.substr(newline + 1, output.find('\n', newline + 1) - newline - 1);
+  fs::path library = fs::path(package) / kDpctlLibraryName;
+  if (!fs::exists(library)) {
+    tried->push_back(
+        fmt::format("{} ({}): dpctl {} has no {}", python, found_by, version, kDpctlLibraryName));
+    return std::nullopt;
+  }
+  return DpctlCandidate{library.string(), fmt::format("{} ({})", found_by, python), version};
+}
+
+}  // namespace
+
+std::string version_beside(const std::string& library) {
+  std::error_code error;
+  fs::path site = fs::path(library).parent_path().parent_path();
+  for (const auto& entry : fs::directory_iterator(site, error)) {
+    std::string name = entry.path().filename().string();
+    if (!name.starts_with("dpctl-") || !name.ends_with(".dist-info")) continue;
+    std::ifstream metadata(entry.path() / "METADATA");
+    std::string line;
+    while (std::getline(metadata, line)) {
+      if (line.starts_with("Version: ")) return line.substr(9);
+    }
+  }
+  return {};
+}
+
+std::optional<DpctlCandidate> locate_dpctl(std::vector<std::string>* tried) {
+  if (const char* named = std::getenv("DLPACK_USM_DPCTL"); named != nullptr && *named) {
+    if (!fs::exists(named)) {
+      tried->push_back(fmt::format("DLPACK_USM_DPCTL={}: no such file", named));
+      return std::nullopt;
+    }
+    return DpctlCandidate{named, "DLPACK_USM_DPCTL", version_beside(named)};
+  }
+  std::string tools = tools_interpreter();
+  if (fs::exists(tools)) {
+    if (auto found = ask_interpreter(tools, "the interpreter scripts/setup.sh prepared", tried)) {
+      return found;
+    }
+  } else {
+    tried->push_back(fmt::format("{}: no such interpreter (scripts/setup.sh makes it)", tools));
+  }
+  return ask_interpreter("python3", "python3 on PATH", tried);
+}
+
+}  // namespace dlpack_usm::runtime::sycl

@@ -1,0 +1,19 @@
+#include "runtime/runtime.hpp"
+
+namespace dlpack_usm::runtime {
+
+bool usm_kind_supported(const UsmCapabilities& caps, facts::UsmKind kind) {
+  switch (kind) {
+    case facts::UsmKind::host:
+      return caps.host.access;
+    case facts::UsmKind::device:
+      return caps.device.access;
+    case facts::UsmKind::shared:
+      return caps.single_device_shared.access;
+    case facts::UsmKind::unknown:
+      break;
+  }
+  return false;
+}
+
+}  // namespace dlpack_usm::runtime
