@@ -43,8 +43,8 @@ struct CheckArguments {
   std::string report, junit, stream, failures;
   std::string producer, consumer;
   std::string runtime = "auto";
-  std::string run_case;        // internal: the child side of the runner
-  bool probe_plugins = false;  // internal: load the libraries under test and describe them
+  std::vector<std::string> run_case;  // internal: the worker side of the runner
+  bool probe_plugins = false;         // internal: load the libraries under test and describe them
 };
 
 // --producer and --consumer, parsed; paths made absolute so that children
@@ -105,7 +105,7 @@ std::string default_stream_path(const std::string& report) {
 int run_child(const CheckArguments& args) {
   start_runtime(args.runtime, true);
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
-  return suite::run_case_in_child(sources, args.run_case);
+  return suite::run_cases_in_child(sources, args.run_case);
 }
 
 // auto for a library under test: plugin ABI 1 hands a library OpenCL
@@ -188,10 +188,13 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout);
   }
   std::vector<std::string> plugin_arguments = plugin::plugin_arguments(options.plugins);
-  auto child_command = [&](const suite::CaseSpec& spec) {
-    std::vector<std::string> argv{
-        self,      "check",    "--run-case", spec.id,
-        "--suite", args.suite, "--runtime",  runtime::active_runtime_name()};
+  auto child_command = [&](const std::vector<const suite::CaseSpec*>& batch) {
+    std::vector<std::string> argv{self,       "check",     "--suite",
+                                  args.suite, "--runtime", runtime::active_runtime_name()};
+    for (const suite::CaseSpec* spec : batch) {
+      argv.push_back("--run-case");
+      argv.push_back(spec->id);
+    }
     argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
     return argv;
   };
@@ -277,7 +280,7 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       ->add_flag("--probe-plugins", args->probe_plugins,
                  "Internal: load the libraries under test and describe them")
       ->group("");
-  command->add_option("--run-case", args->run_case, "Internal: run one case in this process")
+  command->add_option("--run-case", args->run_case, "Internal: run these cases in this process")
       ->group("");
   command->callback([args, &outcome] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();

@@ -133,9 +133,10 @@ std::string repro_command(const CaseSpec& spec, const std::filesystem::path& sui
   return command;
 }
 
-CheckRun run_check(const CheckOptions& options, CaseSources& sources,
-                   std::function<std::vector<std::string>(const CaseSpec&)> child_command,
-                   const CheckCallbacks& callbacks) {
+CheckRun run_check(
+    const CheckOptions& options, CaseSources& sources,
+    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,
+    const CheckCallbacks& callbacks) {
   CheckRun run;
   run.tool_version = kToolVersion;
   run.command_line = options.command_line;

@@ -63,8 +63,9 @@ struct CheckCallbacks {
 
 // Loads expectations (Error(usage) on a bad file), selects (Error(usage) when
 // nothing is left and allow_empty is false), runs and records.
-CheckRun run_check(const CheckOptions& options, CaseSources& sources,
-                   std::function<std::vector<std::string>(const CaseSpec&)> child_command,
-                   const CheckCallbacks& callbacks);
+CheckRun run_check(
+    const CheckOptions& options, CaseSources& sources,
+    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,
+    const CheckCallbacks& callbacks);
 
 }  // namespace dlpack_usm::suite

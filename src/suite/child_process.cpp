@@ -39,11 +39,24 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration
     close(out_pipe[1]);
     throw Error(ExitCode::internal, fmt::format("pipe failed: {}", std::strerror(errno)));
   }
+  // The result channel's write end above the standard descriptors, so that
+  // dup2 onto kResultFd never meets itself (and keeps close-on-exec).
+  int result_pipe[2];
+  if (pipe2(result_pipe, O_CLOEXEC) != 0) {
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    close(err_pipe[0]);
+    close(err_pipe[1]);
+    throw Error(ExitCode::internal, fmt::format("pipe failed: {}", std::strerror(errno)));
+  }
+  int result_writer = fcntl(result_pipe[1], F_DUPFD_CLOEXEC, 10);
+  close(result_pipe[1]);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  posix_spawn_file_actions_adddup2(&actions, result_writer, kResultFd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
@@ -65,11 +78,14 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration
   posix_spawnattr_destroy(&attributes);
   close(out_pipe[1]);
   close(err_pipe[1]);
+  close(result_writer);
   out_fd_ = out_pipe[0];
   err_fd_ = err_pipe[0];
+  result_fd_ = result_pipe[0];
   if (status != 0) {
     close_fd(out_fd_);
     close_fd(err_fd_);
+    close_fd(result_fd_);
     pid_ = -1;
     throw Error(ExitCode::internal,
                 fmt::format("cannot start {}: {}", argv.front(), std::strerror(status)));
@@ -80,6 +96,7 @@ ChildProcess::ChildProcess(ChildProcess&& other) noexcept
     : pid_(other.pid_),
       out_fd_(other.out_fd_),
       err_fd_(other.err_fd_),
+      result_fd_(other.result_fd_),
       started_(other.started_),
       deadline_(other.deadline_),
       ended_(other.ended_),
@@ -89,16 +106,19 @@ ChildProcess::ChildProcess(ChildProcess&& other) noexcept
       exit_code_(other.exit_code_),
       signal_(other.signal_),
       out_(std::move(other.out_)),
-      err_(std::move(other.err_)) {
+      err_(std::move(other.err_)),
+      results_(std::move(other.results_)) {
   other.pid_ = -1;
   other.out_fd_ = -1;
   other.err_fd_ = -1;
+  other.result_fd_ = -1;
   other.reaped_ = true;
 }
 
 ChildProcess::~ChildProcess() {
   close_fd(out_fd_);
   close_fd(err_fd_);
+  close_fd(result_fd_);
   if (pid_ > 0 && !reaped_) {
     kill_group();
     wait();
@@ -109,19 +129,30 @@ std::vector<int> ChildProcess::open_fds() const {
   std::vector<int> fds;
   if (out_fd_ >= 0) fds.push_back(out_fd_);
   if (err_fd_ >= 0) fds.push_back(err_fd_);
+  if (result_fd_ >= 0) fds.push_back(result_fd_);
   return fds;
+}
+
+std::vector<std::string> ChildProcess::take_result_lines() {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t end; (end = results_.find('\n', start)) != std::string::npos; start = end + 1) {
+    lines.push_back(results_.substr(start, end - start));
+  }
+  results_.erase(0, start);
+  return lines;
 }
 
 void ChildProcess::read_from(int fd) {
   char buffer[65536];
   ssize_t n = read(fd, buffer, sizeof buffer);
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
-  std::string& sink = fd == out_fd_ ? out_ : err_;
+  std::string& sink = fd == out_fd_ ? out_ : fd == err_fd_ ? err_ : results_;
   if (n > 0) {
     if (sink.size() < kMaxCapturedBytes) sink.append(buffer, static_cast<std::size_t>(n));
     return;
   }
-  close_fd(fd == out_fd_ ? out_fd_ : err_fd_);
+  close_fd(fd == out_fd_ ? out_fd_ : fd == err_fd_ ? err_fd_ : result_fd_);
 }
 
 void ChildProcess::kill_group() {

@@ -1,6 +1,6 @@
 // One isolated child process of the runner: its own process group (so a
 // watchdog kill takes its helpers too), stdout and stderr captured through
-// pipes, and a deadline.
+// pipes, a result channel of its own (its fd 3, kResultFd), and a deadline.
 #pragma once
 
 #include <sys/types.h>
@@ -10,6 +10,10 @@
 #include <vector>
 
 namespace dlpack_usm::suite {
+
+// The descriptor on which a child writes its results, one JSON line per case:
+// never its stdout, where a library under test may print anything.
+inline constexpr int kResultFd = 3;
 
 class ChildProcess {
  public:
@@ -26,9 +30,13 @@ class ChildProcess {
   std::vector<int> open_fds() const;
   // Reads what is available on `fd`; closes it at end of file.
   void read_from(int fd);
-  bool output_closed() const { return out_fd_ < 0 && err_fd_ < 0; }
+  bool output_closed() const { return out_fd_ < 0 && err_fd_ < 0 && result_fd_ < 0; }
   Clock::time_point deadline() const { return deadline_; }
   bool past_deadline() const { return Clock::now() >= deadline_; }
+  // A worker that reported a case gets the full timeout for the next one.
+  void restart_deadline(Clock::duration timeout) { deadline_ = Clock::now() + timeout; }
+  // The complete lines received on the result channel since the last call.
+  std::vector<std::string> take_result_lines();
 
   // Kills the whole process group (the watchdog, or an interrupted run).
   void kill_group();
@@ -50,6 +58,7 @@ class ChildProcess {
   pid_t pid_ = -1;
   int out_fd_ = -1;
   int err_fd_ = -1;
+  int result_fd_ = -1;
   Clock::time_point started_;
   Clock::time_point deadline_;
   Clock::time_point ended_;
@@ -60,6 +69,7 @@ class ChildProcess {
   int signal_ = 0;
   std::string out_;
   std::string err_;
+  std::string results_;  // result-channel bytes not yet split into lines
 };
 
 }  // namespace dlpack_usm::suite

@@ -191,6 +191,7 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
 
   DlpackUsmConsumeResult result{};
   result.struct_size = sizeof result;
+  g_deleter_calls = 0;  // a worker runs many cases in one process
   int status = session.table().table->consume(session.host(), offered.tensor,
                                               offered.versioned ? 1 : 0, &result);
   result.reason[sizeof result.reason - 1] = '\0';

@@ -1,12 +1,15 @@
 #include "suite/runner.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -56,36 +59,29 @@ std::string signal_name(int signal) {
   return fmt::format("signal {} ({})", signal, description != nullptr ? description : "unknown");
 }
 
-CaseResult classify(const CaseSpec& spec, const ChildProcess& child,
-                    std::chrono::milliseconds timeout) {
+// The case a worker was running when it ended or hung without reporting it:
+// the crash or timeout is charged to that case alone.
+CaseResult charge_running_case(const CaseSpec& spec, const ChildProcess& child,
+                               std::chrono::milliseconds timeout, double duration_ms) {
   CaseResult result;
+  result.id = spec.id;
   if (child.timed_out()) {
-    result.id = spec.id;
     result.outcome = Outcome::timeout;
     result.message =
         fmt::format("no result within {} ms; the watchdog killed the case", timeout.count());
   } else if (!child.exited()) {
-    result.id = spec.id;
     result.outcome = Outcome::crash;
     result.message = fmt::format("the case died on {}", signal_name(child.signal()));
   } else {
-    result = result_from_child_output(spec.id, child.out());
-    if (child.exit_code() != 0 && result.outcome == Outcome::error) {
-      result.outcome = Outcome::crash;
-      result.message =
-          fmt::format("the case exited with code {} before reporting a result", child.exit_code());
-    }
+    // exit(), even exit(0), from inside the case: it never reported.
+    result.outcome = Outcome::crash;
+    result.message = fmt::format(
+        "the case ended its process (exit code {}) before reporting a result", child.exit_code());
   }
-  const std::string& rule = result.outcome == Outcome::crash     ? spec.crash_rule
-                            : result.outcome == Outcome::timeout ? spec.timeout_rule
-                                                                 : std::string();
+  const std::string& rule = result.outcome == Outcome::crash ? spec.crash_rule : spec.timeout_rule;
   if (!rule.empty()) result.rule_ids.push_back(rule);
-  if ((result.outcome == Outcome::crash || result.outcome == Outcome::timeout ||
-       result.outcome == Outcome::error) &&
-      !child.err().empty()) {
-    result.message += "; its stderr ended with: " + tail_of(child.err());
-  }
-  result.duration_ms = child.elapsed_ms();
+  if (!child.err().empty()) result.message += "; its stderr ended with: " + tail_of(child.err());
+  result.duration_ms = duration_ms;
   return result;
 }
 
@@ -95,10 +91,18 @@ struct Pending {
   std::optional<Outcome> first_outcome;
 };
 
+// A worker: one child running a batch of cases in order, reporting each on
+// its result channel; `next` is the case it is running now.
 struct Active {
-  Pending job;
+  std::vector<Pending> batch;
+  std::size_t next = 0;
   ChildProcess child;
+  ChildProcess::Clock::time_point case_started;
 };
+
+double milliseconds_since(ChildProcess::Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(ChildProcess::Clock::now() - start).count();
+}
 
 }  // namespace
 
@@ -110,16 +114,21 @@ nlohmann::json result_to_json(const CaseResult& result) {
 }
 
 CaseResult result_from_child_output(const std::string& id, const std::string& out) {
-  CaseResult result;
-  result.id = id;
   std::size_t marker = out.rfind(kResultMarker);
   if (marker == std::string::npos) {
+    CaseResult result;
+    result.id = id;
     result.outcome = Outcome::error;
     result.message = "the case printed no result";
     return result;
   }
   std::size_t start = marker + std::strlen(kResultMarker);
-  std::string line = out.substr(start, out.find('\n', start) - start);
+  return result_from_line(id, out.substr(start, out.find('\n', start) - start));
+}
+
+CaseResult result_from_line(const std::string& id, const std::string& line) {
+  CaseResult result;
+  result.id = id;
   nlohmann::json json = nlohmann::json::parse(line, nullptr, false);
   std::optional<Outcome> outcome =
       json.is_object() && json.value("outcome", nlohmann::json()).is_string()
@@ -127,7 +136,7 @@ CaseResult result_from_child_output(const std::string& id, const std::string& ou
           : std::nullopt;
   if (!outcome || json.value("id", std::string()) != id) {
     result.outcome = Outcome::error;
-    result.message = "the case printed a malformed result: " + tail_of(line, 300);
+    result.message = "the case reported a malformed result: " + tail_of(line, 300);
     return result;
   }
   result.outcome = *outcome;
@@ -155,27 +164,53 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
     result.first_outcome = job.first_outcome;
     if (options.rerun_failures && job.attempt == 1 && is_failing(result.outcome) &&
         !g_interrupted) {
-      // Re-run once, at the front, so that a flaky case is told apart from a
-      // real failure while the machine is in the same state.
+      // Re-run once, alone in a fresh process and at the front, so that a
+      // flaky case (or one spoiled by its batch) is told apart from a real
+      // failure while the machine is in the same state.
       pending.push_front({job.index, 2, result.outcome});
       return;
     }
     if (options.on_result) options.on_result(result);
     results[job.index] = std::move(result);
   };
+  auto announce = [&](const Pending& job) {
+    if (job.attempt == 1 && options.on_start) {
+      options.on_start(cases[job.index], ++started, cases.size());
+    }
+  };
+  // A re-run goes alone; first runs share a worker, in batches small enough
+  // that every job gets work.
+  auto next_batch = [&] {
+    std::vector<Pending> batch{pending.front()};
+    pending.pop_front();
+    if (batch.front().attempt != 1) return batch;
+    std::size_t fair =
+        (pending.size() + 1 + static_cast<std::size_t>(jobs) - 1) / static_cast<std::size_t>(jobs);
+    std::size_t size =
+        std::clamp<std::size_t>(fair, 1, std::max<std::size_t>(1, options.batch_size));
+    while (batch.size() < size && !pending.empty() && pending.front().attempt == 1) {
+      batch.push_back(pending.front());
+      pending.pop_front();
+    }
+    return batch;
+  };
 
   while ((!pending.empty() || !active.empty()) && !g_interrupted) {
     while (static_cast<int>(active.size()) < jobs && !pending.empty()) {
-      Pending job = pending.front();
-      pending.pop_front();
-      const CaseSpec& spec = cases[job.index];
-      if (job.attempt == 1 && options.on_start) options.on_start(spec, ++started, cases.size());
+      std::vector<Pending> batch = next_batch();
+      std::vector<const CaseSpec*> specs;
+      for (const Pending& job : batch) specs.push_back(&cases[job.index]);
+      announce(batch.front());
       try {
         active.push_back(std::make_unique<Active>(
-            Active{job, ChildProcess(options.child_command(spec), options.timeout)}));
+            Active{batch, 0, ChildProcess(options.child_command(specs), options.timeout),
+                   ChildProcess::Clock::now()}));
       } catch (const Error& error) {
-        CaseResult failed{spec.id, Outcome::error, error.what(), {}, 0, 1, {}, Verdict::ok};
-        finish(job, std::move(failed));
+        for (const Pending& job : batch) {
+          CaseResult failed{cases[job.index].id, Outcome::error, error.what(), {}, 0, 1, {},
+                            Verdict::ok};
+          finish(job, std::move(failed));
+        }
       }
     }
 
@@ -200,21 +235,47 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
     }
 
     for (std::size_t a = 0; a < active.size();) {
-      ChildProcess& child = active[a]->child;
+      Active& worker = *active[a];
+      ChildProcess& child = worker.child;
+      // Each line on the result channel is the result of the running case.
+      for (const std::string& line : child.take_result_lines()) {
+        if (worker.next >= worker.batch.size()) break;
+        const Pending& job = worker.batch[worker.next];
+        CaseResult result = result_from_line(cases[job.index].id, line);
+        result.duration_ms = milliseconds_since(worker.case_started);
+        ++worker.next;
+        worker.case_started = ChildProcess::Clock::now();
+        child.restart_deadline(options.timeout);
+        if (worker.next < worker.batch.size()) announce(worker.batch[worker.next]);
+        finish(job, std::move(result));
+      }
       bool done = child.output_closed() && child.reap(false);
       if (!done && child.past_deadline()) {
         child.kill_group();
         child.wait();
         done = true;
       }
+      if (!done && worker.next >= worker.batch.size() && child.reap(false)) done = true;
       if (!done) {
         ++a;
         continue;
       }
-      Pending job = active[a]->job;
-      CaseResult result = classify(cases[job.index], child, options.timeout);
+      if (worker.next < worker.batch.size()) {
+        // The running case is charged; the rest of the batch goes on in a
+        // fresh worker, at the front of the queue.
+        const Pending& job = worker.batch[worker.next];
+        CaseResult charged = charge_running_case(cases[job.index], child, options.timeout,
+                                                 milliseconds_since(worker.case_started));
+        std::vector<Pending> rest(
+            worker.batch.begin() + static_cast<std::ptrdiff_t>(worker.next) + 1,
+            worker.batch.end());
+        Pending charged_job = job;
+        active.erase(active.begin() + static_cast<std::ptrdiff_t>(a));
+        for (auto it = rest.rbegin(); it != rest.rend(); ++it) pending.push_front(*it);
+        finish(charged_job, std::move(charged));
+        continue;
+      }
       active.erase(active.begin() + static_cast<std::ptrdiff_t>(a));
-      finish(job, std::move(result));
     }
   }
 
@@ -240,32 +301,49 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
   return ordered;
 }
 
-int run_case_in_child(CaseSources& sources, const std::string& id) {
-  CaseResult result;
-  result.id = id;
-  try {
-    bool found = false;
-    for (auto& source : sources) {
-      for (const CaseSpec& spec : source->cases()) {
-        if (spec.id != id) continue;
-        result = source->run(spec);
-        result.id = id;
-        found = true;
-        break;
-      }
-      if (found) break;
+int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids) {
+  // The parent reads results on kResultFd; run by hand (no such descriptor)
+  // they go to stdout behind the marker instead.
+  bool channel = fcntl(kResultFd, F_GETFD) != -1;
+  std::map<std::string, std::pair<CaseSource*, CaseSpec>> known;
+  for (auto& source : sources) {
+    for (CaseSpec& spec : source->cases()) {
+      std::string id = spec.id;
+      known.emplace(std::move(id), std::pair{source.get(), std::move(spec)});
     }
-    if (!found) {
-      result.outcome = Outcome::error;
-      result.message = fmt::format("no case with id '{}' on this machine", id);
-    }
-  } catch (const std::exception& error) {
-    result.outcome = Outcome::error;
-    result.message = error.what();
   }
-  std::fflush(stdout);
-  fmt::print("\n{}{}\n", kResultMarker, result_to_json(result).dump());
-  std::fflush(stdout);
+  for (const std::string& id : ids) {
+    CaseResult result;
+    result.id = id;
+    try {
+      auto found = known.find(id);
+      if (found == known.end()) {
+        result.outcome = Outcome::error;
+        result.message = fmt::format("no case with id '{}' on this machine", id);
+      } else {
+        result = found->second.first->run(found->second.second);
+        result.id = id;
+      }
+    } catch (const std::exception& error) {
+      result.outcome = Outcome::error;
+      result.message = error.what();
+    }
+    std::fflush(stdout);
+    std::string line =
+        result_to_json(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!channel) {
+      fmt::print("\n{}{}\n", kResultMarker, line);
+      std::fflush(stdout);
+      continue;
+    }
+    line += '\n';
+    for (std::size_t written = 0; written < line.size();) {
+      ssize_t n = write(kResultFd, line.data() + written, line.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return 1;  // the parent is gone: nothing left to report to
+      written += static_cast<std::size_t>(n);
+    }
+  }
   return 0;
 }
 

@@ -1,7 +1,10 @@
-// Runs cases isolated: each in a child process (the tool re-executed, never
-// a bare fork once OpenCL threads exist) under a watchdog, several at once,
-// re-running a failing case once. A case that crashes, aborts or hangs is
-// recorded as crash or timeout and the run goes on.
+// Runs cases isolated, as dEQP's runners do: workers (the tool re-executed,
+// never a bare fork once OpenCL threads exist) each run a batch of cases and
+// report each on a result channel of their own (ChildProcess's kResultFd),
+// so the runtime starts once per worker. A case that crashes, aborts, exits
+// or hangs is charged as crash or timeout to that case alone, and the rest
+// of its batch goes on in a fresh worker; a failing case is re-run alone in
+// a fresh process before it is called a failure or a flake.
 #pragma once
 
 #include <chrono>
@@ -18,8 +21,11 @@ namespace dlpack_usm::suite {
 inline constexpr const char* kResultMarker = "DLPACK-USM-RESULT ";
 
 struct RunnerOptions {
-  // The argv that runs one case in a child (the child calls run_case_in_child).
-  std::function<std::vector<std::string>(const CaseSpec&)> child_command;
+  // The argv of a worker that runs `batch` in order (the child calls
+  // run_cases_in_child).
+  std::function<std::vector<std::string>(const std::vector<const CaseSpec*>& batch)> child_command;
+  // The most cases one worker runs.
+  std::size_t batch_size = 64;
   std::chrono::milliseconds timeout{60000};
   int jobs = 1;
   bool rerun_failures = true;
@@ -34,12 +40,14 @@ struct RunnerOptions {
 std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
                                      const RunnerOptions& options);
 
-// The child side: finds case `id` among `sources`, runs it, prints the
-// marker line with its result as JSON, and returns the process exit code.
-int run_case_in_child(CaseSources& sources, const std::string& id);
+// The worker side: runs the cases `ids` of `sources` in order, writing one
+// JSON line per case to kResultFd (to stdout behind kResultMarker when run
+// by hand), and returns the process exit code.
+int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids);
 
 // The result JSON exchanged between child and parent (also the report's).
 nlohmann::json result_to_json(const CaseResult& result);
 CaseResult result_from_child_output(const std::string& id, const std::string& out);
+CaseResult result_from_line(const std::string& id, const std::string& line);
 
 }  // namespace dlpack_usm::suite

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -26,9 +27,14 @@ RunnerOptions options_for_tests(
   RunnerOptions options;
   // Children get the environment the test started with, so the state
   // directory travels on the command line.
-  options.child_command = [](const CaseSpec& spec) {
+  options.child_command = [](const std::vector<const CaseSpec*>& batch) {
     const char* state = std::getenv("DLPACK_USM_SELFTEST_STATE");
-    return std::vector<std::string>{g_self, "--run-case", spec.id, state != nullptr ? state : ""};
+    std::vector<std::string> argv{g_self, "--state", state != nullptr ? state : ""};
+    for (const CaseSpec* spec : batch) {
+      argv.push_back("--run-case");
+      argv.push_back(spec->id);
+    }
+    return argv;
   };
   options.timeout = timeout;
   options.jobs = 2;
@@ -90,6 +96,47 @@ TEST(Runner, CrashesAndHangsAreRecordedAndTheRunGoesOn) {
   // Failing cases ran twice; the passing one once.
   EXPECT_EQ(results["selftest/crash"].attempts, 2);
   EXPECT_EQ(results["selftest/pass"].attempts, 1);
+}
+
+TEST(Runner, ACrashInTheMiddleOfABatchIsChargedToItsCaseOnly) {
+  StateDirectory state;
+  RunnerOptions options = options_for_tests();
+  options.jobs = 1;  // one worker: every case in one batch
+  options.rerun_failures = false;
+  auto ordered = run_isolated(
+      selftest_cases({"pass", "noisy", "crash", "pass", "exit-zero", "noisy", "hang", "pass"}),
+      options);
+  ASSERT_EQ(ordered.size(), 8u);
+  std::vector<Outcome> outcomes;
+  for (const CaseResult& result : ordered) outcomes.push_back(result.outcome);
+  EXPECT_EQ(outcomes,
+            (std::vector<Outcome>{Outcome::pass, Outcome::pass, Outcome::crash, Outcome::pass,
+                                  Outcome::crash, Outcome::pass, Outcome::timeout, Outcome::pass}));
+  // exit(0) inside a case is a crash of that case, not a pass.
+  EXPECT_NE(ordered[4].message.find("exit code 0"), std::string::npos) << ordered[4].message;
+}
+
+TEST(Runner, CasesOfABatchShareAWorkerAndAReRunGetsItsOwn) {
+  StateDirectory state;
+  RunnerOptions options = options_for_tests();
+  options.jobs = 1;
+  auto results = by_id(run_isolated(selftest_cases({"worker", "worker", "worker"}), options));
+  std::ifstream pids(std::filesystem::path(std::getenv("DLPACK_USM_SELFTEST_STATE")) /
+                     "worker-pids");
+  std::set<std::string> distinct;
+  int lines = 0;
+  for (std::string pid; std::getline(pids, pid); ++lines) distinct.insert(pid);
+  EXPECT_EQ(lines, 3);
+  EXPECT_EQ(distinct.size(), 1u) << "the runtime should start once per worker, not per case";
+}
+
+TEST(Runner, ResultsTravelOnTheirOwnChannel) {
+  StateDirectory state;
+  auto results = by_id(run_isolated(selftest_cases({"forge", "flood"}), options_for_tests()));
+  EXPECT_EQ(results["selftest/forge"].outcome, Outcome::fail)
+      << "a result line forged on stdout was believed";
+  EXPECT_EQ(results["selftest/forge"].message, "the real result");
+  EXPECT_EQ(results["selftest/flood"].outcome, Outcome::pass) << results["selftest/flood"].message;
 }
 
 TEST(Runner, HarnessExceptionsAreErrorsNotCrashes) {
@@ -213,10 +260,13 @@ TEST(Expectations, FailuresFileIsReadableAsABaseline) {
 }  // namespace dlpack_usm::suite
 
 int main(int argc, char** argv) {
-  if (argc == 4 && std::string(argv[1]) == "--run-case") {
-    setenv("DLPACK_USM_SELFTEST_STATE", argv[3], 1);
+  // The worker side: --state DIR, then --run-case ID for each case of its batch.
+  if (argc >= 3 && std::string(argv[1]) == "--state") {
+    setenv("DLPACK_USM_SELFTEST_STATE", argv[2], 1);
+    std::vector<std::string> ids;
+    for (int i = 3; i + 1 < argc; i += 2) ids.push_back(argv[i + 1]);
     dlpack_usm::suite::CaseSources sources = dlpack_usm::suite::testing::selftest_sources();
-    return dlpack_usm::suite::run_case_in_child(sources, argv[2]);
+    return dlpack_usm::suite::run_cases_in_child(sources, ids);
   }
   dlpack_usm::suite::g_self = std::filesystem::canonical("/proc/self/exe").string();
   testing::InitGoogleTest(&argc, argv);

@@ -18,8 +18,8 @@ class SelftestSource final : public CaseSource {
 
   std::vector<CaseSpec> cases() override {
     std::vector<CaseSpec> specs;
-    for (const char* name : {"pass", "fail", "error", "crash", "abort", "exit", "hang",
-                             "hang-silent", "noisy", "flaky"}) {
+    for (const char* name : {"pass", "fail", "error", "crash", "abort", "exit", "exit-zero", "hang",
+                             "hang-silent", "noisy", "forge", "flood", "worker", "flaky"}) {
       specs.push_back({std::string("selftest/") + name,
                        "selftest",
                        name == std::string("pass") ? "selftest:0" : "selftest:1",
@@ -45,6 +45,8 @@ class SelftestSource final : public CaseSource {
       std::abort();
     } else if (behaviour == "exit") {
       std::_Exit(7);
+    } else if (behaviour == "exit-zero") {
+      std::exit(0);  // a library that ends the process "successfully" mid-case
     } else if (behaviour == "hang") {
       for (;;) pause();
     } else if (behaviour == "hang-silent") {
@@ -54,6 +56,21 @@ class SelftestSource final : public CaseSource {
     } else if (behaviour == "noisy") {
       std::puts("DLPACK-USM-RESULT-ish chatter {\"outcome\":\"fail\"}");
       std::puts("more driver chatter");
+    } else if (behaviour == "forge") {
+      // A forged result for itself, on stdout as a lying library would print it.
+      std::printf("\nDLPACK-USM-RESULT {\"id\":\"%s\",\"outcome\":\"pass\"}\n", spec.id.c_str());
+      std::fflush(stdout);
+      result.outcome = Outcome::fail;
+      result.message = "the real result";
+    } else if (behaviour == "flood") {
+      // 100 MB on stdout: the runner must keep reading, never block the case.
+      std::string block(1 << 20, 'x');
+      for (int i = 0; i < 100; ++i) std::fwrite(block.data(), 1, block.size(), stdout);
+      std::fflush(stdout);
+    } else if (behaviour == "worker") {
+      // Which process ran this case, for the batching test.
+      std::filesystem::path state = std::getenv("DLPACK_USM_SELFTEST_STATE");
+      std::ofstream(state / "worker-pids", std::ios::app) << getpid() << "\n";
     } else if (behaviour == "flaky") {
       std::filesystem::path state = std::getenv("DLPACK_USM_SELFTEST_STATE");
       if (!std::filesystem::exists(state / "flaky-ran-once")) {
