@@ -65,12 +65,13 @@ nlohmann::json measure_vector_checks(const std::vector<VectorText>& vectors, dou
 }
 
 // The default suite through the real binary: `dlpack-usm check --report`.
-nlohmann::json measure_default_check(const std::string& tool, const std::string& filter) {
+nlohmann::json measure_default_check(const std::string& tool, const std::string& filter,
+                                     const std::string& extra = {}) {
   std::filesystem::path report =
       std::filesystem::temp_directory_path() / fmt::format("dlpack-usm-bench-{}.json", getpid());
   std::string command =
-      fmt::format("'{}' check --report '{}' {} > /dev/null 2>&1", tool, report.string(),
-                  filter.empty() ? "" : "--filter '" + filter + "'");
+      fmt::format("'{}' check --report '{}' {} {} > /dev/null 2>&1", tool, report.string(),
+                  filter.empty() ? "" : "--filter '" + filter + "'", extra);
   auto start = Clock::now();
   int status = std::system(command.c_str());
   double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
@@ -100,7 +101,14 @@ int main(int argc, char** argv) {
   out["suite"] = suite.string();
   out["engine"] = measure_vector_checks(vectors, quick ? 0.5 : 3.0);
   out["default_check_vectors_only"] = measure_default_check(DLPACK_USM_TOOL, "vector/*");
-  if (!quick) out["default_check"] = measure_default_check(DLPACK_USM_TOOL, "");
+  if (!quick) {
+    // Workers (the default) next to one process per case (--batch 1).
+    out["default_check"] = measure_default_check(DLPACK_USM_TOOL, "");
+    out["default_check_process_per_case"] = measure_default_check(DLPACK_USM_TOOL, "", "--batch 1");
+    out["process_per_case_over_workers"] =
+        out["default_check_process_per_case"]["wall_seconds"].get<double>() /
+        out["default_check"]["wall_seconds"].get<double>();
+  }
   fmt::print("{}\n", out.dump(2));
   return 0;
 }

@@ -2,9 +2,11 @@
 // vectors and the live cases, each isolated, and decides pass or fail with
 // the baseline and flakes files; writes the JSON report, JUnit XML, a
 // streamed results.jsonl and a failures file.
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -40,10 +42,12 @@ struct CheckArguments {
   bool list = false;
   double timeout_s = 60;
   int jobs = 0;
+  int batch = 64;
   std::string report, junit, stream, failures;
   std::string producer, consumer;
   std::string runtime = "auto";
   std::vector<std::string> run_case;  // internal: the worker side of the runner
+  long runner_pid = 0;                // internal: the worker's parent
   bool probe_plugins = false;         // internal: load the libraries under test and describe them
 };
 
@@ -103,6 +107,10 @@ std::string default_stream_path(const std::string& report) {
 }
 
 int run_child(const CheckArguments& args) {
+  // A worker dies with the run that started it, also when that run is
+  // killed with SIGKILL; one whose run is already gone does not start.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (args.runner_pid != 0 && getppid() != static_cast<pid_t>(args.runner_pid)) return 1;
   start_runtime(args.runtime, true);
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
   return suite::run_cases_in_child(sources, args.run_case);
@@ -133,6 +141,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   for (const auto& f : args.flakes) options.flakes.emplace_back(f);
   options.allow_empty = args.allow_empty;
   options.timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
+  options.batch_size = static_cast<std::size_t>(args.batch);
   options.jobs = args.jobs > 0
                      ? args.jobs
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -189,8 +198,10 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   }
   std::vector<std::string> plugin_arguments = plugin::plugin_arguments(options.plugins);
   auto child_command = [&](const std::vector<const suite::CaseSpec*>& batch) {
-    std::vector<std::string> argv{self,       "check",     "--suite",
-                                  args.suite, "--runtime", runtime::active_runtime_name()};
+    std::vector<std::string> argv{self,           "check",
+                                  "--suite",      args.suite,
+                                  "--runtime",    runtime::active_runtime_name(),
+                                  "--runner-pid", std::to_string(getpid())};
     for (const suite::CaseSpec* spec : batch) {
       argv.push_back("--run-case");
       argv.push_back(spec->id);
@@ -269,6 +280,10 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       ->check(timeout_seconds());
   command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")
       ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--batch", args->batch,
+                   "Most cases one worker process runs (default 64; 1: a process per case)")
+      ->check(CLI::Range(1, 100000));
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
   add_runtime_option(command, &args->runtime);
   command->add_option("--producer", args->producer,
@@ -281,6 +296,8 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
                  "Internal: load the libraries under test and describe them")
       ->group("");
   command->add_option("--run-case", args->run_case, "Internal: run these cases in this process")
+      ->group("");
+  command->add_option("--runner-pid", args->runner_pid, "Internal: the run this worker belongs to")
       ->group("");
   command->callback([args, &outcome] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();

@@ -48,6 +48,7 @@ nlohmann::json options_to_json(const CheckOptions& options) {
           {"require_device", options.required_devices},
           {"timeout_ms", options.timeout.count()},
           {"jobs", options.jobs},
+          {"batch", options.batch_size},
           {"allow_empty", options.allow_empty}};
 }
 
@@ -174,6 +175,7 @@ CheckRun run_check(
   runner.child_command = std::move(child_command);
   runner.timeout = options.timeout;
   runner.jobs = options.jobs;
+  runner.batch_size = options.batch_size;
   runner.on_start = callbacks.on_start;
   runner.on_result = [&](const CaseResult& result) {
     if (!callbacks.on_case) return;

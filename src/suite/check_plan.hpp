@@ -25,6 +25,8 @@ struct CheckOptions {
   bool allow_empty = false;
   std::chrono::milliseconds timeout{60000};
   int jobs = 1;
+  // The most cases one worker process runs (1: a process per case).
+  std::size_t batch_size = 64;
   std::vector<std::string> command_line;
   // Libraries under test: when given, check runs their cases only.
   std::vector<plugin::PluginSpec> plugins;
