@@ -112,7 +112,10 @@ class BoundedDomBuilder {
       if (frame.value->is_array()) {
         pointer += fmt::format("/{}", frame.entries);
       } else if (frame.entries > 0) {
-        pointer += "/" + pointer_token(frame.key);
+        // Two appends, not "/" + token: GCC 12 at -O3 sees a false
+        // -Wstringop-overflow in operator+ (like the -Wrestrict above).
+        pointer += '/';
+        pointer += pointer_token(frame.key);
       }
     }
     return pointer;

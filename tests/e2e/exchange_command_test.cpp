@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/runtime.hpp"
+#include "sycl_presence.hpp"
 #include "tool_process.hpp"
 
 namespace dlpack_usm::e2e {
@@ -110,6 +111,7 @@ TEST_F(ExchangeCommand, TextOutputShowsEveryStep) {
 // context: device USM there cannot be exported under the protocol, and the
 // tool says why instead of pretending.
 TEST_F(ExchangeCommand, SyclSubDeviceOutsideTheDefaultContextIsExplained) {
+  SKIP_WITHOUT_SYCL();
   SKIP_WITHOUT_USM_DEVICE();
   ToolResult result = exchange(
       {"--runtime", "sycl", "--device", usm_device(), "--sub-device", "0", "--usm", "device"});
@@ -123,6 +125,7 @@ TEST_F(ExchangeCommand, SyclSubDeviceOutsideTheDefaultContextIsExplained) {
 }
 
 TEST_F(ExchangeCommand, SyclRoundTripOfEveryKindIsOk) {
+  SKIP_WITHOUT_SYCL();
   SKIP_WITHOUT_USM_DEVICE();
   for (const char* kind : {"host", "device", "shared"}) {
     ToolResult result = exchange({"--runtime", "sycl", "--usm", kind, "--json"});

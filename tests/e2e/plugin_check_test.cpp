@@ -15,6 +15,7 @@
 
 #include "../unit/allocation_reporting.hpp"
 #include "runtime/runtime.hpp"
+#include "sycl_presence.hpp"
 #include "tool_process.hpp"
 
 namespace dlpack_usm::e2e {
@@ -200,6 +201,7 @@ TEST(plugin_check, ListShowsThePluginCasesOnly) {
 // Sub-devices SYCL keeps out of the default context are not_supported by
 // the producer, as it answers.
 TEST(plugin_check, SyclProducerAndConsumerShareTheDefaultContext) {
+  SKIP_WITHOUT_SYCL();
   for (const char* role : {"producer", "consumer"}) {
     fs::path dir = scratch_dir(std::string("sycl-") + role);
     std::string library = fixture(std::string("sycl_") + role).string();

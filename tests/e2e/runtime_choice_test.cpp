@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sycl_presence.hpp"
 #include "tool_process.hpp"
 
 namespace dlpack_usm::e2e {
@@ -53,6 +54,7 @@ class RuntimeChoice : public testing::Test {
 };
 
 TEST_F(RuntimeChoice, AutoPicksSyclWhereDpctlLoads) {
+  SKIP_WITHOUT_SYCL();
   ToolEnvironment env;
   env.changes["DLPACK_USM_DPCTL"] = std::nullopt;
   auto [environment, err] = auto_check(env, dir_ / "report.json");
@@ -83,6 +85,7 @@ TEST_F(RuntimeChoice, SyclWithoutTheInterfaceIsAnEnvironmentError) {
 
 // The real library, next to a dist-info that says it is an old dpctl.
 TEST_F(RuntimeChoice, SyclOfTheWrongVersionSaysWhatWasFoundAndWhatIsNeeded) {
+  SKIP_WITHOUT_SYCL();
   std::string command = std::string(DLPACK_USM_PYTHON) +
                         " -c \"import importlib.util as u; "
                         "print(u.find_spec('dpctl').submodule_search_locations[0])\"";

@@ -14,6 +14,7 @@
 #include "plugin/host_table.hpp"
 #include "plugin/plugin_spec.hpp"
 #include "runtime/runtime.hpp"
+#include "sycl_presence.hpp"
 
 namespace dlpack_usm::plugin {
 namespace {
@@ -58,6 +59,7 @@ TEST(PluginHostTable, HandsOutEveryRootDeviceWithItsPlatformsDefaultContext) {
 // Plugin ABI 2 on the SYCL runtime: dpctl's references of every device and
 // default context, dpctl's own functions, and no OpenCL handle to misuse.
 TEST(PluginHostTable, OnSyclHandsOutDpctlsReferencesAndFunctions) {
+  SKIP_WITHOUT_SYCL();
   std::string why;
   runtime::Runtime* runtime = runtime::sycl_runtime_or_null(&why);
   ASSERT_NE(runtime, nullptr) << why;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/runtime.hpp"
+#include "sycl_presence.hpp"
 
 namespace dlpack_usm::runtime {
 namespace {
@@ -37,6 +38,7 @@ std::vector<const DeviceInfo*> usm_roots() {
 }
 
 TEST(SyclRuntime, NamesItsRuntimeAndOrderingModel) {
+  SKIP_WITHOUT_SYCL();
   EXPECT_EQ(sycl().inventory().backend, "sycl");
   EXPECT_EQ(sycl().inventory().ordering_model, "sycl-get-devices");
   for (const PlatformInfo& platform : sycl().inventory().platforms) {
@@ -48,6 +50,7 @@ TEST(SyclRuntime, NamesItsRuntimeAndOrderingModel) {
 }
 
 TEST(SyclRuntime, DefaultContextIsOnePerPlatform) {
+  SKIP_WITHOUT_SYCL();
   auto roots = usm_roots();
   ASSERT_FALSE(roots.empty()) << "SYCL lists no device with USM";
   const PlatformInfo* platform = sycl().inventory().platform_of(roots[0]->ref);
@@ -59,6 +62,7 @@ TEST(SyclRuntime, DefaultContextIsOnePerPlatform) {
 }
 
 TEST(SyclRuntime, EveryKindAllocatesAndAnswersQueries) {
+  SKIP_WITHOUT_SYCL();
   auto roots = usm_roots();
   ASSERT_FALSE(roots.empty());
   for (const DeviceInfo* device : roots) {
@@ -81,6 +85,7 @@ TEST(SyclRuntime, EveryKindAllocatesAndAnswersQueries) {
 }
 
 TEST(SyclRuntime, MallocedMemoryIsUnknownUsm) {
+  SKIP_WITHOUT_SYCL();
   auto roots = usm_roots();
   ASSERT_FALSE(roots.empty());
   std::vector<char> plain(64);
@@ -91,6 +96,7 @@ TEST(SyclRuntime, MallocedMemoryIsUnknownUsm) {
 // SYCL decides whether a sub-device may use its platform's default context;
 // wherever it may not, its USM still works in a context of its own.
 TEST(SyclRuntime, SubDevicesAllocateWhereSyclLetsThem) {
+  SKIP_WITHOUT_SYCL();
   for (const DeviceInfo* root : usm_roots()) {
     for (const DeviceInfo& sub : root->sub_devices) {
       SCOPED_TRACE(sub.selector_name);
