@@ -12,7 +12,7 @@
 
 #include "runtime/runtime.hpp"
 
-namespace dlpack_usm::testing {
+namespace dlpack_usm::sycl_presence {
 
 inline bool peers_required() {
   for (const char* name : {"DLPACK_USM_REQUIRE_USM", "DLPACK_USM_REQUIRE_PEERS"}) {
@@ -22,13 +22,13 @@ inline bool peers_required() {
   return false;
 }
 
-}  // namespace dlpack_usm::testing
+}  // namespace dlpack_usm::sycl_presence
 
 #define SKIP_WITHOUT_SYCL()                                                                   \
   do {                                                                                        \
     std::string sycl_missing_why;                                                             \
     if (::dlpack_usm::runtime::sycl_runtime_or_null(&sycl_missing_why) == nullptr) {          \
-      if (::dlpack_usm::testing::peers_required()) FAIL() << sycl_missing_why;                \
+      if (::dlpack_usm::sycl_presence::peers_required()) FAIL() << sycl_missing_why;          \
       GTEST_SKIP() << "dpctl's C interface is missing (" << sycl_missing_why                  \
                    << "); scripts/setup.sh installs dpctl into /opt/dlpack-usm/venv, or run " \
                       "`python3 -m pip install dpctl`";                                       \
