@@ -112,7 +112,8 @@ class BoundedDomBuilder {
       if (frame.value->is_array()) {
         pointer += fmt::format("/{}", frame.entries);
       } else if (frame.entries > 0) {
-        pointer += "/" + pointer_token(frame.key);
+        pointer += '/';
+        pointer += pointer_token(frame.key);
       }
     }
     return pointer;

@@ -61,8 +61,8 @@ std::string plugin_label(const nlohmann::json& plugin) {
                                                            : std::string();
   };
   std::string label = text("name").empty() ? text("path") : text("name") + " " + text("version");
-  return fmt::format("{} ({}{})", label, text("path"),
-                     text("symbol").empty() ? "" : ":" + text("symbol"));
+  std::string symbol = text("symbol");
+  return fmt::format("{} ({}{}{})", label, text("path"), symbol.empty() ? "" : ":", symbol);
 }
 
 // The libraries under test, on every suite, so a CI page shows what was tested.
