@@ -11,14 +11,6 @@
 #include "facts/derived.hpp"
 
 namespace dlpack_usm::exchange {
-namespace {
-
-[[noreturn]] void refuse(std::string what, std::string hint = {},
-                         std::vector<std::string> rule_ids = {}) {
-  throw RuleRefusal(std::move(rule_ids), std::move(what), std::move(hint));
-}
-
-}  // namespace
 
 ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
   if (!capsule) fail_usage("cannot import a NULL tensor");

@@ -11,14 +11,6 @@
 #include "facts/derived.hpp"
 
 namespace dlpack_usm::exchange {
-namespace {
-
-[[noreturn]] void refuse(std::string what, std::string hint = {},
-                         std::vector<std::string> rule_ids = {}) {
-  throw RuleRefusal(std::move(rule_ids), std::move(what), std::move(hint));
-}
-
-}  // namespace
 
 ImportedView::ImportedView(runtime::Runtime& runtime, CapsuleOwner capsule,
                            ImportedPlacement placement, facts::TensorFacts facts,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
@@ -22,6 +23,13 @@ class RuleRefusal : public Error {
  private:
   std::vector<std::string> rule_ids_;
 };
+
+// Refuses the exchange: what went wrong, how to fix it, and the rules that
+// refused (none when no catalog rule covers the reason).
+[[noreturn]] inline void refuse(std::string what, std::string hint = {},
+                                std::vector<std::string> rule_ids = {}) {
+  throw RuleRefusal(std::move(rule_ids), std::move(what), std::move(hint));
+}
 
 // The rule ids of a refusal, or none for any other error.
 inline std::vector<std::string> refusing_rules(const Error& error) {

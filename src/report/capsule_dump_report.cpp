@@ -4,6 +4,7 @@
 
 #include "common/printable.hpp"
 #include "dlpack/names.hpp"
+#include "report/dims_text.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -143,10 +144,6 @@ class Block {
   std::vector<std::pair<std::string, std::string>> rows_;
 };
 
-std::string dims_text(const std::optional<std::vector<std::int64_t>>& dims) {
-  return dims ? fmt::format("[{}]", fmt::join(*dims, ", ")) : "NULL";
-}
-
 template <typename T>
 std::string optional_text(const std::optional<T>& value) {
   return value ? fmt::format("{}", *value) : "-";
@@ -229,7 +226,7 @@ std::string derived_text(const facts::TensorFacts& facts, const facts::DerivedFa
   return "  derived\n" + block.render("    ");
 }
 
-std::string tensor_text(const TensorDump& tensor) {
+std::string tensor_dump_text(const TensorDump& tensor) {
   const facts::TensorFacts& facts = tensor.facts;
   std::string text = fmt::format("{}\n", printable(facts.origin));
   text += header_text(facts);
@@ -272,7 +269,7 @@ std::string capsule_dump_to_text(const CapsuleDump& dump) {
   std::string text;
   for (const TensorDump& tensor : dump.tensors) {
     if (!text.empty()) text += '\n';
-    text += tensor_text(tensor);
+    text += tensor_dump_text(tensor);
   }
   return text;
 }

@@ -7,6 +7,7 @@
 #include "dlpack/names.hpp"
 #include "facts/derived.hpp"
 #include "report/capsule_dump_report.hpp"
+#include "report/dims_text.hpp"
 #include "report/findings_report.hpp"
 
 namespace dlpack_usm::report {
@@ -14,10 +15,6 @@ namespace {
 
 using exchange::RoundTripReport;
 using nlohmann::ordered_json;
-
-std::string dims_text(const std::optional<std::vector<std::int64_t>>& dims) {
-  return dims ? fmt::format("[{}]", fmt::join(*dims, ", ")) : "NULL";
-}
 
 std::string device_ref_text(const runtime::DeviceRef& ref) {
   return ref.sub_index ? fmt::format("root {}, sub-device {}", ref.root_index, *ref.sub_index)

@@ -23,7 +23,7 @@ std::string counts_text(const FindingCounts& counts) {
                      plural(counts.warnings, "warning"), plural(counts.infos, "info"));
 }
 
-std::string tensor_text(const TensorFindings& tensor) {
+std::string tensor_findings_text(const TensorFindings& tensor) {
   if (tensor.findings.empty()) return fmt::format("{}  no findings\n", printable(tensor.origin));
   std::string text = fmt::format("{}  {}\n", printable(tensor.origin),
                                  counts_text(count_findings(tensor.findings)));
@@ -123,7 +123,7 @@ std::string findings_report_to_text(const FindingsReport& report) {
       text += fmt::format("{}  not checked: {}\n", printable(file.file),
                           printable(file.error->message));
     }
-    for (const TensorFindings& tensor : file.tensors) text += tensor_text(tensor);
+    for (const TensorFindings& tensor : file.tensors) text += tensor_findings_text(tensor);
   }
   FindingsSummary summary = summarize(report);
   text += fmt::format("checked {} in {}: {}", plural(summary.tensors, "tensor"),

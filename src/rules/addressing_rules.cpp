@@ -119,7 +119,7 @@ void check_empty_not_null(const RuleContext& context, Reporter& report) {
 
 constexpr std::string_view kDataReference = "dlpack.h 1.3, DLTensor::data";
 
-constexpr std::array kRules{
+constexpr std::array kAddressingRules{
     RuleDefinition{
         {"DLP-OFFSET-UNALIGNED", "addressing", "byte_offset not a multiple of the element size",
          Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::byte_offset",
@@ -167,7 +167,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> addressing_rules() {
-  return kRules;
+  return kAddressingRules;
 }
 
 }  // namespace dlpack_usm::rules

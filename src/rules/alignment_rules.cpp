@@ -48,7 +48,7 @@ void check_256(const RuleContext& context, Reporter& report) {
                      tensor.data, context.derived.data_alignment));
 }
 
-constexpr std::array kRules{
+constexpr std::array kAlignmentRules{
     RuleDefinition{
         {"DLP-ALIGN-ELEMENT", "alignment", "First element not naturally aligned", Severity::warning,
          kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data", "heuristic",
@@ -73,7 +73,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> alignment_rules() {
-  return kRules;
+  return kAlignmentRules;
 }
 
 }  // namespace dlpack_usm::rules

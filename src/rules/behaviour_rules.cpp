@@ -17,7 +17,6 @@ void judged_by_plugin_cases(const RuleContext&, Reporter&) {}
 
 constexpr dl::Release kExchangeApiSince{1, 2};
 
-constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::strides";
 constexpr std::string_view kStridesInElements =
     "strides of the tensor (in number of elements, not bytes)";
 constexpr std::string_view kVersionReference = "dlpack.h 1.3, DLPackVersion";
@@ -28,7 +27,7 @@ constexpr std::string_view kMustCallDeleter =
 
 // The case that judges a behaviour rule fails whatever the rule's severity;
 // the severity says how strongly the sources back the verdict.
-constexpr std::array kRules{
+constexpr std::array kBehaviourRules{
     RuleDefinition{
         {"DLP-PRODUCER-CONTENT", "behaviour",
          "Produced tensor does not hold the requested elements where it says", Severity::warning,
@@ -107,7 +106,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> behaviour_rules() {
-  return kRules;
+  return kBehaviourRules;
 }
 
 }  // namespace dlpack_usm::rules

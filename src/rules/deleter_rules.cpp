@@ -11,7 +11,7 @@ void check_null(const RuleContext& context, Reporter& report) {
          "the producer must keep the memory alive by other means");
 }
 
-constexpr std::array kRules{
+constexpr std::array kDeleterRules{
     RuleDefinition{{"DLP-DELETER-NULL", "deleter", "NULL deleter", Severity::info, kFirstRelease,
                     std::nullopt, "dlpack.h 1.3, DLManagedTensorVersioned::deleter", "can",
                     "It can be NULL if there is no way for the caller to provide a reasonable "
@@ -25,7 +25,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> deleter_rules() {
-  return kRules;
+  return kDeleterRules;
 }
 
 }  // namespace dlpack_usm::rules

@@ -75,7 +75,7 @@ constexpr std::string_view kEnumAddition =
     "Minor version updates indicate the addition of "
     "enumeration values.";
 
-constexpr std::array kRules{
+constexpr std::array kDeviceRules{
     RuleDefinition{
         {"DLP-DEVICE-TYPE-UNKNOWN", "device", "Device type no release defines", Severity::warning,
          kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "heuristic",
@@ -127,7 +127,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> device_rules() {
-  return kRules;
+  return kDeviceRules;
 }
 
 }  // namespace dlpack_usm::rules

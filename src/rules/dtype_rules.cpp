@@ -124,7 +124,7 @@ constexpr std::string_view kCodeShouldBeKnown =
     "We keep it uint8_t instead of DLDataTypeCode for minimal memory footprint, but the value "
     "should be one of DLDataTypeCode enum values.";
 
-constexpr std::array kRules{
+constexpr std::array kDtypeRules{
     RuleDefinition{{"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no release defines",
                     Severity::warning, kFirstRelease, dl::kModelRelease,
                     "dlpack.h 1.3, DLDataType::code", "should", kCodeShouldBeKnown,
@@ -182,7 +182,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> dtype_rules() {
-  return kRules;
+  return kDtypeRules;
 }
 
 }  // namespace dlpack_usm::rules

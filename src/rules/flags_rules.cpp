@@ -61,7 +61,7 @@ void check_is_copied(const RuleContext& context, Reporter& report) {
 constexpr std::string_view kFlagsReference = "dlpack.h 1.3, DLManagedTensorVersioned::flags";
 constexpr std::string_view kFlagsDefaultZero = "By default the flags should be set to 0.";
 
-constexpr std::array kRules{
+constexpr std::array kFlagsRules{
     RuleDefinition{
         {"DLP-FLAGS-UNKNOWN-BITS", "flags", "Flag bits no release defines", Severity::warning,
          dl::Release{1, 0}, dl::kModelRelease, kFlagsReference, "should", kFlagsDefaultZero,
@@ -108,7 +108,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> flags_rules() {
-  return kRules;
+  return kFlagsRules;
 }
 
 }  // namespace dlpack_usm::rules

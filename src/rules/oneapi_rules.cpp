@@ -130,7 +130,7 @@ constexpr std::string_view kIpexRootDevice =
     "If the device has parent device, we will find its parent device index enumerated in "
     "sycl::device::get_devices() then put to device_id.";
 
-constexpr std::array kRules{
+constexpr std::array kOneApiRules{
     RuleDefinition{
         {"DLP-ONEAPI-NO-RUNTIME", "oneapi", "kDLOneAPI tensor without runtime facts",
          Severity::info, kOneApiSince, std::nullopt, "dlpack.h 1.3, DLDeviceType::kDLOneAPI",
@@ -192,7 +192,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> oneapi_rules() {
-  return kRules;
+  return kOneApiRules;
 }
 
 }  // namespace dlpack_usm::rules

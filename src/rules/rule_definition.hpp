@@ -6,6 +6,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "facts/derived.hpp"
@@ -16,6 +17,9 @@ namespace dlpack_usm::rules {
 // Every release the model knows is at or after this one; rules that have
 // held since DLPack's first tagged release start here.
 inline constexpr dl::Release kFirstRelease{0, 1};
+
+// The reference that the shape and behaviour families cite for strides.
+inline constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::strides";
 
 // What a check sees: the tensor, the facts derived from it (computed once
 // per evaluation) and the release it is judged by.

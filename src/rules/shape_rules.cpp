@@ -98,9 +98,7 @@ void check_strides_unsigned_division(const RuleContext& context, Reporter& repor
   }
 }
 
-constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::strides";
-
-constexpr std::array kRules{
+constexpr std::array kShapeRules{
     RuleDefinition{
         {"DLP-NDIM-NEGATIVE", "shape", "Negative ndim", Severity::warning, kFirstRelease,
          std::nullopt, "dlpack.h 1.3, DLTensor::ndim", "heuristic", "Number of dimensions",
@@ -169,7 +167,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> shape_rules() {
-  return kRules;
+  return kShapeRules;
 }
 
 }  // namespace dlpack_usm::rules

@@ -37,7 +37,7 @@ void check_minor_newer(const RuleContext& context, Reporter& report) {
                      dl::to_string(dl::kModelRelease)));
 }
 
-constexpr std::array kRules{
+constexpr std::array kVersionRules{
     RuleDefinition{
         {"DLP-VERSION-LEGACY", "version", "Legacy unversioned DLManagedTensor", Severity::info,
          kFirstRelease, dl::kLastLegacyRelease, "dlpack.h 1.3, DLManagedTensor", "deprecated",
@@ -70,7 +70,7 @@ constexpr std::array kRules{
 }  // namespace
 
 std::span<const RuleDefinition> version_rules() {
-  return kRules;
+  return kVersionRules;
 }
 
 }  // namespace dlpack_usm::rules

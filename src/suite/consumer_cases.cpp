@@ -36,16 +36,17 @@ constexpr std::array kInvalidCases{"major-version-2", "separate-context", "unkno
 // Each case runs in its own child process, so one counter per process sees
 // how often the consumer called the tool's deleter. Only the first call
 // frees; later ones are counted and touch nothing.
-int g_deleter_calls = 0;
+int g_consumer_deleter_calls = 0;
 void (*g_versioned_deleter)(dl::DLManagedTensorVersioned*) = nullptr;
 void (*g_legacy_deleter)(dl::DLManagedTensor*) = nullptr;
 
 void counting_versioned_deleter(dl::DLManagedTensorVersioned* tensor) {
-  if (++g_deleter_calls == 1 && g_versioned_deleter != nullptr) g_versioned_deleter(tensor);
+  if (++g_consumer_deleter_calls == 1 && g_versioned_deleter != nullptr)
+    g_versioned_deleter(tensor);
 }
 
 void counting_legacy_deleter(dl::DLManagedTensor* tensor) {
-  if (++g_deleter_calls == 1 && g_legacy_deleter != nullptr) g_legacy_deleter(tensor);
+  if (++g_consumer_deleter_calls == 1 && g_legacy_deleter != nullptr) g_legacy_deleter(tensor);
 }
 
 // A tensor handed to the consumer and everything it points to, kept alive
@@ -90,7 +91,7 @@ Shape shape_of(const std::string& name, std::uint64_t element_bytes) {
   return shape;
 }
 
-facts::UsmKind first_kind(const DeviceInfo& device) {
+facts::UsmKind first_supported_kind(const DeviceInfo& device) {
   for (UsmKind kind : {UsmKind::device, UsmKind::shared, UsmKind::host}) {
     if (kind_supported(device, kind)) return kind;
   }
@@ -191,7 +192,7 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
 
   DlpackUsmConsumeResult result{};
   result.struct_size = sizeof result;
-  g_deleter_calls = 0;  // a worker runs many cases in one process
+  g_consumer_deleter_calls = 0;  // a worker runs many cases in one process
   int status = session.table().table->consume(session.host(), offered.tensor,
                                               offered.versioned ? 1 : 0, &result);
   result.reason[sizeof result.reason - 1] = '\0';
@@ -212,11 +213,11 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
     found.add(kAcceptsInvalidRule, fmt::format("rule {}: the invalid tensor ({}) was accepted",
                                                kAcceptsInvalidRule, name));
   }
-  if (g_deleter_calls != 1) {
+  if (g_consumer_deleter_calls != 1) {
     found.add(kDeleterCountRule,
               fmt::format("rule {}: the deleter ran {} times by the time consume returned "
                           "(must be 1)",
-                          kDeleterCountRule, g_deleter_calls));
+                          kDeleterCountRule, g_consumer_deleter_calls));
   }
   return found.result(spec.id, valid ? fmt::format("accepted with the right checksum {:#018x}; "
                                                    "the deleter ran once",
@@ -248,9 +249,11 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
         }
       }
       for (const char* name : kInvalidCases) {
-        cases.push_back(plugin_case(
-            fmt::format("consumer/{}/invalid/{}", device, name), "consumer", device, rules,
-            {{"name", name}, {"valid", false}, {"kind", facts::to_string(first_kind(root))}}));
+        cases.push_back(plugin_case(fmt::format("consumer/{}/invalid/{}", device, name), "consumer",
+                                    device, rules,
+                                    {{"name", name},
+                                     {"valid", false},
+                                     {"kind", facts::to_string(first_supported_kind(root))}}));
       }
     }
   }

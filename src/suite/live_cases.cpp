@@ -46,8 +46,8 @@ bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_conte
   return true;
 }
 
-void add_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
-                      std::vector<CaseSpec>& cases) {
+void add_live_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
+                           std::vector<CaseSpec>& cases) {
   if (!device.usm) {
     cases.push_back({fmt::format("live/{}/usm", device.selector_name),
                      "live",
@@ -142,9 +142,9 @@ std::vector<CaseSpec> LiveCaseSource::cases() {
   std::vector<CaseSpec> cases;
   for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
-      add_device_cases(root, true, true, cases);
+      add_live_device_cases(root, true, true, cases);
       for (const DeviceInfo& sub : root.sub_devices) {
-        add_device_cases(sub, false, runtime_().default_context_holds(sub.ref), cases);
+        add_live_device_cases(sub, false, runtime_().default_context_holds(sub.ref), cases);
       }
       if (root.usm) {
         for (const NegativeCase& negative : negative_cases()) {

@@ -23,11 +23,11 @@ constexpr std::array kNegativeCases{
 
 // Each case runs in its own child process, so one counter per process is
 // enough to see how often the producer's deleter ran.
-int g_deleter_calls = 0;
+int g_negative_deleter_calls = 0;
 void (*g_original_deleter)(dl::DLManagedTensorVersioned*) = nullptr;
 
 void counting_deleter(dl::DLManagedTensorVersioned* tensor) {
-  ++g_deleter_calls;
+  ++g_negative_deleter_calls;
   if (g_original_deleter != nullptr) g_original_deleter(tensor);
 }
 
@@ -39,7 +39,7 @@ struct HostTensor {
 };
 
 void delete_host_tensor(dl::DLManagedTensorVersioned* tensor) {
-  ++g_deleter_calls;
+  ++g_negative_deleter_calls;
   delete static_cast<HostTensor*>(tensor->manager_ctx);
 }
 
@@ -60,7 +60,7 @@ dl::DLManagedTensorVersioned* unknown_pointer_tensor(std::int32_t device_id) {
   return &t;
 }
 
-facts::UsmKind first_kind(const runtime::DeviceInfo& device) {
+facts::UsmKind first_accessible_kind(const runtime::DeviceInfo& device) {
   if (device.usm->device.access) return facts::UsmKind::device;
   if (device.usm->single_device_shared.access) return facts::UsmKind::shared;
   return facts::UsmKind::host;
@@ -90,7 +90,7 @@ template <typename Attempt>
 CaseResult expect_refusal(const std::string& id, std::string_view rule_id, bool count_deleter,
                           Attempt attempt) {
   CaseResult result{id, Outcome::fail, "", {}, 0, 1, {}, Verdict::ok};
-  g_deleter_calls = 0;  // a worker runs many cases in one process
+  g_negative_deleter_calls = 0;  // a worker runs many cases in one process
   try {
     attempt();
     result.message = fmt::format("accepted; {} should have refused it", rule_id);
@@ -104,10 +104,10 @@ CaseResult expect_refusal(const std::string& id, std::string_view rule_id, bool 
       return result;
     }
     result.rule_ids.emplace_back(rule_id);
-    if (count_deleter && g_deleter_calls != 1) {
+    if (count_deleter && g_negative_deleter_calls != 1) {
       result.message =
           fmt::format("refused by {}, but the producer's deleter ran {} times (must be 1)", rule_id,
-                      g_deleter_calls);
+                      g_negative_deleter_calls);
       return result;
     }
     result.outcome = Outcome::pass;
@@ -147,7 +147,7 @@ CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInf
   if (!device.usm) {
     return {id, Outcome::not_supported, "the device has no USM", {}, 0, 1, {}, Verdict::ok};
   }
-  facts::UsmKind kind = first_kind(device);
+  facts::UsmKind kind = first_accessible_kind(device);
   if (name == "separate-context") {
     runtime::UsmBuffer buffer =
         runtime.allocate(device.ref, kind, 64, runtime::ContextChoice::separate);

@@ -51,7 +51,8 @@ CaseSpec produce_case(const DeviceInfo& device, UsmKind kind, const std::string&
        {"read_only", read_only}});
 }
 
-void add_device_cases(const DeviceInfo& device, bool full_matrix, std::vector<CaseSpec>& cases) {
+void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
+                               std::vector<CaseSpec>& cases) {
   if (!device.usm) {
     cases.push_back(plugin_not_supported_case(fmt::format("producer/{}/usm", device.selector_name),
                                               "producer", device.selector_name,
@@ -262,8 +263,8 @@ std::vector<CaseSpec> ProducerCaseSource::cases() {
   std::vector<CaseSpec> cases;
   for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
-      add_device_cases(root, true, cases);
-      for (const DeviceInfo& sub : root.sub_devices) add_device_cases(sub, false, cases);
+      add_producer_device_cases(root, true, cases);
+      for (const DeviceInfo& sub : root.sub_devices) add_producer_device_cases(sub, false, cases);
     }
   }
   return cases;

@@ -211,10 +211,13 @@ void Topology::warn_about_level_zero() {
   void* level_zero = dlopen("libze_loader.so.1", RTLD_LAZY | RTLD_LOCAL);
   if (level_zero != nullptr) dlclose(level_zero);
   if (level_zero != nullptr || intel_gpu) {
-    inventory_.warnings.push_back(
+    // A copy of a string made once: pushing the literal itself makes GCC 12
+    // at -O3 raise a false -Warray-bounds inside std::string.
+    static const std::string kLevelZeroWarning =
         "Level Zero devices may be present (a Level Zero loader or an Intel GPU was found): "
         "SYCL lists them before OpenCL devices, so a SYCL producer's kDLOneAPI device_id can "
-        "differ from the opencl-icd ids shown here");
+        "differ from the opencl-icd ids shown here";
+    inventory_.warnings.push_back(kLevelZeroWarning);
   }
 }
 
