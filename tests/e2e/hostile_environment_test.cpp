@@ -109,7 +109,8 @@ TEST_F(HostileEnvironment, ExchangeSaveToADirectoryIsRefusedBeforeTheExchange) {
 
 // 2. No false green: without a loader, a platform, or with a selector that
 // is malformed or selects nothing, check is exit 3 unless asked for the
-// vectors alone.
+// vectors alone. These are the OpenCL runtime's environments (SYCL brings
+// its own loader; its empty selections are tested in sycl_device_ids_test).
 TEST_F(HostileEnvironment, NoDeviceIsAnEnvironmentErrorUnlessTheVectorsAloneWereAsked) {
   fs::path no_vendors = dir_ / "vendors";
   fs::create_directories(no_vendors);
@@ -120,12 +121,12 @@ TEST_F(HostileEnvironment, NoDeviceIsAnEnvironmentErrorUnlessTheVectorsAloneWere
       {{{"ONEAPI_DEVICE_SELECTOR", "level_zero:*"}}, {}},
   };
   for (const ToolEnvironment& env : broken) {
-    ToolResult gate = run_tool({"check"}, env);
+    ToolResult gate = run_tool({"check", "--runtime", "opencl"}, env);
     EXPECT_EQ(gate.exit_code, 3) << gate.out << gate.err;
     EXPECT_NE(gate.err.find("the live cases cannot run"), std::string::npos) << gate.err;
     EXPECT_NE(gate.err.find("--vectors-only"), std::string::npos) << gate.err;
 
-    ToolResult alone = run_tool({"check", "--vectors-only"}, env);
+    ToolResult alone = run_tool({"check", "--runtime", "opencl", "--vectors-only"}, env);
     EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
     EXPECT_NE(alone.out.find("gate: PASSED"), std::string::npos) << alone.out;
   }
@@ -162,7 +163,7 @@ TEST_F(HostileEnvironment, ALibrarysHostileTextIsEscapedInEveryReport) {
   fs::path junit = dir_ / "junit.xml";
   ToolResult result = run_tool(
       {"check", "--consumer",
-       std::string(DLPACK_USM_FIXTURE_PLUGIN_DIR) + "/libfixture_consumer_hostile_text.so",
+       (fs::path(DLPACK_USM_FIXTURE_PLUGIN_DIR) / "libfixture_consumer_hostile_text.so").string(),
        "--filter", "consumer/*/invalid/*", "--report", report.string(), "--junit", junit.string()});
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   for (const std::string& text : {result.out, result.err, read_text(junit)}) {
