@@ -14,11 +14,11 @@
 
 #include <fmt/core.h>
 
+#include "cli/check_outputs.hpp"
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
 #include "cli/result_stream.hpp"
 #include "cli/runtime_option.hpp"
-#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "plugin/plugin_spec.hpp"
 #include "report/check_report.hpp"
@@ -32,11 +32,13 @@ namespace {
 
 constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;
+constexpr std::size_t kMaxLabelLength = 64;
 
 struct CheckArguments {
   std::string suite;
   std::vector<std::string> filters, rules, devices, required_devices, baselines, flakes;
   std::string shard;
+  std::string label;
   bool allow_empty = false;
   bool vectors_only = false;
   bool list = false;
@@ -86,6 +88,23 @@ CLI::Validator timeout_seconds() {
         return {};
       },
       "SECONDS");
+}
+
+// A label becomes a prefix of case ids in merged reports: a short name
+// without spaces or slashes.
+CLI::Validator label_syntax() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        bool plain = !text.empty() && text.size() <= kMaxLabelLength &&
+                     text.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789._-") == std::string::npos;
+        if (plain) return {};
+        return fmt::format(
+            "'{}' is not a label: use 1 to {} letters, digits, '.', '_' or '-' (e.g. h100)", text,
+            kMaxLabelLength);
+      },
+      "NAME");
 }
 
 CLI::Validator shard_syntax() {
@@ -146,6 +165,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
                      ? args.jobs
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.command_line = command_line;
+  options.label = args.label;
   options.plugins = plugin_specs(args);
 
   if (args.vectors_only && !options.plugins.empty()) {
@@ -180,17 +200,10 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
 
   // Every output is checked before the first case runs: a refusal after a
   // long run would lose its verdict.
-  std::string stream_path = args.stream.empty() ? default_stream_path(args.report) : args.stream;
-  require_distinct_outputs({{"--report", args.report},
-                            {"--junit", args.junit},
-                            {"--failures", args.failures},
-                            {"--stream", stream_path}});
-  for (auto [option, path] : {std::pair{"--report", &args.report},
-                              {"--junit", &args.junit},
-                              {"--failures", &args.failures}}) {
-    if (!path->empty()) resolve_output(*path, option);
-  }
-  ResultStream stream(stream_path);
+  CheckOutputs outputs{args.report, args.junit, args.failures,
+                       args.stream.empty() ? default_stream_path(args.report) : args.stream};
+  require_writable_outputs(outputs);
+  ResultStream stream(outputs.stream);
 
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   if (!options.plugins.empty()) {
@@ -220,27 +233,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CheckRun run = suite::run_check(options, sources, child_command, callbacks);
   if (progress) fmt::print(stderr, "\r\033[K");
 
-  // Reports first: a gate decision nobody can read later is worth little.
-  if (!args.report.empty()) {
-    write_file_atomically(args.report,
-                          report::check_run_to_json(run).dump(
-                              2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                              "\n",
-                          "--report");
-  }
-  if (!args.junit.empty()) {
-    write_file_atomically(args.junit, report::check_run_to_junit(run), "--junit");
-  }
-  if (!args.failures.empty()) {
-    write_file_atomically(args.failures, suite::failures_file_text([&run] {
-                            std::vector<suite::CaseResult> results;
-                            for (const auto& c : run.cases) results.push_back(c.result);
-                            return results;
-                          }()),
-                          "--failures");
-  }
-  std::FILE* summary_stream = args.report == "-" ? stderr : stdout;
-  fmt::print(summary_stream, "{}", report::check_run_summary(run));
+  write_check_outputs(run, report::check_run_to_json(run), outputs);
   return static_cast<int>(run.gate_passed() ? ExitCode::ok : ExitCode::findings);
 }
 
@@ -259,6 +252,10 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
                       "Run only live cases on DEVICE or its sub-devices (repeatable)");
   command->add_option("--shard", args->shard, "Run shard I of N (I/N) of the selected cases")
       ->check(shard_syntax());
+  command
+      ->add_option("--label", args->label,
+                   "Name this run's machine in the report, for 'report merge' of several machines")
+      ->check(label_syntax());
   command->add_flag("--allow-empty", args->allow_empty,
                     "Selecting no case, or finding no device, is not an error");
   command->add_flag("--vectors-only", args->vectors_only,

@@ -20,5 +20,6 @@ void add_exchange_command(CLI::App& app, Outcome& outcome);
 void add_rules_command(CLI::App& app, Outcome& outcome);
 void add_check_command(CLI::App& app, Outcome& outcome);
 void add_capsule_command(CLI::App& app, Outcome& outcome);
+void add_report_command(CLI::App& app, Outcome& outcome);
 
 }  // namespace dlpack_usm::cli

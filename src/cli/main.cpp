@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   cli::add_rules_command(app, outcome);
   cli::add_check_command(app, outcome);
   cli::add_capsule_command(app, outcome);
+  cli::add_report_command(app, outcome);
 
   try {
     app.parse(argc, argv);

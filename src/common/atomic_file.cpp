@@ -95,7 +95,10 @@ OutputTarget resolve_output(const std::filesystem::path& path, std::string_view 
   // A link is followed to what it names (also a dangling one: that file is
   // created), so that replacing a file never replaces the link.
   std::filesystem::path resolved = std::filesystem::weakly_canonical(path, error);
-  if (error) resolved = std::filesystem::absolute(path).lexically_normal();
+  // Absolute either way: a bare file name ("report.json") has no parent to
+  // check, and weakly_canonical keeps a path relative when no part exists.
+  if (error || resolved.is_relative())
+    resolved = std::filesystem::absolute(path).lexically_normal();
 
   struct stat status {};
   if (stat(resolved.c_str(), &status) != 0) {

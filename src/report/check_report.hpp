@@ -11,7 +11,7 @@
 
 namespace dlpack_usm::report {
 
-inline constexpr const char* kReportSchema = "dlpack-usm.report/1";
+inline constexpr const char* kReportSchema = suite::kCheckReportSchema;
 
 nlohmann::ordered_json check_run_to_json(const suite::CheckRun& run);
 std::string check_run_to_junit(const suite::CheckRun& run);

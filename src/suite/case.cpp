@@ -17,6 +17,14 @@ constexpr std::array<std::pair<Outcome, const char*>, 8> kOutcomeNames{{
     {Outcome::not_run, "not_run"},
 }};
 
+constexpr std::array<std::pair<Verdict, const char*>, 5> kVerdictNames{{
+    {Verdict::ok, "ok"},
+    {Verdict::expected_failure, "expected_failure"},
+    {Verdict::flaky, "flaky"},
+    {Verdict::unexpected_pass, "unexpected_pass"},
+    {Verdict::regression, "regression"},
+}};
+
 }  // namespace
 
 const char* to_string(Outcome outcome) {
@@ -34,19 +42,17 @@ std::optional<Outcome> parse_outcome(std::string_view text) {
 }
 
 const char* to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::ok:
-      return "ok";
-    case Verdict::expected_failure:
-      return "expected_failure";
-    case Verdict::flaky:
-      return "flaky";
-    case Verdict::unexpected_pass:
-      return "unexpected_pass";
-    case Verdict::regression:
-      return "regression";
+  for (const auto& [value, name] : kVerdictNames) {
+    if (value == verdict) return name;
   }
   return "regression";
+}
+
+std::optional<Verdict> parse_verdict(std::string_view text) {
+  for (const auto& [value, name] : kVerdictNames) {
+    if (text == name) return value;
+  }
+  return std::nullopt;
 }
 
 bool is_failing(Outcome outcome) {

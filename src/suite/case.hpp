@@ -30,6 +30,7 @@ enum class Verdict { ok, expected_failure, flaky, unexpected_pass, regression };
 const char* to_string(Outcome outcome);
 const char* to_string(Verdict verdict);
 std::optional<Outcome> parse_outcome(std::string_view text);
+std::optional<Verdict> parse_verdict(std::string_view text);
 // fail, error, crash, timeout: the outcomes a baseline can expect.
 bool is_failing(Outcome outcome);
 

@@ -10,6 +10,7 @@
 
 #include "build_info.hpp"
 #include "common/error.hpp"
+#include "common/sha256.hpp"
 #include "runtime/runtime_choice.hpp"
 #include "suite/consumer_cases.hpp"
 #include "suite/exchange_api_cases.hpp"
@@ -49,7 +50,17 @@ nlohmann::json options_to_json(const CheckOptions& options) {
           {"timeout_ms", options.timeout.count()},
           {"jobs", options.jobs},
           {"batch", options.batch_size},
-          {"allow_empty", options.allow_empty}};
+          {"allow_empty", options.allow_empty},
+          {"label", options.label}};
+}
+
+// What `report merge` compares to tell shards of one run from runs of
+// different suites, machines or libraries: every case id before the filters
+// and the shard, in order.
+std::string suite_digest(const std::vector<CaseSpec>& all) {
+  std::string ids;
+  for (const CaseSpec& spec : all) ids.append(spec.id).append("\n");
+  return sha256_hex(ids);
 }
 
 }  // namespace
@@ -158,6 +169,10 @@ CheckRun run_check(
   for (auto& source : sources) {
     for (CaseSpec& spec : source->cases()) all.push_back(std::move(spec));
   }
+  std::sort(all.begin(), all.end(),
+            [](const CaseSpec& a, const CaseSpec& b) { return a.id < b.id; });
+  run.options["suite_cases"] = all.size();
+  run.options["suite_digest"] = suite_digest(all);
   SelectedCases partition = partition_cases(std::move(all), options.selection);
   std::vector<CaseSpec>& selected = partition.to_run;
   if (selected.empty() && !options.allow_empty) {

@@ -28,6 +28,9 @@ struct CheckOptions {
   // The most cases one worker process runs (1: a process per case).
   std::size_t batch_size = 64;
   std::vector<std::string> command_line;
+  // --label: names the machine (or configuration) of this run, so that
+  // `report merge` keeps the runs of different machines apart.
+  std::string label;
   // Libraries under test: when given, check runs their cases only.
   std::vector<plugin::PluginSpec> plugins;
   nlohmann::json plugin_descriptions = nlohmann::json::array();

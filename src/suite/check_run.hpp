@@ -12,6 +12,9 @@
 
 namespace dlpack_usm::suite {
 
+// The JSON report's schema id (conformance/schema/report.schema.json).
+inline constexpr const char* kCheckReportSchema = "dlpack-usm.report/1";
+
 struct RecordedCase {
   CaseSpec spec;
   CaseResult result;

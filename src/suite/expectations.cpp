@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_file.hpp"
 #include "common/error.hpp"
 #include "common/sha256.hpp"
 
@@ -60,27 +61,8 @@ ExpectationFile parse_expectation_text(std::string_view text, std::string path, 
 }
 
 ExpectationFile read_expectation_file(const std::filesystem::path& path, std::string kind) {
-  // A regular file only: /dev/zero would grow without end, a FIFO could
-  // block, and a directory is no list of failures (not an empty one).
-  std::error_code error;
-  std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    fail_usage(fmt::format("--{} {} is not a regular file", kind, path.string()),
-               fmt::format("give --{} a text file of case ids, one per line", kind));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    fail_usage(fmt::format("cannot read {} file {}", kind, path.string()),
-               "check the path given to --" + kind);
-  }
-  std::string text(kMaxExpectationFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxExpectationFileBytes) {
-    fail_usage(fmt::format("--{} {} is larger than {} MiB; a list of case ids is far smaller", kind,
-                           path.string(), kMaxExpectationFileBytes >> 20),
-               "check that the path names a baseline or flakes file");
-  }
+  std::string text = read_bounded_file(path, kMaxExpectationFileBytes, fmt::format("--{}", kind),
+                                       "a text file of case ids, one per line");
   return parse_expectation_text(text, path.string(), std::move(kind));
 }
 

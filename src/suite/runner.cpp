@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -98,6 +99,7 @@ struct Active {
   std::size_t next = 0;
   ChildProcess child;
   ChildProcess::Clock::time_point case_started;
+  bool ready = false;  // the worker said kWorkerReadyLine
 };
 
 double milliseconds_since(ChildProcess::Clock::time_point start) {
@@ -202,9 +204,11 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
       for (const Pending& job : batch) specs.push_back(&cases[job.index]);
       announce(batch.front());
       try {
-        active.push_back(std::make_unique<Active>(
-            Active{batch, 0, ChildProcess(options.child_command(specs), options.timeout),
-                   ChildProcess::Clock::now()}));
+        active.push_back(std::make_unique<Active>(Active{
+            batch, 0,
+            ChildProcess(options.child_command(specs), std::max<std::chrono::milliseconds>(
+                                                           options.timeout, kWorkerStartupTimeout)),
+            ChildProcess::Clock::now()}));
       } catch (const Error& error) {
         for (const Pending& job : batch) {
           CaseResult failed{cases[job.index].id, Outcome::error, error.what(), {}, 0, 1, {},
@@ -239,6 +243,12 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
       ChildProcess& child = worker.child;
       // Each line on the result channel is the result of the running case.
       for (const std::string& line : child.take_result_lines()) {
+        bool was_ready = std::exchange(worker.ready, true);
+        if (!was_ready) {
+          worker.case_started = ChildProcess::Clock::now();
+          child.restart_deadline(options.timeout);
+          if (line == kWorkerReadyLine) continue;
+        }
         if (worker.next >= worker.batch.size()) break;
         const Pending& job = worker.batch[worker.next];
         CaseResult result = result_from_line(cases[job.index].id, line);
@@ -301,6 +311,22 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
   return ordered;
 }
 
+namespace {
+
+// One line on the result channel; false when the parent is gone.
+bool write_line(std::string line) {
+  line += '\n';
+  for (std::size_t written = 0; written < line.size();) {
+    ssize_t n = write(kResultFd, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
 int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids) {
   // The parent reads results on kResultFd; run by hand (no such descriptor)
   // they go to stdout behind the marker instead.
@@ -312,6 +338,7 @@ int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids
       known.emplace(std::move(id), std::pair{source.get(), std::move(spec)});
     }
   }
+  if (channel && !write_line(kWorkerReadyLine)) return 1;
   for (const std::string& id : ids) {
     CaseResult result;
     result.id = id;
@@ -336,13 +363,7 @@ int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids
       std::fflush(stdout);
       continue;
     }
-    line += '\n';
-    for (std::size_t written = 0; written < line.size();) {
-      ssize_t n = write(kResultFd, line.data() + written, line.size() - written);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return 1;  // the parent is gone: nothing left to report to
-      written += static_cast<std::size_t>(n);
-    }
+    if (!write_line(line)) return 1;  // the parent is gone: nothing left to report to
   }
   return 0;
 }

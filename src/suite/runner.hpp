@@ -20,6 +20,13 @@ namespace dlpack_usm::suite {
 // chatter on stdout cannot be mistaken for it.
 inline constexpr const char* kResultMarker = "DLPACK-USM-RESULT ";
 
+// The line a worker writes on the result channel once its runtime is up and
+// its cases are known: a case's timeout counts from there, so that starting
+// a runtime on a loaded machine is never charged to the first case.
+inline constexpr const char* kWorkerReadyLine = "{\"worker\":\"ready\"}";
+// How long a worker may take to get ready (at least the case timeout).
+inline constexpr std::chrono::seconds kWorkerStartupTimeout{60};
+
 struct RunnerOptions {
   // The argv of a worker that runs `batch` in order (the child calls
   // run_cases_in_child).

@@ -1,0 +1,47 @@
+// Where an output goes: a bare file name is a file of the working directory
+// (its parent is "."), replaced atomically like any other regular file.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/atomic_file.hpp"
+
+namespace dlpack_usm {
+namespace {
+
+namespace fs = std::filesystem;
+
+class OutputPaths : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    previous_ = fs::current_path();
+    dir_ = fs::temp_directory_path() / ("dlpack-usm-output-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    fs::current_path(dir_);
+  }
+  void TearDown() override {
+    fs::current_path(previous_);
+    fs::remove_all(dir_);
+  }
+  fs::path previous_, dir_;
+};
+
+TEST_F(OutputPaths, ABareFileNameIsAFileOfTheWorkingDirectory) {
+  OutputTarget missing = resolve_output("report.json", "--report");
+  EXPECT_EQ(missing.kind, OutputTarget::Kind::replace_atomically);
+  EXPECT_EQ(missing.path, fs::canonical(dir_) / "report.json");
+
+  write_file_atomically("report.json", "first\n", "--report");
+  write_file_atomically("report.json", "second\n", "--report");
+  std::ifstream in(dir_ / "report.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "second\n");
+}
+
+}  // namespace
+}  // namespace dlpack_usm
