@@ -2,7 +2,6 @@
 // vectors and the live cases, each isolated, and decides pass or fail with
 // the baseline and flakes files; writes the JSON report, JUnit XML, a
 // streamed results.jsonl and a failures file.
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -26,6 +25,7 @@
 #include "suite/check_plan.hpp"
 #include "suite/plugin_probe.hpp"
 #include "suite/vector_cases.hpp"
+#include "suite/worker_containment.hpp"
 
 namespace dlpack_usm::cli {
 namespace {
@@ -127,12 +127,14 @@ std::string default_stream_path(const std::string& report) {
 
 int run_child(const CheckArguments& args) {
   // A worker dies with the run that started it, also when that run is
-  // killed with SIGKILL; one whose run is already gone does not start.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (args.runner_pid != 0 && getppid() != static_cast<pid_t>(args.runner_pid)) return 1;
+  // killed with SIGKILL, and so does every process a library under test
+  // starts in it; one whose run is already gone does not start.
+  if (!suite::contain_worker(args.runner_pid)) return 1;
   start_runtime(args.runtime, true);
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
-  return suite::run_cases_in_child(sources, args.run_case);
+  int status = suite::run_cases_in_child(sources, args.run_case);
+  suite::reap_worker_leftovers();
+  return status;
 }
 
 // auto for a library under test: plugin ABI 1 hands a library OpenCL
@@ -303,8 +305,13 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       return;
     }
     if (args->probe_plugins) {
+      if (!suite::contain_worker(args->runner_pid)) {
+        outcome.exit_code = 1;
+        return;
+      }
       start_runtime(args->runtime, true);
       outcome.exit_code = suite::describe_plugins_in_child(plugin_specs(*args));
+      suite::reap_worker_leftovers();
       return;
     }
     outcome.exit_code = run_gate(*args, outcome.command_line);

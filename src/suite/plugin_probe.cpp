@@ -1,6 +1,7 @@
 #include "suite/plugin_probe.hpp"
 
 #include <poll.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -56,8 +57,13 @@ void wait_for(ChildProcess& child) {
 
 nlohmann::json probe_plugins(const std::string& self, const std::vector<plugin::PluginSpec>& specs,
                              std::chrono::milliseconds timeout) {
-  std::vector<std::string> argv{self, "check", "--probe-plugins", "--runtime",
-                                runtime::active_runtime_name()};
+  std::vector<std::string> argv{self,
+                                "check",
+                                "--probe-plugins",
+                                "--runtime",
+                                runtime::active_runtime_name(),
+                                "--runner-pid",
+                                std::to_string(getpid())};
   for (const std::string& argument : plugin::plugin_arguments(specs)) argv.push_back(argument);
   ChildProcess child(argv, timeout);
   wait_for(child);

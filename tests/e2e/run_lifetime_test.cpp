@@ -1,12 +1,15 @@
-// No process of a run outlives it: SIGKILL of `check` itself, or of its
-// process group, while its workers run a hanging library, leaves no worker
-// behind (they die with their parent: PR_SET_PDEATHSIG).
+// No process of a run outlives it: the end of a case, SIGKILL of `check`
+// itself, or of its process group, while its workers run a hanging library
+// that starts daemons, leaves no worker and no daemon behind (workers die
+// with their parent: PR_SET_PDEATHSIG; what they start dies with their PID
+// namespace).
 #include <gtest/gtest.h>
 
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +17,8 @@
 #include <sstream>
 #include <thread>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "tool_process.hpp"
 
@@ -45,45 +50,74 @@ bool wait_until(const std::function<bool()>& condition, std::chrono::seconds lim
   return condition();
 }
 
-TEST(RunLifetime, KillingTheRunOrItsGroupLeavesNoWorker) {
-  for (bool whole_group : {false, true}) {
+// A pid that is gone, or a zombie nobody reaped yet (dead all the same).
+bool is_dead(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::size_t after_name = text.rfind(')');
+  return text.empty() || (after_name != std::string::npos && after_name + 2 < text.size() &&
+                          text[after_name + 2] == 'Z');
+}
+
+std::vector<pid_t> pids_in(const fs::path& file) {
+  std::vector<pid_t> pids;
+  std::ifstream in(file);
+  for (long pid; in >> pid;) pids.push_back(static_cast<pid_t>(pid));
+  return pids;
+}
+
+enum class Ending { case_timeout, kill_run, kill_group };
+
+// The library under test hangs in every case after starting a helper daemon
+// (setsid and a double fork: outside the worker's process group, not its
+// child). However the run ends — its watchdog killing the case, SIGKILL of
+// `check`, SIGKILL of its process group — no worker and no helper is left.
+TEST(RunLifetime, NoWorkerAndNoHelperOfALibraryOutlivesTheRun) {
+  for (Ending ending : {Ending::case_timeout, Ending::kill_run, Ending::kill_group}) {
+    SCOPED_TRACE(static_cast<int>(ending));
     // A directory of its own names this run's processes: every worker gets
     // it as --suite (a library run reads no suite).
-    fs::path marker =
-        fs::temp_directory_path() /
-        ("dlpack-usm-lifetime-" + std::to_string(getpid()) + (whole_group ? "-group" : "-parent"));
+    fs::path marker = fs::temp_directory_path() /
+                      fmt::format("dlpack-usm-lifetime-{}-{}", getpid(), static_cast<int>(ending));
     fs::create_directories(marker);
-    // A path, not string + literal: GCC 12 raises a false -Warray-bounds there.
-    std::string hang =
-        (fs::path(DLPACK_USM_FIXTURE_PLUGIN_DIR) / "libfixture_consumer_hang.so").string();
+    fs::path helper_pids = marker / "helpers.txt";
+    std::string library =
+        (fs::path(DLPACK_USM_FIXTURE_PLUGIN_DIR) / "libfixture_consumer_daemon_hang.so").string();
+    const char* timeout = ending == Ending::case_timeout ? "1" : "60";
     pid_t run = fork();
     if (run == 0) {
       setpgid(0, 0);
       if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr)) {
         _exit(126);
       }
-      execl(DLPACK_USM_BINARY, DLPACK_USM_BINARY, "check", "--consumer", hang.c_str(), "--filter",
-            "consumer/*", "--timeout", "60", "--suite", marker.c_str(), "--runtime", "opencl",
-            static_cast<char*>(nullptr));
+      setenv("DLPACK_USM_FIXTURE_HELPER_PIDS", helper_pids.c_str(), 1);
+      execl(DLPACK_USM_BINARY, DLPACK_USM_BINARY, "check", "--consumer", library.c_str(),
+            "--filter", "consumer/*/device/c-order", "--timeout", timeout, "--suite",
+            marker.c_str(), "--runtime", "opencl", static_cast<char*>(nullptr));
       _exit(127);
     }
     ASSERT_GT(run, 0);
-    bool workers_started = wait_until(
+    bool helper_started =
+        wait_until([&] { return !pids_in(helper_pids).empty(); }, std::chrono::seconds(30));
+    ASSERT_TRUE(helper_started) << "the library started no helper";
+    if (ending == Ending::kill_run) kill(run, SIGKILL);
+    if (ending == Ending::kill_group) kill(-run, SIGKILL);
+    int status = 0;
+    waitpid(run, &status, 0);
+    if (ending == Ending::case_timeout) {
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    }
+    bool none_left = wait_until(
         [&] {
-          for (pid_t pid : processes_with(marker.string())) {
-            if (pid != run) return true;
-          }
-          return false;
+          std::vector<pid_t> helpers = pids_in(helper_pids);
+          return processes_with(marker.string()).empty() &&
+                 std::all_of(helpers.begin(), helpers.end(), is_dead);
         },
-        std::chrono::seconds(20));
-    ASSERT_TRUE(workers_started) << "no worker of the run appeared";
-    kill(whole_group ? -run : run, SIGKILL);
-    waitpid(run, nullptr, 0);
-    bool none_left = wait_until([&] { return processes_with(marker.string()).empty(); },
-                                std::chrono::seconds(5));
-    for (pid_t pid : processes_with(marker.string())) kill(pid, SIGKILL);  // leave no mess behind
-    EXPECT_TRUE(none_left) << (whole_group ? "SIGKILL of the run's group" : "SIGKILL of the run")
-                           << " left workers behind";
+        std::chrono::seconds(5));
+    EXPECT_TRUE(none_left) << "processes of the run were left behind";
+    // Leave no mess behind, whatever happened.
+    for (pid_t pid : processes_with(marker.string())) kill(pid, SIGKILL);
+    for (pid_t pid : pids_in(helper_pids)) kill(pid, SIGKILL);
     fs::remove_all(marker);
   }
 }

@@ -1,0 +1,30 @@
+// Keeps every process a worker (or the plugin probe) starts inside the run:
+// a library under test may fork helpers, and a helper that calls setsid()
+// or double-forks leaves the worker's process group, so neither killing the
+// group nor the parent-death signal reaches it. The kernel's means for that
+// is a PID namespace: when its first process dies, the kernel kills every
+// process in it.
+#pragma once
+
+namespace dlpack_usm::suite {
+
+// How the calling worker is contained.
+enum class Containment {
+  pid_namespace,  // the worker runs as PID 1 of a namespace of its own
+  subreaper,      // namespaces refused (a seccomp filter, no user namespaces):
+                  // orphans come back to the worker, which kills them at exit
+};
+
+// Called first thing in a worker, before any thread exists. The calling
+// process dies with its parent (PR_SET_PDEATHSIG) and returns at once if
+// that parent is already gone (`runner_pid`, when not 0, must be its
+// parent). With a namespace, the caller stays outside as a waiter that
+// forwards the exit status of the worker, which continues in the child: only
+// there does this function return. Returns false when the run is gone.
+bool contain_worker(long runner_pid, Containment* how = nullptr);
+
+// At a worker's normal exit: kills what the library under test left running
+// (in the subreaper fallback; with a namespace the kernel does it).
+void reap_worker_leftovers();
+
+}  // namespace dlpack_usm::suite
