@@ -190,11 +190,8 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
                                    ? suite::vector_case_sources(options.suite_dir)
                                    : suite::case_sources(options.suite_dir, options.plugins);
   if (args.list) {
-    std::vector<suite::CaseSpec> all;
-    for (auto& source : sources) {
-      for (auto& spec : source->cases()) all.push_back(std::move(spec));
-    }
-    for (const suite::CaseSpec& spec : suite::select_cases(std::move(all), options.selection)) {
+    for (const suite::CaseSpec& spec :
+         suite::collect_cases(sources, options.selection).selected.to_run) {
       fmt::print("{}\n", spec.id);
     }
     return 0;

@@ -3,6 +3,10 @@
 #include <array>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
 namespace dlpack_usm::suite {
 namespace {
 
@@ -53,6 +57,11 @@ std::optional<Verdict> parse_verdict(std::string_view text) {
     if (text == name) return value;
   }
   return std::nullopt;
+}
+
+void CaseSpec::throw_details_mismatch() const {
+  throw Error(ExitCode::internal,
+              fmt::format("case {} carries the details of another case source", id));
 }
 
 bool is_failing(Outcome outcome) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,21 +35,57 @@ std::optional<Verdict> parse_verdict(std::string_view text);
 // fail, error, crash, timeout: the outcomes a baseline can expect.
 bool is_failing(Outcome outcome);
 
+// What one case source needs to run one of its cases. Each source declares
+// its own type (a vector's file and expected rules; a round trip's USM kind,
+// dtype, layout and version...), so that a case says what it is in types the
+// compiler checks, not in free-form JSON.
+struct CaseDetails {
+  virtual ~CaseDetails() = default;
+};
+
+// A case that cannot run here (a device without USM, a kind it cannot
+// allocate); recorded as not_supported with the reason.
+struct NotSupportedCase final : CaseDetails {
+  explicit NotSupportedCase(std::string why) : reason(std::move(why)) {}
+  std::string reason;
+};
+
 struct CaseSpec {
   std::string id;      // "vector/shape/strides-null-1.2", "live/opencl:cpu:1/shared/..."
   std::string source;  // the CaseSource kind that runs it: "vector", "live", ...
   // The device the case runs on (a list-devices selector name), or empty for
   // cases that need none (the offline vectors).
   std::string device;
-  std::vector<std::string> rules;  // rule ids the case is about, for --rule
-  nlohmann::json params;           // whatever the source needs to run it
+  std::vector<std::string> rules;              // rule ids the case is about, for --rule
+  std::shared_ptr<const CaseDetails> details;  // of the source's own type
   // The rules a crash or a hang of the child breaks: set where the code under
   // test (a plugin) runs in the child, empty where a crash is the tool's own.
   std::string crash_rule = {};
   std::string timeout_rule = {};
+
+  // The details as the source declared them; Error(internal) for a case of
+  // another source (a bug of the tool).
+  template <typename Details>
+  const Details& details_as() const {
+    const auto* typed = dynamic_cast<const Details*>(details.get());
+    if (typed == nullptr) throw_details_mismatch();
+    return *typed;
+  }
+  // The reason, when the case is a NotSupportedCase.
+  const NotSupportedCase* not_supported() const {
+    return dynamic_cast<const NotSupportedCase*>(details.get());
+  }
+
+ private:
+  [[noreturn]] void throw_details_mismatch() const;
 };
 
 struct CaseResult {
+  CaseResult() = default;
+  // A result with no rule fired (yet): pass, not_supported, error...
+  CaseResult(std::string case_id, Outcome case_outcome, std::string case_message = {})
+      : id(std::move(case_id)), outcome(case_outcome), message(std::move(case_message)) {}
+
   std::string id;
   Outcome outcome = Outcome::error;
   std::string message;

@@ -95,6 +95,20 @@ CaseSources case_sources(const std::filesystem::path& suite_dir,
   return sources;
 }
 
+CollectedCases collect_cases(CaseSources& sources, const Selection& selection) {
+  std::vector<CaseSpec> all;
+  for (auto& source : sources) {
+    for (CaseSpec& spec : source->cases()) all.push_back(std::move(spec));
+  }
+  std::sort(all.begin(), all.end(),
+            [](const CaseSpec& a, const CaseSpec& b) { return a.id < b.id; });
+  CollectedCases collected;
+  collected.suite_cases = all.size();
+  collected.suite_digest = suite_digest(all);
+  collected.selected = partition_cases(std::move(all), selection);
+  return collected;
+}
+
 void require_live_devices(const runtime::Inventory& inventory) {
   std::size_t roots = 0;
   for (const runtime::PlatformInfo& platform : inventory.platforms) {
@@ -165,15 +179,10 @@ CheckRun run_check(
   }
   run.expectation_files = expectations.files;
 
-  std::vector<CaseSpec> all;
-  for (auto& source : sources) {
-    for (CaseSpec& spec : source->cases()) all.push_back(std::move(spec));
-  }
-  std::sort(all.begin(), all.end(),
-            [](const CaseSpec& a, const CaseSpec& b) { return a.id < b.id; });
-  run.options["suite_cases"] = all.size();
-  run.options["suite_digest"] = suite_digest(all);
-  SelectedCases partition = partition_cases(std::move(all), options.selection);
+  CollectedCases collected = collect_cases(sources, options.selection);
+  run.options["suite_cases"] = collected.suite_cases;
+  run.options["suite_digest"] = collected.suite_digest;
+  SelectedCases& partition = collected.selected;
   std::vector<CaseSpec>& selected = partition.to_run;
   if (selected.empty() && !options.allow_empty) {
     fail_usage("the filters selected no case to run",
@@ -214,9 +223,8 @@ CheckRun run_check(
          repro_command(selected[i], options.suite_dir, default_suite, options.plugins)});
   }
   for (CaseSpec& spec : partition.filtered_out) {
-    CaseResult skipped{
-        spec.id, Outcome::skipped, "left out by --filter, --rule or --device", {}, 0, 0,
-        {},      Verdict::ok};
+    CaseResult skipped{spec.id, Outcome::skipped, "left out by --filter, --rule or --device"};
+    skipped.attempts = 0;
     std::string repro = repro_command(spec, options.suite_dir, default_suite, options.plugins);
     run.cases.push_back({std::move(spec), std::move(skipped), std::move(repro)});
   }

@@ -47,6 +47,15 @@ CaseSources default_case_sources(const std::filesystem::path& suite_dir);
 CaseSources case_sources(const std::filesystem::path& suite_dir,
                          const std::vector<plugin::PluginSpec>& plugins);
 
+// Every case of the sources, and the part of them the selection runs: what
+// `check` runs and what `check --list` prints come from here alone.
+struct CollectedCases {
+  SelectedCases selected;
+  std::size_t suite_cases = 0;  // before the filters and the shard
+  std::string suite_digest;     // SHA-256 of every case id, in order
+};
+CollectedCases collect_cases(CaseSources& sources, const Selection& selection);
+
 // Throws Error(environment) when the runtime has problems (no loader, no
 // platform, a platform that fails, a malformed ONEAPI_DEVICE_SELECTOR) or no
 // root device at all: the live cases could not run, and a run of the

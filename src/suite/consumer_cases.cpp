@@ -164,11 +164,22 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   return offered;
 }
 
+// A consumer case: which tensor is offered (kValidCases, kInvalidCases), in
+// which kind of USM.
+struct ConsumeCase final : CaseDetails {
+  ConsumeCase(std::string offered, bool is_valid, UsmKind usm_kind)
+      : name(std::move(offered)), valid(is_valid), kind(usm_kind) {}
+  std::string name;
+  bool valid;
+  UsmKind kind;
+};
+
 CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
   runtime::Runtime& runtime = session.runtime();
-  std::string name = spec.params["name"];
-  bool valid = spec.params["valid"].get<bool>();
-  UsmKind kind = *facts::parse_usm_kind(spec.params["kind"].get<std::string>());
+  const ConsumeCase& consume = spec.details_as<ConsumeCase>();
+  const std::string& name = consume.name;
+  bool valid = consume.valid;
+  UsmKind kind = consume.kind;
   OfferedTensor offered = offer(runtime, device, kind, name);
   if (name == "separate-context") {
     // A runtime whose lookups ignore the context (PoCL 5.0) finds the pointer
@@ -178,15 +189,9 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
                       runtime.default_context(offered.separate.context().platform_index));
     if (seen.kind != UsmKind::unknown) {
       g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(offered.tensor));
-      return {spec.id,
-              Outcome::not_supported,
+      return {spec.id, Outcome::not_supported,
               "this runtime's default context knows allocations of other contexts, so an "
-              "importer cannot tell them apart",
-              {},
-              0,
-              1,
-              {},
-              Verdict::ok};
+              "importer cannot tell them apart"};
     }
   }
 
@@ -245,15 +250,13 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
         for (const char* name : kValidCases) {
           cases.push_back(plugin_case(
               fmt::format("consumer/{}/{}/{}", device, facts::to_string(kind), name), "consumer",
-              device, rules, {{"name", name}, {"valid", true}, {"kind", facts::to_string(kind)}}));
+              device, rules, std::make_shared<const ConsumeCase>(name, true, kind)));
         }
       }
       for (const char* name : kInvalidCases) {
-        cases.push_back(plugin_case(fmt::format("consumer/{}/invalid/{}", device, name), "consumer",
-                                    device, rules,
-                                    {{"name", name},
-                                     {"valid", false},
-                                     {"kind", facts::to_string(first_supported_kind(root))}}));
+        cases.push_back(plugin_case(
+            fmt::format("consumer/{}/invalid/{}", device, name), "consumer", device, rules,
+            std::make_shared<const ConsumeCase>(name, false, first_supported_kind(root))));
       }
     }
   }

@@ -67,15 +67,15 @@ void check_prototype(const dl::DLTensor& prototype, const facts::TensorFacts& te
   }
 }
 
+// An exchange-API case: the prototype tensor the library allocates like.
+struct AllocateCase final : CaseDetails {
+  explicit AllocateCase(const Prototype* asked) : prototype(asked) {}
+  const Prototype* prototype;  // one of kPrototypes
+};
+
 CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
                         const runtime::DeviceInfo& device) {
-  const Prototype* prototype = nullptr;
-  for (const Prototype& candidate : kPrototypes) {
-    if (spec.params["prototype"] == candidate.name) prototype = &candidate;
-  }
-  if (prototype == nullptr) {
-    return {spec.id, Outcome::error, "no such prototype", {}, 0, 1, {}, Verdict::ok};
-  }
+  const Prototype* prototype = spec.details_as<AllocateCase>().prototype;
   std::array<std::int64_t, 3> shape = prototype->shape;
   dl::DLTensor asked{};
   asked.device = {dl::kDLOneAPI, device.ref.root_index};
@@ -94,18 +94,12 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
       session.exchange_api().table->managed_tensor_allocator(&given, &out, &errors, record_error);
   CaseFindings found;
   if (status != 0) {
-    return {spec.id,
-            Outcome::fail,
+    return {spec.id, Outcome::fail,
             errors.called ? fmt::format("managed_tensor_allocator returned {}: {}: {}", status,
                                         errors.kind, errors.message)
                           : fmt::format("managed_tensor_allocator returned {} without calling "
                                         "SetError",
-                                        status),
-            {},
-            0,
-            1,
-            {},
-            Verdict::ok};
+                                        status)};
   }
   if (out == nullptr) {
     found.add(kPrototypeRule,
@@ -139,7 +133,7 @@ std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
         cases.push_back(plugin_case(
             fmt::format("exchange-api/{}/{}", root.selector_name, prototype.name), "exchange-api",
             root.selector_name, {kPrototypeRule, "DLP-PRODUCER-DELETER-LEAK"},
-            {{"prototype", prototype.name}}));
+            std::make_shared<const AllocateCase>(&prototype)));
       }
     }
   }

@@ -13,21 +13,34 @@ namespace {
 using facts::UsmKind;
 using runtime::DeviceInfo;
 
-CaseSpec round_trip_case(const DeviceInfo& device, UsmKind kind, const std::string& dtype,
-                         const std::string& layout, const std::string& version, bool read_only) {
-  std::string id =
-      fmt::format("live/{}/{}/{}/{}/{}{}", device.selector_name, facts::to_string(kind), dtype,
-                  layout, version, read_only ? "/read-only" : "");
+// A live case: a round trip of one matrix tensor, the refusal of memory in
+// a sub-device's own context, or a negative case (live_negative_cases.hpp).
+struct LiveCase final : CaseDetails {
+  enum class What { round_trip, own_context, negative };
+  LiveCase(What what_, MatrixTensor tensor_, std::string negative_name_ = {})
+      : what(what_), tensor(std::move(tensor_)), negative_name(std::move(negative_name_)) {}
+  What what;
+  MatrixTensor tensor;        // round_trip; own_context uses its kind
+  std::string negative_name;  // negative
+};
+
+CaseSpec round_trip_case(const DeviceInfo& device, const MatrixTensor& tensor) {
+  std::string id = fmt::format("live/{}/{}/{}/{}/{}{}", device.selector_name,
+                               facts::to_string(tensor.kind), tensor.dtype, tensor.layout,
+                               tensor.version, tensor.read_only ? "/read-only" : "");
   return {id,
           "live",
           device.selector_name,
           {},
-          {{"case", "round-trip"},
-           {"kind", facts::to_string(kind)},
-           {"dtype", dtype},
-           {"layout", layout},
-           {"version", version},
-           {"read_only", read_only}}};
+          std::make_shared<const LiveCase>(LiveCase::What::round_trip, tensor)};
+}
+
+CaseSpec not_supported_case(const DeviceInfo& device, std::string id, std::string reason) {
+  return {std::move(id),
+          "live",
+          device.selector_name,
+          {},
+          std::make_shared<const NotSupportedCase>(std::move(reason))};
 }
 
 // A sub-device the platform's default context cannot hold (SYCL's OpenCL
@@ -37,67 +50,61 @@ CaseSpec round_trip_case(const DeviceInfo& device, UsmKind kind, const std::stri
 bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_context_holds,
                       std::vector<CaseSpec>& cases) {
   if (default_context_holds || kind == UsmKind::host) return false;
+  MatrixTensor tensor;
+  tensor.kind = kind;
   cases.push_back(
       {fmt::format("live/{}/{}/own-context", device.selector_name, facts::to_string(kind)),
        "live",
        device.selector_name,
        {std::string(kOwnContextRule)},
-       {{"case", "own-context"}, {"kind", facts::to_string(kind)}}});
+       std::make_shared<const LiveCase>(LiveCase::What::own_context, tensor)});
   return true;
 }
 
 void add_live_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
                            std::vector<CaseSpec>& cases) {
   if (!device.usm) {
-    cases.push_back({fmt::format("live/{}/usm", device.selector_name),
-                     "live",
-                     device.selector_name,
-                     {},
-                     {{"case", "not-supported"},
-                      {"reason", "the device has no cl_intel_unified_shared_memory"}}});
+    cases.push_back(not_supported_case(device, fmt::format("live/{}/usm", device.selector_name),
+                                       "the device has no cl_intel_unified_shared_memory"));
     return;
   }
   for (UsmKind kind : kLiveKinds) {
     if (!kind_supported(device, kind)) {
-      cases.push_back(
-          {fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
-           "live",
-           device.selector_name,
-           {},
-           {{"case", "not-supported"},
-            {"reason", fmt::format("the device cannot allocate {} USM", facts::to_string(kind))}}});
+      cases.push_back(not_supported_case(
+          device, fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
+          fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
       continue;
     }
     if (own_context_case(device, kind, default_context_holds, cases)) continue;
     if (!full_matrix) {
       // A sub-device proves that export names its parent: one case a kind.
-      cases.push_back(round_trip_case(device, kind, "float32", "C", "1.3", false));
+      cases.push_back(round_trip_case(device, {kind, "float32", "C", "1.3", false}));
       continue;
     }
     for (const char* dtype : kLiveDtypes) {
       for (const char* layout : kLiveLayouts) {
         for (const char* version : kLiveVersions) {
-          cases.push_back(round_trip_case(device, kind, dtype, layout, version, false));
+          cases.push_back(round_trip_case(device, {kind, dtype, layout, version, false}));
         }
       }
       // READ_ONLY exists only in versioned tensors.
-      cases.push_back(round_trip_case(device, kind, dtype, "C", "1.0", true));
-      cases.push_back(round_trip_case(device, kind, dtype, "C", "1.3", true));
+      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.0", true}));
+      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.3", true}));
     }
   }
 }
 
 CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
-                               const nlohmann::json& params) {
+                               const MatrixTensor& tensor) {
   exchange::RoundTripRequest request;
   request.device = device.ref;
-  request.kind = *facts::parse_usm_kind(params["kind"].get<std::string>());
-  request.dtype = *dl::parse_dtype(params["dtype"].get<std::string>());
-  std::string layout = params["layout"];
+  request.kind = tensor.kind;
+  request.dtype = *dl::parse_dtype(tensor.dtype);
+  const std::string& layout = tensor.layout;
   request.shape = live_shape(layout);
   request.order = live_order(layout);
-  request.options.max_version = live_version(params["version"].get<std::string>());
-  request.options.read_only = params["read_only"].get<bool>();
+  request.options.max_version = live_version(tensor.version);
+  request.options.read_only = tensor.read_only;
 
   exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);
   CaseResult result;
@@ -148,11 +155,13 @@ std::vector<CaseSpec> LiveCaseSource::cases() {
       }
       if (root.usm) {
         for (const NegativeCase& negative : negative_cases()) {
-          cases.push_back({fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
-                           "live",
-                           root.selector_name,
-                           {std::string(negative.rule_id)},
-                           {{"case", "negative"}, {"name", negative.name}}});
+          cases.push_back(
+              {fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
+               "live",
+               root.selector_name,
+               {std::string(negative.rule_id)},
+               std::make_shared<const LiveCase>(LiveCase::What::negative, MatrixTensor{},
+                                                std::string(negative.name))});
         }
       }
     }
@@ -164,19 +173,21 @@ CaseResult LiveCaseSource::run(const CaseSpec& spec) {
   runtime::Runtime& runtime = runtime_();
   const DeviceInfo* device = runtime.inventory().find(spec.device);
   if (device == nullptr) {
-    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device), {}, 0, 1,
-            {},      Verdict::ok};
+    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device)};
   }
-  std::string what = spec.params["case"];
-  if (what == "not-supported") {
-    return {spec.id, Outcome::not_supported, spec.params["reason"], {}, 0, 1, {}, Verdict::ok};
+  if (const NotSupportedCase* not_supported = spec.not_supported()) {
+    return {spec.id, Outcome::not_supported, not_supported->reason};
   }
-  if (what == "negative") return run_negative_case(runtime, *device, spec.params["name"]);
-  if (what == "own-context") {
-    return run_own_context_case(runtime, *device,
-                                *facts::parse_usm_kind(spec.params["kind"].get<std::string>()));
+  const LiveCase& live = spec.details_as<LiveCase>();
+  switch (live.what) {
+    case LiveCase::What::negative:
+      return run_negative_case(runtime, *device, live.negative_name);
+    case LiveCase::What::own_context:
+      return run_own_context_case(runtime, *device, live.tensor.kind);
+    case LiveCase::What::round_trip:
+      break;
   }
-  CaseResult result = run_round_trip_case(runtime, *device, spec.params);
+  CaseResult result = run_round_trip_case(runtime, *device, live.tensor);
   result.id = spec.id;
   return result;
 }

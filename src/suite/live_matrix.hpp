@@ -25,6 +25,16 @@ inline constexpr const char* kLiveVersions[] = {"0.8", "1.0", "1.3"};
 inline constexpr facts::UsmKind kLiveKinds[] = {facts::UsmKind::host, facts::UsmKind::device,
                                                 facts::UsmKind::shared};
 
+// One tensor of the matrix: what a live round trip exports and imports, and
+// what a producer plugin is asked for.
+struct MatrixTensor {
+  facts::UsmKind kind = facts::UsmKind::device;
+  std::string dtype;    // a kLiveDtypes name
+  std::string layout;   // a kLiveLayouts name
+  std::string version;  // a kLiveVersions name
+  bool read_only = false;
+};
+
 bool kind_supported(const runtime::DeviceInfo& device, facts::UsmKind kind);
 
 // The shape a layout name stands for: 3x5, or 0x5 ("size0"), or none ("ndim0").

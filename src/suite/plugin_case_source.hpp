@@ -20,7 +20,7 @@ inline constexpr const char* kPluginHangRule = "DLP-PLUGIN-HANG";
 
 // A case of a plugin source: crash and hang name their rules.
 CaseSpec plugin_case(std::string id, std::string source, std::string device,
-                     std::vector<std::string> rules, nlohmann::json params);
+                     std::vector<std::string> rules, std::shared_ptr<const CaseDetails> details);
 // The not_supported case of a device (or kind) a plugin cannot be tested on.
 CaseSpec plugin_not_supported_case(std::string id, std::string source, std::string device,
                                    std::string reason);

@@ -38,17 +38,18 @@ std::uint32_t layout_code(exchange::Order order) {
   return DLPACK_USM_LAYOUT_C;
 }
 
-CaseSpec produce_case(const DeviceInfo& device, UsmKind kind, const std::string& dtype,
-                      const std::string& layout, const std::string& version, bool read_only) {
-  return plugin_case(
-      fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name, facts::to_string(kind), dtype,
-                  layout, version, read_only ? "/read-only" : ""),
-      "producer", device.selector_name, {kContentRule, "DLP-PRODUCER-DELETER-LEAK"},
-      {{"kind", facts::to_string(kind)},
-       {"dtype", dtype},
-       {"layout", layout},
-       {"version", version},
-       {"read_only", read_only}});
+// A producer case: the matrix tensor the library is asked for.
+struct ProduceCase final : CaseDetails {
+  explicit ProduceCase(MatrixTensor asked) : tensor(std::move(asked)) {}
+  MatrixTensor tensor;
+};
+
+CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor) {
+  return plugin_case(fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name,
+                                 facts::to_string(tensor.kind), tensor.dtype, tensor.layout,
+                                 tensor.version, tensor.read_only ? "/read-only" : ""),
+                     "producer", device.selector_name, {kContentRule, "DLP-PRODUCER-DELETER-LEAK"},
+                     std::make_shared<const ProduceCase>(tensor));
 }
 
 void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
@@ -69,17 +70,17 @@ void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
     }
     if (!full_matrix) {
       // A sub-device proves that the library names its parent: one case a kind.
-      cases.push_back(produce_case(device, kind, "float32", "C", "1.3", false));
+      cases.push_back(produce_case(device, {kind, "float32", "C", "1.3", false}));
       continue;
     }
     for (const char* dtype : kLiveDtypes) {
       for (const char* layout : kLiveLayouts) {
         for (const char* version : kLiveVersions) {
-          cases.push_back(produce_case(device, kind, dtype, layout, version, false));
+          cases.push_back(produce_case(device, {kind, dtype, layout, version, false}));
         }
       }
-      cases.push_back(produce_case(device, kind, dtype, "C", "1.0", true));
-      cases.push_back(produce_case(device, kind, dtype, "C", "1.3", true));
+      cases.push_back(produce_case(device, {kind, dtype, "C", "1.0", true}));
+      cases.push_back(produce_case(device, {kind, dtype, "C", "1.3", true}));
     }
   }
 }
@@ -94,17 +95,15 @@ struct Request {
   bool read_only = false;
 };
 
-Request make_request(PluginSession& session, const DeviceInfo& device,
-                     const nlohmann::json& params) {
+Request make_request(PluginSession& session, const DeviceInfo& device, const MatrixTensor& tensor) {
   runtime::Runtime& runtime = session.runtime();
   Request request;
-  request.dtype = *dl::parse_dtype(params["dtype"].get<std::string>());
+  request.dtype = *dl::parse_dtype(tensor.dtype);
   request.element_bytes = facts::element_storage_bytes(request.dtype);
-  std::string layout = params["layout"];
-  exchange::Order order = live_order(layout);
-  request.layout = exchange::make_layout(live_shape(layout), request.element_bytes, order);
-  request.version = live_version(params["version"].get<std::string>());
-  request.read_only = params["read_only"].get<bool>();
+  exchange::Order order = live_order(tensor.layout);
+  request.layout = exchange::make_layout(live_shape(tensor.layout), request.element_bytes, order);
+  request.version = live_version(tensor.version);
+  request.read_only = tensor.read_only;
 
   const runtime::PlatformInfo* platform = runtime.inventory().platform_of(device.ref);
   if (platform == nullptr) fail_environment("the device has no platform");
@@ -119,7 +118,7 @@ Request make_request(PluginSession& session, const DeviceInfo& device,
   c.cl_context = sycl.device == nullptr ? context.handle : nullptr;
   c.sycl_device = sycl.device;
   c.sycl_context = sycl.default_context;
-  c.usm_kind = plugin::usm_kind_code(*facts::parse_usm_kind(params["kind"].get<std::string>()));
+  c.usm_kind = plugin::usm_kind_code(tensor.kind);
   c.layout = layout_code(order);
   c.dtype_code = request.dtype.code;
   c.dtype_bits = request.dtype.bits;
@@ -204,7 +203,7 @@ void compare_with_pattern(runtime::Runtime& runtime, ProducedTensor& tensor,
 
 CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
   runtime::Runtime& runtime = session.runtime();
-  Request request = make_request(session, device, spec.params);
+  Request request = make_request(session, device, spec.details_as<ProduceCase>().tensor);
   char message[512] = {};
   void* out = nullptr;
   int status =
@@ -213,25 +212,12 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   // The library's text, escaped for terminals and made valid UTF-8 for JSON.
   std::string why = printable(message);
   if (status == DLPACK_USM_UNSUPPORTED) {
-    return {spec.id,
-            Outcome::not_supported,
-            fmt::format("the library cannot: {}", why),
-            {},
-            0,
-            1,
-            {},
-            Verdict::ok};
+    return {spec.id, Outcome::not_supported, fmt::format("the library cannot: {}", why)};
   }
   if (status != DLPACK_USM_OK) {
-    return {spec.id,
-            Outcome::fail,
+    return {spec.id, Outcome::fail,
             fmt::format("produce returned {} ({}): {}", status,
-                        status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", why),
-            {},
-            0,
-            1,
-            {},
-            Verdict::ok};
+                        status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", why)};
   }
   CaseFindings found;
   if (out == nullptr) {

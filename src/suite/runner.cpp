@@ -211,9 +211,7 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
             ChildProcess::Clock::now()}));
       } catch (const Error& error) {
         for (const Pending& job : batch) {
-          CaseResult failed{cases[job.index].id, Outcome::error, error.what(), {}, 0, 1, {},
-                            Verdict::ok};
-          finish(job, std::move(failed));
+          finish(job, CaseResult{cases[job.index].id, Outcome::error, error.what()});
         }
       }
     }
@@ -295,14 +293,9 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
   std::vector<CaseResult> ordered;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     if (!results[i]) {
-      CaseResult not_run{cases[i].id,
-                         Outcome::not_run,
-                         "the run was interrupted before this case finished",
-                         {},
-                         0,
-                         0,
-                         {},
-                         Verdict::ok};
+      CaseResult not_run{cases[i].id, Outcome::not_run,
+                         "the run was interrupted before this case finished"};
+      not_run.attempts = 0;
       if (options.on_result) options.on_result(not_run);
       results[i] = std::move(not_run);
     }

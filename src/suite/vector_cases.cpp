@@ -17,6 +17,16 @@
 namespace dlpack_usm::suite {
 namespace {
 
+// A vector: its capsule file, the rules its manifest entry says must fire,
+// and the rule it demonstrates passing, if any.
+struct VectorCase final : CaseDetails {
+  VectorCase(std::string capsule_file, std::vector<std::string> expected, std::string passing)
+      : file(std::move(capsule_file)), expect(std::move(expected)), passes(std::move(passing)) {}
+  std::string file;  // relative to the suite directory
+  std::vector<std::string> expect;
+  std::string passes;
+};
+
 nlohmann::json read_manifest(const std::filesystem::path& directory) {
   std::filesystem::path path = directory / "manifest.json";
   std::ifstream in(path);
@@ -82,19 +92,16 @@ VectorCaseSource::VectorCaseSource(std::filesystem::path conformance_dir)
                              : std::string();
     std::vector<std::string> rules = expect;
     if (!passes.empty()) rules.push_back(passes);
-    cases_.push_back({case_id_for(file),
-                      "vector",
-                      "",
-                      rules,
-                      {{"file", file}, {"expect", expect}, {"passes", passes}}});
+    cases_.push_back({case_id_for(file), "vector", "", rules,
+                      std::make_shared<const VectorCase>(file, expect, passes)});
   }
 }
 
 CaseResult VectorCaseSource::run(const CaseSpec& spec) {
   CaseResult result;
   result.id = spec.id;
-  std::vector<facts::TensorFacts> tensors =
-      capsule::read_capsule_file(directory_ / spec.params["file"].get<std::string>());
+  const VectorCase& vector = spec.details_as<VectorCase>();
+  std::vector<facts::TensorFacts> tensors = capsule::read_capsule_file(directory_ / vector.file);
   std::set<std::string> fired;
   std::set<std::string> fired_errors;
   for (const facts::TensorFacts& tensor : tensors) {
@@ -104,8 +111,8 @@ CaseResult VectorCaseSource::run(const CaseSpec& spec) {
     }
   }
   result.rule_ids.assign(fired.begin(), fired.end());
-  std::vector<std::string> expect = spec.params["expect"].get<std::vector<std::string>>();
-  std::string passes = spec.params["passes"].get<std::string>();
+  const std::vector<std::string>& expect = vector.expect;
+  const std::string& passes = vector.passes;
 
   std::vector<std::string> missing;
   for (const std::string& rule : expect) {

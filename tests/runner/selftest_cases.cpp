@@ -12,6 +12,12 @@
 namespace dlpack_usm::suite::testing {
 namespace {
 
+// What a selftest case does when run.
+struct Behaviour final : CaseDetails {
+  explicit Behaviour(std::string behaviour) : name(std::move(behaviour)) {}
+  std::string name;
+};
+
 class SelftestSource final : public CaseSource {
  public:
   std::string_view kind() const override { return "selftest"; }
@@ -24,14 +30,14 @@ class SelftestSource final : public CaseSource {
                        "selftest",
                        name == std::string("pass") ? "selftest:0" : "selftest:1",
                        {std::string("SELFTEST-") + name},
-                       {{"behaviour", name}}});
+                       std::make_shared<const Behaviour>(name)});
     }
     return specs;
   }
 
   CaseResult run(const CaseSpec& spec) override {
-    std::string behaviour = spec.params["behaviour"];
-    CaseResult result{spec.id, Outcome::pass, "as planned", {}, 0, 1, {}, Verdict::ok};
+    const std::string& behaviour = spec.details_as<Behaviour>().name;
+    CaseResult result{spec.id, Outcome::pass, "as planned"};
     if (behaviour == "fail") {
       result.outcome = Outcome::fail;
       result.message = "failed on purpose";
