@@ -10,7 +10,7 @@ The library is found through DLPACK_USM_LIBRARY, else where CMake put it for
 this copy of the package. `python3 -m dlpack_usm --help` is the command line;
 man dlpack-usm-python(7) documents both."""
 
-from . import _consumers, _contained, _exchange_api, _protocol, _sycl
+from . import _consumers, _contained, _cuda, _exchange_api, _protocol, _sycl, _tensor_json
 from ._errors import BridgeError, NotApplicable
 from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
 from ._library import tool_version
@@ -49,6 +49,10 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
         raise NotApplicable(reason) from None
     found = list(base.findings)
     found += _protocol.check_producer(obj, base, tuple(max_version), origin)
+    stream_found, stream_notes = _cuda.check_streams(obj, _tensor_json.device(base.capsule),
+                                                      tuple(max_version))
+    found += stream_found
+    base.notes.extend(stream_notes)
     found += _sycl.check_usm_array_interface(obj, base)
     found += _exchange_api.check_exchange_api(obj, base, origin)
     chosen = _consumers.choose(consumer, base)
