@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "capsule/capsule_file.hpp"
+#include "common/error.hpp"
 #include "rules_test_support.hpp"
 #include "runtime/cuda/cuda_driver.hpp"
 
@@ -182,7 +183,7 @@ TEST(CudaFacts, CapsuleFilesKeepThemAndRefuseUnknownTypes) {
   try {
     capsule::parse_capsule_text(json.dump(), "test");
     FAIL() << "an unknown memory type was accepted";
-  } catch (const Error& error) {
+  } catch (const dlpack_usm::Error& error) {
     EXPECT_NE(std::string(error.what()).find("cuda_memory_type"), std::string::npos)
         << error.what();
   }
