@@ -64,7 +64,9 @@ i=0
 for expr in "${checks[@]}"; do
   i=$((i + 1))
   python3 -m dlpack_usm check --json "$expr" > "$out/check-$i.json" 2> "$out/check-$i.err"
-  echo "check $i exit $?: $expr"
+  status=$?
+  echo "check $i exit $status: $expr"
+  [ "$status" -ge 2 ] && tail -20 "$out/check-$i.err"
   python3 - "$out/check-$i.json" <<'PY'
 import json, sys
 try:
@@ -92,7 +94,7 @@ fi
 python3 -m pytest --version > /dev/null 2>&1 && {
   python3 -m pytest -q -rs -p no:cacheprovider python/tests/test_cuda_live.py \
     python/tests/test_cuda_streams.py > "$out/pytest.log" 2>&1; echo "pytest exit $?"
-  tail -15 "$out/pytest.log"
+  grep -E "^(FAILED|ERROR)|Error|assert" "$out/pytest.log" | head -40; tail -3 "$out/pytest.log"
   if [ "$gpus" -ge 2 ]; then
     CUDA_VISIBLE_DEVICES=1 python3 -m pytest -q -rs -p no:cacheprovider \
       python/tests/test_cuda_live.py > "$out/pytest-visible-1.log" 2>&1
@@ -107,3 +109,5 @@ echo "capture_peers exit $? in $(( $(date +%s) - start )) s"; tail -3 "$out/capt
 grep -v ": error DLP-PY-\|: warning DLP-PY-" "$out/captured/SUMMARY.txt" | head -40
 CUDA_VISIBLE_DEVICES=0 python3 scripts/capture_cuda_defects.py --build $build \
   --out "$out/defects"; echo "capture_cuda_defects exit $?"
+# One archive: the machine returns a limited number of files.
+tar -czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")" && rm -rf "$out"

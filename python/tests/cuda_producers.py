@@ -30,7 +30,7 @@ class DriverTensor:
             if memory == "device":
                 self.pointer = self._runtime.malloc(nbytes)
             elif memory == "host":
-                self.pointer = self._runtime.mallocHost(nbytes)
+                self.pointer = self._runtime.hostAlloc(nbytes, 0)  # cudaHostAllocDefault
             else:
                 self.pointer = self._runtime.mallocManaged(nbytes)
         self.device_type = _RIGHT_TYPE[memory] if device_type is None else device_type
@@ -68,6 +68,8 @@ class DriverTensor:
         return (self.device_type, self.device_id)
 
     def __del__(self):
+        if not hasattr(self, "pointer"):
+            return  # the allocation itself failed
         free = {"device": self._runtime.free, "host": self._runtime.freeHost,
                 "managed": self._runtime.free}[self.memory]
         free(self.pointer)
