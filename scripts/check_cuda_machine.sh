@@ -50,7 +50,7 @@ checks=(
   "torch.arange(4096.).pin_memory()"
   "cupy.arange(4096, dtype=cupy.float32).reshape(64, 64)[5:, 7:]"
   "cupy.arange(4096, dtype=cupy.float32)[::-1]"
-  "cupy.ndarray((64, 64), cupy.float32, cupy.cuda.MemoryPointer(cupy.cuda.malloc_managed(16384), 0))"
+  "cupy.ndarray((64, 64), cupy.float32, cupy.cuda.malloc_managed(16384))"
   "cupyx.empty_pinned((64, 64), cupy.float32)"
   "jax.numpy.arange(4096.).reshape(64, 64)"
   "jax.numpy.arange(4096.).reshape(64, 64)[5:, 7:]"

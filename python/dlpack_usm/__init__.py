@@ -25,7 +25,13 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     capsule `obj.__dlpack__(max_version=...)` gives, then the protocol's.
     `consumer` is a callable such as numpy.from_dlpack whose handling of a
     consumed capsule is checked too, "auto" (numpy for kDLCPU, dpnp for
-    kDLOneAPI, where importable) or None."""
+    kDLOneAPI, where importable) or None. A CUDA object's device is current
+    throughout, as a consumer makes it."""
+    with _cuda.device_current(obj):
+        return _check_report(obj, max_version, consumer, origin)
+
+
+def _check_report(obj, max_version, consumer, origin):
     if origin is None:
         module, version, kind = producer_label(obj)
         origin = f"python:{module} {version} {kind}"
@@ -44,6 +50,10 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
         return None, [finding("DLP-PY-CAPSULE-NAME", "__dlpack__", error.message)]
     except Exception as error:
         reason = _sycl.export_refusal(obj, error)
+        if reason is None and isinstance(error, BufferError):
+            # The array API's way to say "cannot export this": nothing to judge.
+            reason = (f"__dlpack__ raised BufferError ({error}): the producer cannot export "
+                      f"{type(obj).__name__} as it is; there is no tensor to check")
         if reason is None:
             raise
         raise NotApplicable(reason) from None

@@ -86,3 +86,17 @@ def test_without_the_driver_a_cuda_tensor_is_checked_for_structure_and_says_why(
     assert any("cannot open the CUDA driver /nonexistent/libcuda.so.1" in note
                for note in answer["notes"]), answer["notes"]
     assert any("stream=<a CUDA stream>) not tried" in note for note in answer["notes"])
+
+
+class RefusesToExport(CudaLabelled):
+    def __dlpack__(self, **kwargs):
+        raise BufferError("this tensor's device is not current")
+
+
+def test_a_producer_that_cannot_export_is_not_applicable_not_a_crash():
+    try:
+        dlpack_usm.check_report(RefusesToExport(), consumer=None)
+    except dlpack_usm.NotApplicable as reason:
+        assert "BufferError (this tensor's device is not current)" in reason.message
+    else:
+        raise AssertionError("a producer that exports nothing was judged")

@@ -62,4 +62,14 @@ ordered_json cuda_stream_destroy(std::uint64_t stream) {
   return {{"stream", stream}, {"ordinal", ordinal}};
 }
 
+ordered_json cuda_push_device(std::int32_t ordinal) {
+  runtime::cuda::push_current_device(ordinal);
+  return {{"ordinal", ordinal}};
+}
+
+ordered_json cuda_pop_device() {
+  runtime::cuda::pop_current_device();
+  return ordered_json::object();
+}
+
 }  // namespace dlpack_usm::bridge

@@ -43,7 +43,8 @@ TEST(CudaRules, WithoutDriverFactsOnlyTheInfoFires) {
   EXPECT_EQ(fired_ids(tensor), Ids{"DLP-CUDA-NO-RUNTIME"});
   // A runtime section without the driver's memory type is no CUDA fact either.
   tensor.runtime = facts::RuntimeFacts{};
-  tensor.runtime->usm_kind = facts::UsmKind::device;
+  tensor.runtime->alloc_base = tensor.data;
+  tensor.runtime->alloc_size = 24;
   EXPECT_EQ(fired_ids(tensor), Ids{"DLP-CUDA-NO-RUNTIME"});
   for (std::int32_t type : {dl::kDLCUDAHost, dl::kDLCUDAManaged}) {
     tensor.device_type = type;

@@ -195,15 +195,56 @@ facts::RuntimeFacts cuda_pointer_facts(std::uint64_t address) {
   return runtime;
 }
 
-CudaStream::CudaStream(std::int32_t ordinal) : ordinal_(ordinal) {
-  const DriverApi& api = cuda_driver_or_throw();
+namespace {
+
+// The device of `ordinal`, which must be one this process sees.
+CUdevice visible_cuda_device(const DriverApi& api, std::int32_t ordinal) {
   std::int32_t count = cuda_device_count_of(api);
   if (ordinal < 0 || ordinal >= count) {
     fail_usage(fmt::format("no CUDA device {}: this process sees {} device(s)", ordinal, count),
                "CUDA_VISIBLE_DEVICES decides which devices a process sees and how they are "
                "numbered");
   }
-  check_cuda_call(api, api.cuDeviceGet(&device_, ordinal), "cuDeviceGet");
+  CUdevice device = 0;
+  check_cuda_call(api, api.cuDeviceGet(&device, ordinal), "cuDeviceGet");
+  return device;
+}
+
+// The devices whose primary contexts push_current_device made current on
+// this thread, innermost last.
+thread_local std::vector<CUdevice> pushed_cuda_devices;
+
+}  // namespace
+
+void push_current_device(std::int32_t ordinal) {
+  const DriverApi& api = cuda_driver_or_throw();
+  CUdevice device = visible_cuda_device(api, ordinal);
+  CUcontext context = nullptr;
+  check_cuda_call(api, api.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  if (CUresult code = api.cuCtxPushCurrent(context); code != kSuccess) {
+    api.cuDevicePrimaryCtxRelease(device);
+    check_cuda_call(api, code, "cuCtxPushCurrent");
+  }
+  pushed_cuda_devices.push_back(device);
+}
+
+void pop_current_device() {
+  const DriverApi& api = cuda_driver_or_throw();
+  if (pushed_cuda_devices.empty()) {
+    fail_usage("no CUDA device was made current to undo",
+               "call pop_current_device once after each push_current_device");
+  }
+  CUdevice device = pushed_cuda_devices.back();
+  pushed_cuda_devices.pop_back();
+  CUcontext popped = nullptr;
+  CUresult code = api.cuCtxPopCurrent(&popped);
+  api.cuDevicePrimaryCtxRelease(device);
+  check_cuda_call(api, code, "cuCtxPopCurrent");
+}
+
+CudaStream::CudaStream(std::int32_t ordinal) : ordinal_(ordinal) {
+  const DriverApi& api = cuda_driver_or_throw();
+  device_ = visible_cuda_device(api, ordinal);
   CUcontext context = nullptr;
   check_cuda_call(api, api.cuDevicePrimaryCtxRetain(&context, device_), "cuDevicePrimaryCtxRetain");
   context_ = context;
