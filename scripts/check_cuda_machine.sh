@@ -57,7 +57,7 @@ checks=(
   "jax.device_put(jax.numpy.arange(4096.), jax.sharding.SingleDeviceSharding(jax.devices()[0], memory_kind='pinned_host'))"
 )
 if [ "$gpus" -ge 2 ]; then
-  checks+=("torch.arange(4096., device='cuda:1').reshape(64, 64)[5:, 7:]"
+  checks+=("torch.cuda.set_device(1) or torch.arange(4096., device='cuda:1').reshape(64, 64)[5:, 7:]"
            "cupy.cuda.Device(1).__enter__() and cupy.arange(4096, dtype=cupy.float32)")
 fi
 i=0

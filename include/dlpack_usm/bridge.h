@@ -117,13 +117,6 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_create(int32_t ordinal, 
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream,
                                                                 char** result_json);
 
-/* Makes CUDA device `ordinal`'s primary context current on the calling
- * thread, as a consumer does before asking a producer for a tensor of that
- * device (torch exports a CUDA tensor only while its device is current);
- * dlpack_usm_bridge_cuda_pop_device undoes the last such call. */
-DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_push_device(int32_t ordinal, char** result_json);
-DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_pop_device(char** result_json);
-
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);
 

@@ -25,13 +25,9 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     capsule `obj.__dlpack__(max_version=...)` gives, then the protocol's.
     `consumer` is a callable such as numpy.from_dlpack whose handling of a
     consumed capsule is checked too, "auto" (numpy for kDLCPU, dpnp for
-    kDLOneAPI, where importable) or None. A CUDA object's device is current
-    throughout, as a consumer makes it."""
-    with _cuda.device_current(obj):
-        return _check_report(obj, max_version, consumer, origin)
-
-
-def _check_report(obj, max_version, consumer, origin):
+    kDLOneAPI, where importable) or None. A producer that raises
+    BufferError for the export itself (torch does for a tensor whose device
+    is not its current device) is NotApplicable, with its reason."""
     if origin is None:
         module, version, kind = producer_label(obj)
         origin = f"python:{module} {version} {kind}"

@@ -4,7 +4,6 @@ opens libcuda.so.1 itself: torch, cupy and jax in the same process share
 that driver and its device numbering), and the stream argument of
 __dlpack__ as the array API standard defines it for CUDA."""
 
-import contextlib
 import ctypes
 
 from . import _library
@@ -36,37 +35,6 @@ def runtime_facts(address):
         if error.exit_code != 3:
             raise
         return None, f"CUDA runtime facts not read: {error.message}"
-
-
-def _call(function, *arguments):
-    result = ctypes.c_void_p()
-    code = function(*arguments, ctypes.byref(result))
-    return _library.read_answer(code, result)
-
-
-@contextlib.contextmanager
-def device_current(obj):
-    """Makes the CUDA device of `obj` (by its __dlpack_device__) current for
-    the block, as a consumer does before it asks for the tensor: torch
-    exports a CUDA tensor only while its device is current. Nothing happens
-    for other devices or where the driver cannot be used."""
-    try:
-        device_type, device_id = (int(value) for value in obj.__dlpack_device__())
-    except Exception:  # DLP-PY-DEVICE-AGREES judges __dlpack_device__ itself
-        device_type, device_id = None, None
-    pushed = False
-    if device_type == KDL_CUDA and device_id >= 0:
-        lib = _library.library()
-        try:
-            _call(lib.dlpack_usm_bridge_cuda_push_device, device_id)
-            pushed = True
-        except BridgeError:
-            pass  # no driver, or an id the process does not have: the rules say so
-    try:
-        yield
-    finally:
-        if pushed:
-            _call(_library.library().dlpack_usm_bridge_cuda_pop_device)
 
 
 class _Stream:

@@ -78,11 +78,6 @@ def read_capsule_pointer(pointer, name, origin, runtime=None, path=None):
 
 
 def _inspect(obj, max_version, origin, path):
-    with _cuda.device_current(obj):
-        return _inspect_current(obj, max_version, origin, path)
-
-
-def _inspect_current(obj, max_version, origin, path):
     if origin is None:
         module, version, kind = producer_label(obj)
         origin = f"python:{module} {version} {kind}"

@@ -62,11 +62,6 @@ def _declare(library):
     library.dlpack_usm_bridge_cuda_stream_destroy.restype = ctypes.c_int
     library.dlpack_usm_bridge_cuda_stream_destroy.argtypes = [
         ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_cuda_push_device.restype = ctypes.c_int
-    library.dlpack_usm_bridge_cuda_push_device.argtypes = [
-        ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_cuda_pop_device.restype = ctypes.c_int
-    library.dlpack_usm_bridge_cuda_pop_device.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
 

@@ -78,12 +78,16 @@ def test_device_id_of_the_other_gpu_is_caught():
 
 @pytest.mark.skipif(DEVICES < 2, reason="needs two CUDA devices")
 def test_tensors_of_the_second_gpu_pass():
-    # torch exports only while the tensor's device is current: the package
-    # makes it current, as a consumer does.
+    # torch exports a CUDA tensor only while its device is torch's current
+    # device (BufferError otherwise): a consumer makes it current.
     torch = require("torch")
     tensor = torch.arange(4096., device="cuda:1").reshape(64, 64)[5:, 7:]
-    assert tensor_problems(tensor) == []
-    assert runtime_of(tensor)["cuda_ordinal"] == 1
+    with torch.cuda.device(1):
+        assert tensor_problems(tensor) == []
+        assert runtime_of(tensor)["cuda_ordinal"] == 1
+    with torch.cuda.device(0):
+        with pytest.raises(dlpack_usm.NotApplicable, match="BufferError"):
+            dlpack_usm.check(tensor, consumer=None)
     with cupy.cuda.Device(1):
         array = cupy.arange(64, dtype=cupy.float32)
     assert tensor_problems(array) == []

@@ -153,14 +153,6 @@ int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream, char** result_json) {
   return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_stream_destroy(stream); });
 }
 
-int dlpack_usm_bridge_cuda_push_device(int32_t ordinal, char** result_json) {
-  return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_push_device(ordinal); });
-}
-
-int dlpack_usm_bridge_cuda_pop_device(char** result_json) {
-  return guarded(result_json, [] { return dlpack_usm::bridge::cuda_pop_device(); });
-}
-
 void dlpack_usm_bridge_free(char* text) {
   std::free(text);
 }

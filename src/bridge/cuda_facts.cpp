@@ -50,8 +50,7 @@ ordered_json cuda_stream_destroy(std::uint64_t stream) {
     std::lock_guard lock(registry.mutex);
     auto found = registry.streams.find(stream);
     if (found == registry.streams.end()) {
-      throw Error(ExitCode::usage,
-                  fmt::format("{:#x} is no stream the bridge created", stream),
+      throw Error(ExitCode::usage, fmt::format("{:#x} is no stream the bridge created", stream),
                   "pass a handle dlpack_usm_bridge_cuda_stream_create returned, once");
     }
     owned = std::move(found->second);
@@ -60,16 +59,6 @@ ordered_json cuda_stream_destroy(std::uint64_t stream) {
   std::int32_t ordinal = owned->ordinal();
   owned->destroy();
   return {{"stream", stream}, {"ordinal", ordinal}};
-}
-
-ordered_json cuda_push_device(std::int32_t ordinal) {
-  runtime::cuda::push_current_device(ordinal);
-  return {{"ordinal", ordinal}};
-}
-
-ordered_json cuda_pop_device() {
-  runtime::cuda::pop_current_device();
-  return ordered_json::object();
 }
 
 }  // namespace dlpack_usm::bridge

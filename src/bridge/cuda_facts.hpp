@@ -18,9 +18,4 @@ nlohmann::ordered_json cuda_pointer(std::uint64_t address);
 nlohmann::ordered_json cuda_stream_create(std::int32_t ordinal);
 nlohmann::ordered_json cuda_stream_destroy(std::uint64_t stream);
 
-// {"ordinal": K}: device K's primary context made current on the calling
-// thread, and the last one made current undone.
-nlohmann::ordered_json cuda_push_device(std::int32_t ordinal);
-nlohmann::ordered_json cuda_pop_device();
-
 }  // namespace dlpack_usm::bridge

@@ -231,11 +231,11 @@ void read_cuda_runtime(const JsonObject& section, facts::RuntimeFacts& runtime) 
 }
 
 facts::RuntimeFacts read_runtime(const json& value, const std::string& pointer) {
-  JsonObject section(value, pointer, "runtime",
-                     {"usm_kind", "owner_root_index", "owner_sub_device_index", "owner_device",
-                      "root_device_count", "default_context", "alloc_base", "alloc_size",
-                      "cuda_memory_type", "cuda_ordinal", "cuda_device_count",
-                      "cuda_visible_devices"});
+  JsonObject section(
+      value, pointer, "runtime",
+      {"usm_kind", "owner_root_index", "owner_sub_device_index", "owner_device",
+       "root_device_count", "default_context", "alloc_base", "alloc_size", "cuda_memory_type",
+       "cuda_ordinal", "cuda_device_count", "cuda_visible_devices"});
   facts::RuntimeFacts runtime;
   if (const json* kind = section.find("usm_kind")) {
     std::string where = section.pointer_to("usm_kind");

@@ -19,9 +19,9 @@ const char* to_string(CudaMemoryType type) {
 }
 
 std::optional<CudaMemoryType> parse_cuda_memory_type(const std::string& text) {
-  for (CudaMemoryType type : {CudaMemoryType::unregistered, CudaMemoryType::device,
-                              CudaMemoryType::host, CudaMemoryType::managed,
-                              CudaMemoryType::array}) {
+  for (CudaMemoryType type :
+       {CudaMemoryType::unregistered, CudaMemoryType::device, CudaMemoryType::host,
+        CudaMemoryType::managed, CudaMemoryType::array}) {
     if (text == to_string(type)) return type;
   }
   return std::nullopt;

@@ -33,11 +33,11 @@ ordered_json cuda_inventory_to_json(const CudaInventory& inventory) {
   ordered_json json;
   json["driver_library"] = inventory.library;
   json["driver_loaded"] = inventory.driver_loaded;
-  json["driver_version"] =
-      inventory.driver_version != 0 ? ordered_json(cuda_driver_version_text(inventory.driver_version))
-                                    : ordered_json(nullptr);
-  json["visible_devices"] = inventory.visible_devices ? ordered_json(*inventory.visible_devices)
-                                                      : ordered_json(nullptr);
+  json["driver_version"] = inventory.driver_version != 0
+                               ? ordered_json(cuda_driver_version_text(inventory.driver_version))
+                               : ordered_json(nullptr);
+  json["visible_devices"] =
+      inventory.visible_devices ? ordered_json(*inventory.visible_devices) : ordered_json(nullptr);
   json["problem"] = inventory.problem ? ordered_json(*inventory.problem) : ordered_json(nullptr);
   ordered_json devices = ordered_json::array();
   for (const CudaDevice& device : inventory.devices) {
@@ -64,16 +64,16 @@ std::string cuda_inventory_to_text(const CudaInventory& inventory) {
   std::string out = fmt::format(
       "\nCUDA driver {} ({}); kDLCUDA device ids are this process's CUDA ordinals ({}); {} "
       "device(s)\n",
-      cuda_driver_version_text(inventory.driver_version), inventory.library, cuda_visible_text(inventory),
-      inventory.devices.size());
+      cuda_driver_version_text(inventory.driver_version), inventory.library,
+      cuda_visible_text(inventory), inventory.devices.size());
   TextTable table({"ID", "NAME", "PCI BUS", "MEMORY", "CC", "MANAGED"});
   for (const CudaDevice& device : inventory.devices) {
-    table.add_row({std::to_string(device.ordinal), device.name, device.pci_bus_id,
-                   fmt::format("{:.1f} GiB", static_cast<double>(device.total_memory) /
-                                                 (1024.0 * 1024.0 * 1024.0)),
-                   fmt::format("{}.{}", device.compute_capability_major,
-                               device.compute_capability_minor),
-                   cuda_managed_text(device)});
+    table.add_row(
+        {std::to_string(device.ordinal), device.name, device.pci_bus_id,
+         fmt::format("{:.1f} GiB",
+                     static_cast<double>(device.total_memory) / (1024.0 * 1024.0 * 1024.0)),
+         fmt::format("{}.{}", device.compute_capability_major, device.compute_capability_minor),
+         cuda_managed_text(device)});
   }
   out += table.render("  ");
   return out;

@@ -84,9 +84,8 @@ void check_cuda_pointer_unknown(const RuleContext& context, Reporter& report) {
 
 void check_cuda_device_id_range(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  if (tensor.device_type != dl::kDLCUDA || !tensor.runtime ||
-      !tensor.runtime->cuda_device_count || tensor.device_id < 0 ||
-      tensor.device_id < *tensor.runtime->cuda_device_count) {
+  if (tensor.device_type != dl::kDLCUDA || !tensor.runtime || !tensor.runtime->cuda_device_count ||
+      tensor.device_id < 0 || tensor.device_id < *tensor.runtime->cuda_device_count) {
     return;
   }
   const facts::RuntimeFacts& runtime = *tensor.runtime;
@@ -137,9 +136,8 @@ const char* cuda_memory_words(CudaMemoryType type) {
 std::string cuda_right_label(CudaMemoryType type, const facts::RuntimeFacts& runtime) {
   switch (type) {
     case CudaMemoryType::device:
-      return runtime.cuda_ordinal
-                 ? fmt::format("kDLCUDA with device_id {}", *runtime.cuda_ordinal)
-                 : std::string("kDLCUDA with the owning ordinal");
+      return runtime.cuda_ordinal ? fmt::format("kDLCUDA with device_id {}", *runtime.cuda_ordinal)
+                                  : std::string("kDLCUDA with the owning ordinal");
     case CudaMemoryType::host:
       return "kDLCUDAHost with device_id 0";
     case CudaMemoryType::managed:
@@ -153,31 +151,31 @@ std::string cuda_right_label(CudaMemoryType type, const facts::RuntimeFacts& run
 // Reports memory of another type than `expected` behind a `device_type`
 // tensor; unregistered pointers are DLP-CUDA-POINTER-UNKNOWN's.
 void check_cuda_memory_type(const RuleContext& context, Reporter& report, std::int32_t device_type,
-                       CudaMemoryType expected, std::string_view consequence) {
+                            CudaMemoryType expected, std::string_view consequence) {
   const facts::RuntimeFacts* runtime = cuda_facts(context, device_type);
   if (runtime == nullptr) return;
   CudaMemoryType actual = *runtime->cuda_memory_type;
   if (actual == expected || actual == CudaMemoryType::unregistered) return;
   report("dl_tensor.device.device_type",
          fmt::format("{} but the CUDA driver says the data is {}{}; {}. Export it as {}",
-                     cuda_type_name(device_type), cuda_memory_words(actual), cuda_owner_clause(*runtime),
-                     consequence, cuda_right_label(actual, *runtime)));
+                     cuda_type_name(device_type), cuda_memory_words(actual),
+                     cuda_owner_clause(*runtime), consequence, cuda_right_label(actual, *runtime)));
 }
 
 void check_cuda_device_memory_type(const RuleContext& context, Reporter& report) {
   check_cuda_memory_type(context, report, dl::kDLCUDA, CudaMemoryType::device,
-                    "a consumer takes it for device memory of one GPU and copies or frees it "
-                    "as such");
+                         "a consumer takes it for device memory of one GPU and copies or frees it "
+                         "as such");
 }
 
 void check_cuda_host_memory_type(const RuleContext& context, Reporter& report) {
   check_cuda_memory_type(context, report, dl::kDLCUDAHost, CudaMemoryType::host,
-                    "kDLCUDAHost promises page-locked memory the host reads directly");
+                         "kDLCUDAHost promises page-locked memory the host reads directly");
 }
 
 void check_cuda_managed_memory_type(const RuleContext& context, Reporter& report) {
   check_cuda_memory_type(context, report, dl::kDLCUDAManaged, CudaMemoryType::managed,
-                    "kDLCUDAManaged promises memory that host and every device can address");
+                         "kDLCUDAManaged promises memory that host and every device can address");
 }
 
 constexpr std::string_view kCudaDeviceTypeReference = "dlpack.h 1.3, DLDeviceType";
@@ -202,9 +200,9 @@ constexpr std::array kCudaRules{
         Scope::body,
         check_cuda_pointer_unknown},
     RuleDefinition{
-        {"DLP-CUDA-DEVICE-ID-RANGE", "cuda", "kDLCUDA device_id beyond the devices the process sees",
-         Severity::warning, kFirstRelease, std::nullopt, kCudaDeviceIdReference, "heuristic",
-         "The device index.",
+        {"DLP-CUDA-DEVICE-ID-RANGE", "cuda",
+         "kDLCUDA device_id beyond the devices the process sees", Severity::warning, kFirstRelease,
+         std::nullopt, kCudaDeviceIdReference, "heuristic", "The device index.",
          "A kDLCUDA device_id is a CUDA device ordinal of the exporting process, which "
          "CUDA_VISIBLE_DEVICES filters and renumbers; an index at or past the process's device "
          "count names no device (typically a physical GPU number)."},

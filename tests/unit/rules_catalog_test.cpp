@@ -26,8 +26,8 @@ TEST(RuleCatalog, IdsAreUniqueAndWellFormed) {
 }
 
 TEST(RuleCatalog, EveryRuleCarriesItsMetadata) {
-  const std::set<std::string_view> families{"version",    "flags",     "dtype",  "shape",
-                                            "addressing", "alignment", "device", "deleter",
+  const std::set<std::string_view> families{"version",    "flags",     "dtype",    "shape",
+                                            "addressing", "alignment", "device",   "deleter",
                                             "oneapi",     "cuda",      "behaviour"};
   for (const RuleInfo& rule : rule_catalog()) {
     EXPECT_TRUE(families.count(rule.family)) << rule.id << " family " << rule.family;

@@ -46,7 +46,8 @@ const DriverApi& cuda_driver_or_throw() {
 
 void check_cuda_call(const DriverApi& api, CUresult code, const char* call) {
   if (code != kSuccess) {
-    fail_environment(fmt::format("the CUDA driver call {} failed: {}", call, error_name(api, code)));
+    fail_environment(
+        fmt::format("the CUDA driver call {} failed: {}", call, error_name(api, code)));
   }
 }
 
@@ -71,8 +72,7 @@ CudaDevice describe_cuda_device(const DriverApi& api, std::int32_t ordinal) {
     info.name = text.data();
   }
   text.fill('\0');
-  if (api.cuDeviceGetPCIBusId(text.data(), static_cast<int>(text.size() - 1), device) ==
-      kSuccess) {
+  if (api.cuDeviceGetPCIBusId(text.data(), static_cast<int>(text.size() - 1), device) == kSuccess) {
     info.pci_bus_id = text.data();
   }
   std::size_t bytes = 0;
@@ -165,9 +165,9 @@ facts::RuntimeFacts cuda_pointer_facts(std::uint64_t address) {
   std::array<void*, 5> slots{};
   for (std::size_t i = 0; i < slots.size(); ++i) slots[i] = &values[i];
   check_cuda_call(api,
-             api.cuPointerGetAttributes(static_cast<unsigned>(attributes.size()),
-                                        attributes.data(), slots.data(), address),
-             "cuPointerGetAttributes");
+                  api.cuPointerGetAttributes(static_cast<unsigned>(attributes.size()),
+                                             attributes.data(), slots.data(), address),
+                  "cuPointerGetAttributes");
   auto memory_type = static_cast<unsigned>(values[0] & 0xffffffffu);
   bool is_managed = (values[1] & 0xffu) != 0;
   runtime.cuda_memory_type = classify_memory(memory_type, is_managed);
@@ -210,37 +210,7 @@ CUdevice visible_cuda_device(const DriverApi& api, std::int32_t ordinal) {
   return device;
 }
 
-// The devices whose primary contexts push_current_device made current on
-// this thread, innermost last.
-thread_local std::vector<CUdevice> pushed_cuda_devices;
-
 }  // namespace
-
-void push_current_device(std::int32_t ordinal) {
-  const DriverApi& api = cuda_driver_or_throw();
-  CUdevice device = visible_cuda_device(api, ordinal);
-  CUcontext context = nullptr;
-  check_cuda_call(api, api.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  if (CUresult code = api.cuCtxPushCurrent(context); code != kSuccess) {
-    api.cuDevicePrimaryCtxRelease(device);
-    check_cuda_call(api, code, "cuCtxPushCurrent");
-  }
-  pushed_cuda_devices.push_back(device);
-}
-
-void pop_current_device() {
-  const DriverApi& api = cuda_driver_or_throw();
-  if (pushed_cuda_devices.empty()) {
-    fail_usage("no CUDA device was made current to undo",
-               "call pop_current_device once after each push_current_device");
-  }
-  CUdevice device = pushed_cuda_devices.back();
-  pushed_cuda_devices.pop_back();
-  CUcontext popped = nullptr;
-  CUresult code = api.cuCtxPopCurrent(&popped);
-  api.cuDevicePrimaryCtxRelease(device);
-  check_cuda_call(api, code, "cuCtxPopCurrent");
-}
 
 CudaStream::CudaStream(std::int32_t ordinal) : ordinal_(ordinal) {
   const DriverApi& api = cuda_driver_or_throw();

@@ -32,7 +32,7 @@ struct CudaInventory {
   // Why the list is empty: no driver, cuInit failed, no device. Not an
   // error of the tool: most machines that check kDLOneAPI have no CUDA.
   std::optional<std::string> problem;
-  int driver_version = 0;  // cuDriverGetVersion: 12080 is CUDA 12.8
+  int driver_version = 0;                      // cuDriverGetVersion: 12080 is CUDA 12.8
   std::optional<std::string> visible_devices;  // CUDA_VISIBLE_DEVICES when set
   std::vector<CudaDevice> devices;
 };
@@ -49,14 +49,6 @@ facts::CudaMemoryType classify_memory(unsigned memory_type, bool is_managed);
 // the driver does not know is "unregistered". Throws Error(environment)
 // when the driver is absent or cannot be initialised.
 facts::RuntimeFacts cuda_pointer_facts(std::uint64_t address);
-
-// Makes device `ordinal`'s primary context current on the calling thread
-// (retained, then cuCtxPushCurrent), as a consumer does before it asks a
-// producer for a tensor of that device: torch exports a CUDA tensor only
-// while its device is current. pop_current_device undoes the last push.
-// Both throw Error(environment), push Error(usage) for an unknown ordinal.
-void push_current_device(std::int32_t ordinal);
-void pop_current_device();
 
 // A stream of device `ordinal`'s primary context (the context torch, cupy
 // and jax use), as a consumer passes one to __dlpack__(stream=...). The

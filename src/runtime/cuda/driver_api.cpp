@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,12 @@ bool bind_cuda_entry(void* library, const char* name, Fn& slot, std::string& why
   return slot != nullptr;
 }
 
+// Binds every (name, slot) pair, stopping at the first missing entry point.
+template <typename... Fn>
+bool bind_cuda_entries(void* library, std::string& why, std::pair<const char*, Fn*>... entries) {
+  return (bind_cuda_entry(library, entries.first, *entries.second, why) && ...);
+}
+
 CudaDriverLoad open_cuda_driver() {
   CudaDriverLoad result;
   std::string path = driver_library_name();
@@ -38,26 +45,24 @@ CudaDriverLoad open_cuda_driver() {
     return result;
   }
   DriverApi& api = result.api;
-  std::string& why = result.why;
-  result.ok = bind_cuda_entry(library, "cuInit", api.cuInit, why) &&
-              bind_cuda_entry(library, "cuDriverGetVersion", api.cuDriverGetVersion, why) &&
-              bind_cuda_entry(library, "cuGetErrorName", api.cuGetErrorName, why) &&
-              bind_cuda_entry(library, "cuDeviceGetCount", api.cuDeviceGetCount, why) &&
-              bind_cuda_entry(library, "cuDeviceGet", api.cuDeviceGet, why) &&
-              bind_cuda_entry(library, "cuDeviceGetName", api.cuDeviceGetName, why) &&
-              bind_cuda_entry(library, "cuDeviceGetAttribute", api.cuDeviceGetAttribute, why) &&
-              bind_cuda_entry(library, "cuDeviceGetPCIBusId", api.cuDeviceGetPCIBusId, why) &&
-              bind_cuda_entry(library, "cuDeviceTotalMem_v2", api.cuDeviceTotalMem, why) &&
-              bind_cuda_entry(library, "cuPointerGetAttributes", api.cuPointerGetAttributes, why) &&
-              bind_cuda_entry(library, "cuMemGetAddressRange_v2", api.cuMemGetAddressRange, why) &&
-              bind_cuda_entry(library, "cuDevicePrimaryCtxRetain", api.cuDevicePrimaryCtxRetain,
-                         why) &&
-              bind_cuda_entry(library, "cuDevicePrimaryCtxRelease_v2", api.cuDevicePrimaryCtxRelease,
-                         why) &&
-              bind_cuda_entry(library, "cuCtxPushCurrent_v2", api.cuCtxPushCurrent, why) &&
-              bind_cuda_entry(library, "cuCtxPopCurrent_v2", api.cuCtxPopCurrent, why) &&
-              bind_cuda_entry(library, "cuStreamCreate", api.cuStreamCreate, why) &&
-              bind_cuda_entry(library, "cuStreamDestroy_v2", api.cuStreamDestroy, why);
+  result.ok =
+      bind_cuda_entries(library, result.why, std::pair{"cuInit", &api.cuInit},
+                        std::pair{"cuDriverGetVersion", &api.cuDriverGetVersion},
+                        std::pair{"cuGetErrorName", &api.cuGetErrorName},
+                        std::pair{"cuDeviceGetCount", &api.cuDeviceGetCount},
+                        std::pair{"cuDeviceGet", &api.cuDeviceGet},
+                        std::pair{"cuDeviceGetName", &api.cuDeviceGetName},
+                        std::pair{"cuDeviceGetAttribute", &api.cuDeviceGetAttribute},
+                        std::pair{"cuDeviceGetPCIBusId", &api.cuDeviceGetPCIBusId},
+                        std::pair{"cuDeviceTotalMem_v2", &api.cuDeviceTotalMem},
+                        std::pair{"cuPointerGetAttributes", &api.cuPointerGetAttributes},
+                        std::pair{"cuMemGetAddressRange_v2", &api.cuMemGetAddressRange},
+                        std::pair{"cuDevicePrimaryCtxRetain", &api.cuDevicePrimaryCtxRetain},
+                        std::pair{"cuDevicePrimaryCtxRelease_v2", &api.cuDevicePrimaryCtxRelease},
+                        std::pair{"cuCtxPushCurrent_v2", &api.cuCtxPushCurrent},
+                        std::pair{"cuCtxPopCurrent_v2", &api.cuCtxPopCurrent},
+                        std::pair{"cuStreamCreate", &api.cuStreamCreate},
+                        std::pair{"cuStreamDestroy_v2", &api.cuStreamDestroy});
   return result;
 }
 

@@ -21,11 +21,11 @@ inline constexpr CUresult kErrorNoDevice = 100;  // CUDA_ERROR_NO_DEVICE
 
 // CUpointer_attribute values the tool asks for.
 enum PointerAttribute : unsigned {
-  kPointerMemoryType = 2,      // CU_POINTER_ATTRIBUTE_MEMORY_TYPE (CUmemorytype)
-  kPointerIsManaged = 8,       // CU_POINTER_ATTRIBUTE_IS_MANAGED
-  kPointerDeviceOrdinal = 9,   // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL (int)
-  kPointerRangeStartAddr = 11, // CU_POINTER_ATTRIBUTE_RANGE_START_ADDR (CUdeviceptr)
-  kPointerRangeSize = 12,      // CU_POINTER_ATTRIBUTE_RANGE_SIZE (size_t)
+  kPointerMemoryType = 2,       // CU_POINTER_ATTRIBUTE_MEMORY_TYPE (CUmemorytype)
+  kPointerIsManaged = 8,        // CU_POINTER_ATTRIBUTE_IS_MANAGED
+  kPointerDeviceOrdinal = 9,    // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL (int)
+  kPointerRangeStartAddr = 11,  // CU_POINTER_ATTRIBUTE_RANGE_START_ADDR (CUdeviceptr)
+  kPointerRangeSize = 12,       // CU_POINTER_ATTRIBUTE_RANGE_SIZE (size_t)
 };
 
 // CUmemorytype; 0 is what cuPointerGetAttributes leaves for a pointer the
@@ -40,11 +40,11 @@ enum MemoryType : unsigned {
 
 // CUdevice_attribute values list-devices shows.
 enum DeviceAttribute : int {
-  kAttributePciBusId = 33,              // CU_DEVICE_ATTRIBUTE_PCI_BUS_ID
-  kAttributeUnifiedAddressing = 41,     // CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
+  kAttributePciBusId = 33,           // CU_DEVICE_ATTRIBUTE_PCI_BUS_ID
+  kAttributeUnifiedAddressing = 41,  // CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
   kAttributeComputeCapabilityMajor = 75,
   kAttributeComputeCapabilityMinor = 76,
-  kAttributeManagedMemory = 83,         // CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY
+  kAttributeManagedMemory = 83,  // CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY
   kAttributeConcurrentManagedAccess = 89,
 };
 
