@@ -3,7 +3,11 @@
 CPU and CUDA, cupy, jax, numpy) over a matrix of dtypes and layouts into
 fixtures/captured/, one capsule file per producer, device, dtype and layout
 (e.g. torch-2.9.1-cuda-float32-F.json), which CI checks offline with
-`dlpack-usm capsule check`. A producer that is absent is skipped with the
+`dlpack-usm capsule check`. Besides device memory, CUDA producers are
+captured on their other memory kinds for a few dtypes: torch's pinned host
+memory ("cuda-pinned"), cupy's managed memory ("cuda-managed"), jax's
+pinned_host memory kind ("gpu-pinned_host"). CUDA tensors carry what the
+CUDA driver said about their pointer (the "runtime" section). A producer that is absent is skipped with the
 reason. Prints every finding (tensor rules and Python protocol rules) and
 writes them to fixtures/captured/SUMMARY.txt.
 
@@ -21,6 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "bfloat16", "float32",
           "float64", "complex64"]
 LAYOUTS = ["C", "F", "strided", "negative", "offset", "size0", "ndim0"]
+# The memory kinds besides device memory are captured for these dtypes only.
+MEMORY_KIND_DTYPES = ["int8", "float32"]
 
 
 def strided_views(base, flip):
@@ -51,10 +57,15 @@ def numpy_producer():
 
 def torch_producer():
     import torch
-    devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+    devices = ["cpu"] + (["cuda", "cuda-pinned"] if torch.cuda.is_available() else [])
     def make(dtype, device):
+        if device == "cuda-pinned" and dtype not in MEMORY_KIND_DTYPES:
+            return None
         kind = getattr(torch, dtype)
-        base = (torch.arange(24, device=device) % 3).to(kind).reshape(4, 6)
+        if device == "cuda-pinned":
+            base = (torch.arange(24) % 3).to(kind).reshape(4, 6).pin_memory()
+        else:
+            base = (torch.arange(24, device=device) % 3).to(kind).reshape(4, 6)
         views = strided_views(base, lambda a: None)  # torch has no negative strides
         views["F"] = base.t().contiguous().t()
         return views
@@ -64,13 +75,20 @@ def torch_producer():
 def cupy_producer():
     import cupy
     def make(dtype, device):
-        if dtype == "bfloat16":
+        if dtype == "bfloat16" or (device != "cuda" and dtype not in MEMORY_KIND_DTYPES):
             return None
+        if device == "cuda-managed":
+            # Every array below, views and copies included, in managed memory.
+            with cupy.cuda.using_allocator(cupy.cuda.malloc_managed):
+                base = (cupy.arange(24) % 3).astype(dtype).reshape(4, 6)
+                views = strided_views(base, lambda a: a[::-1, ::-1])
+                views["F"] = cupy.asfortranarray(base)
+            return views
         base = (cupy.arange(24) % 3).astype(dtype).reshape(4, 6)
         views = strided_views(base, lambda a: a[::-1, ::-1])
         views["F"] = cupy.asfortranarray(base)
         return views
-    return "cupy", cupy.__version__, ["cuda"], make
+    return "cupy", cupy.__version__, ["cuda", "cuda-managed"], make
 
 
 def jax_producer():
@@ -78,12 +96,19 @@ def jax_producer():
     import jax.numpy as jnp
     platforms = sorted({device.platform for device in jax.devices()})
     def make(dtype, device):
-        target = jax.devices(device)[0]
+        if device == "gpu-pinned_host":
+            if dtype not in MEMORY_KIND_DTYPES:
+                return None
+            target = jax.sharding.SingleDeviceSharding(jax.devices("gpu")[0],
+                                                       memory_kind="pinned_host")
+        else:
+            target = jax.devices(device)[0]
         base = jax.device_put((jnp.arange(24) % 3).astype(getattr(jnp, dtype)).reshape(4, 6),
                               target)
         # jax arrays are always compact row-major: a view is a new array.
         return {"C": base, "size0": base[:0], "ndim0": base[1, 2, ...], "offset": base[1:, 2:]}
-    return "jax", jax.__version__, [p for p in platforms if p in ("cpu", "gpu")], make
+    devices = [p for p in platforms if p in ("cpu", "gpu")]
+    return "jax", jax.__version__, devices + (["gpu-pinned_host"] if "gpu" in devices else []), make
 
 
 PRODUCERS = [numpy_producer, torch_producer, cupy_producer, jax_producer]

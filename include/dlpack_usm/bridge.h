@@ -24,7 +24,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1, DLPACK_USM_BRIDGE_2). */
+ * (DLPACK_USM_BRIDGE_1, DLPACK_USM_BRIDGE_2, DLPACK_USM_BRIDGE_3). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 2u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 3u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -95,6 +95,27 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_export(const char* usm_kind, in
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_import(void* managed_tensor,
                                                         const char* capsule_name,
                                                         char** result_json);
+
+/* ABI version 3: the CUDA driver of the caller's process (libcuda.so.1,
+ * opened at run time; DLPACK_USM_CUDA_DRIVER names another file). A machine
+ * without it answers exit code 3 with the reason.
+ *
+ * What the driver says about `address` (cuPointerGetAttributes): on success
+ * *result_json is {"runtime": {...}}, the "runtime" section of a capsule file
+ * with cuda_memory_type ("device", "host", "managed", "array",
+ * "unregistered"), cuda_ordinal and owner_device (the owning device as the
+ * process numbers devices), cuda_device_count, cuda_visible_devices,
+ * alloc_base and alloc_size. Pass it as the "runtime" of an inspect request. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_pointer(uint64_t address, char** result_json);
+
+/* Creates a stream of CUDA device `ordinal`'s primary context, for a caller
+ * that passes one to __dlpack__(stream=...); *stream is the CUstream as an
+ * integer, and *result_json {"stream", "ordinal"}. The bridge owns it until
+ * dlpack_usm_bridge_cuda_stream_destroy. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_create(int32_t ordinal, uint64_t* stream,
+                                                               char** result_json);
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream,
+                                                                char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

@@ -10,7 +10,7 @@ The library is found through DLPACK_USM_LIBRARY, else where CMake put it for
 this copy of the package. `python3 -m dlpack_usm --help` is the command line;
 man dlpack-usm-python(7) documents both."""
 
-from . import _consumers, _contained, _exchange_api, _protocol, _sycl
+from . import _consumers, _contained, _cuda, _exchange_api, _protocol, _sycl, _tensor_json
 from ._errors import BridgeError, NotApplicable
 from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
 from ._library import tool_version
@@ -25,7 +25,9 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     capsule `obj.__dlpack__(max_version=...)` gives, then the protocol's.
     `consumer` is a callable such as numpy.from_dlpack whose handling of a
     consumed capsule is checked too, "auto" (numpy for kDLCPU, dpnp for
-    kDLOneAPI, where importable) or None."""
+    kDLOneAPI, where importable) or None. A producer that raises
+    BufferError for the export itself (torch does for a tensor whose device
+    is not its current device) is NotApplicable, with its reason."""
     if origin is None:
         module, version, kind = producer_label(obj)
         origin = f"python:{module} {version} {kind}"
@@ -44,11 +46,19 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
         return None, [finding("DLP-PY-CAPSULE-NAME", "__dlpack__", error.message)]
     except Exception as error:
         reason = _sycl.export_refusal(obj, error)
+        if reason is None and isinstance(error, BufferError):
+            # The array API's way to say "cannot export this": nothing to judge.
+            reason = (f"__dlpack__ raised BufferError ({error}): the producer cannot export "
+                      f"{type(obj).__name__} as it is; there is no tensor to check")
         if reason is None:
             raise
         raise NotApplicable(reason) from None
     found = list(base.findings)
     found += _protocol.check_producer(obj, base, tuple(max_version), origin)
+    stream_found, stream_notes = _cuda.check_streams(obj, _tensor_json.device(base.capsule),
+                                                      tuple(max_version))
+    found += stream_found
+    base.notes.extend(stream_notes)
     found += _sycl.check_usm_array_interface(obj, base)
     found += _exchange_api.check_exchange_api(obj, base, origin)
     chosen = _consumers.choose(consumer, base)

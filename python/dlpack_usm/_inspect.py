@@ -4,7 +4,7 @@ the capsule so that the producer's destructor frees what it made."""
 
 from dataclasses import dataclass, field
 
-from . import _capsules, _library, _sycl, _tensor_json
+from . import _capsules, _cuda, _library, _sycl, _tensor_json
 from ._errors import BridgeError
 from .rules import Finding
 
@@ -84,14 +84,18 @@ def _inspect(obj, max_version, origin, path):
     capsule = request_capsule(obj, max_version)
     inspection = read_capsule(capsule, origin)
     # kDLOneAPI facts need the producer's own SYCL runtime: only it knows
-    # the context the pointer is bound to.
+    # the context the pointer is bound to. CUDA facts come from the driver
+    # of this process, which the producer shares.
     device = _tensor_json.device(inspection.capsule)
+    runtime, note = None, None
     if device is not None and device[0] == _tensor_json.KDL_ONEAPI:
         runtime = _sycl.runtime_facts(obj)
-        if runtime is not None or path is not None:
-            inspection = read_capsule(capsule, origin, runtime, path)
-    elif path is not None:
-        inspection = read_capsule(capsule, origin, None, path)
+    elif device is not None and device[0] in _cuda.CUDA_DEVICE_TYPES:
+        runtime, note = _cuda.runtime_facts(_tensor_json.data_address(inspection.capsule))
+    if runtime is not None or path is not None:
+        inspection = read_capsule(capsule, origin, runtime, path)
+    if note is not None:
+        inspection.notes.append(note)
     del capsule  # the producer's destructor frees the tensor now
     return inspection
 

@@ -7,7 +7,7 @@ import os
 
 from ._errors import BridgeError
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 _library = None
 
@@ -53,6 +53,15 @@ def _declare(library):
     library.dlpack_usm_bridge_sycl_import.restype = ctypes.c_int
     library.dlpack_usm_bridge_sycl_import.argtypes = [
         ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_cuda_pointer.restype = ctypes.c_int
+    library.dlpack_usm_bridge_cuda_pointer.argtypes = [
+        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_cuda_stream_create.restype = ctypes.c_int
+    library.dlpack_usm_bridge_cuda_stream_create.argtypes = [
+        ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_cuda_stream_destroy.restype = ctypes.c_int
+    library.dlpack_usm_bridge_cuda_stream_destroy.argtypes = [
+        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
 

@@ -109,6 +109,19 @@ CATALOG = (
                "On CPU and other device types without streams, only None is accepted.",
                "The standard describes what is accepted without a must; a producer that accepts "
                "another value hides a consumer's mistake."),
+    PythonRule("DLP-PY-STREAM-CUDA-ZERO", "stream=0 accepted for a CUDA array", "warning",
+               "0.x", ARRAY_API, HEURISTIC,
+               "0 is disallowed due to its ambiguity: 0 could mean either None, 1, or 2.",
+               "The standard disallows the value without a must on the producer; a producer "
+               "that takes 0 guesses which stream the consumer meant and hides the consumer's "
+               "mistake. Checked for kDLCUDA and kDLCUDAManaged arrays."),
+    PythonRule("DLP-PY-STREAM-CUDA-REFUSED", "A stream value the standard defines for CUDA "
+               "refused", "info", "0.x", ARRAY_API, HEURISTIC,
+               "Support for a stream value other than None is optional and "
+               "implementation-dependent.",
+               "Worth knowing, not a defect: which of -1 (no synchronisation), 1 (legacy default "
+               "stream), 2 (per-thread default stream) and a stream pointer of the array's "
+               "device the producer refuses; a consumer that passes one gets no tensor."),
     PythonRule("DLP-PY-DEVICE-AGREES", "__dlpack_device__ disagrees with the tensor", "warning",
                "0.x", ARRAY_API_DEVICE, HEURISTIC,
                "Returns device type and device ID in DLPack format.",

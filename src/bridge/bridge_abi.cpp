@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bridge/cuda_facts.hpp"
 #include "bridge/sycl_exchange.hpp"
 #include "bridge/tensor_inspection.hpp"
 #include "build_info.hpp"
@@ -130,6 +131,26 @@ int dlpack_usm_bridge_sycl_import(void* managed_tensor, const char* capsule_name
     if (capsule_name == nullptr) throw Error(ExitCode::usage, "no capsule name");
     return dlpack_usm::bridge::sycl_import(managed_tensor, capsule_name);
   });
+}
+
+int dlpack_usm_bridge_cuda_pointer(uint64_t address, char** result_json) {
+  return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_pointer(address); });
+}
+
+int dlpack_usm_bridge_cuda_stream_create(int32_t ordinal, uint64_t* stream, char** result_json) {
+  if (stream != nullptr) *stream = 0;
+  return guarded(result_json, [&] {
+    if (stream == nullptr) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_cuda_stream_create was given no stream slot");
+    }
+    ordered_json info = dlpack_usm::bridge::cuda_stream_create(ordinal);
+    *stream = info["stream"].get<uint64_t>();
+    return info;
+  });
+}
+
+int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream, char** result_json) {
+  return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_stream_destroy(stream); });
 }
 
 void dlpack_usm_bridge_free(char* text) {

@@ -206,10 +206,36 @@ void read_dl_tensor(const json& value, const std::string& pointer, facts::Tensor
   }
 }
 
+// The CUDA driver's facts (kDLCUDA, kDLCUDAHost, kDLCUDAManaged tensors).
+void read_cuda_runtime(const JsonObject& section, facts::RuntimeFacts& runtime) {
+  if (const json* type = section.find("cuda_memory_type")) {
+    std::string where = section.pointer_to("cuda_memory_type");
+    runtime.cuda_memory_type = facts::parse_cuda_memory_type(read_string(*type, where));
+    if (!runtime.cuda_memory_type) {
+      fail_expected(where, "one of \"unregistered\", \"device\", \"host\", \"managed\", \"array\"",
+                    *type);
+    }
+  }
+  if (const json* ordinal = section.find("cuda_ordinal")) {
+    runtime.cuda_ordinal = read_integer<std::int32_t>(*ordinal, section.pointer_to("cuda_ordinal"),
+                                                      "int32_t cuda_ordinal");
+  }
+  if (const json* count = section.find("cuda_device_count")) {
+    runtime.cuda_device_count = read_integer<std::int32_t>(
+        *count, section.pointer_to("cuda_device_count"), "int32_t cuda_device_count");
+  }
+  if (const json* visible = section.find("cuda_visible_devices")) {
+    runtime.cuda_visible_devices =
+        read_string(*visible, section.pointer_to("cuda_visible_devices"));
+  }
+}
+
 facts::RuntimeFacts read_runtime(const json& value, const std::string& pointer) {
-  JsonObject section(value, pointer, "runtime",
-                     {"usm_kind", "owner_root_index", "owner_sub_device_index", "owner_device",
-                      "root_device_count", "default_context", "alloc_base", "alloc_size"});
+  JsonObject section(
+      value, pointer, "runtime",
+      {"usm_kind", "owner_root_index", "owner_sub_device_index", "owner_device",
+       "root_device_count", "default_context", "alloc_base", "alloc_size", "cuda_memory_type",
+       "cuda_ordinal", "cuda_device_count", "cuda_visible_devices"});
   facts::RuntimeFacts runtime;
   if (const json* kind = section.find("usm_kind")) {
     std::string where = section.pointer_to("usm_kind");
@@ -242,6 +268,7 @@ facts::RuntimeFacts read_runtime(const json& value, const std::string& pointer) 
   if (const json* size = section.find("alloc_size")) {
     runtime.alloc_size = read_address(*size, section.pointer_to("alloc_size"));
   }
+  read_cuda_runtime(section, runtime);
   return runtime;
 }
 

@@ -34,5 +34,7 @@ std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
 // The capsule-file form of `facts`; parse_capsule_text of its dump gives the
 // same facts back.
 nlohmann::ordered_json to_capsule_json(const facts::TensorFacts& facts);
+// The "runtime" section alone, as to_capsule_json writes it.
+nlohmann::ordered_json to_runtime_json(const facts::RuntimeFacts& runtime);
 
 }  // namespace dlpack_usm::capsule

@@ -44,7 +44,9 @@ ordered_json dl_tensor(const facts::TensorFacts& facts) {
   return tensor;
 }
 
-ordered_json runtime_section(const facts::RuntimeFacts& runtime) {
+}  // namespace
+
+ordered_json to_runtime_json(const facts::RuntimeFacts& runtime) {
   ordered_json section = ordered_json::object();
   if (runtime.usm_kind) section["usm_kind"] = facts::to_string(*runtime.usm_kind);
   if (runtime.owner_root_index) section["owner_root_index"] = *runtime.owner_root_index;
@@ -56,10 +58,14 @@ ordered_json runtime_section(const facts::RuntimeFacts& runtime) {
   if (runtime.default_context) section["default_context"] = *runtime.default_context;
   if (runtime.alloc_base) section["alloc_base"] = address(*runtime.alloc_base);
   if (runtime.alloc_size) section["alloc_size"] = *runtime.alloc_size;
+  if (runtime.cuda_memory_type) {
+    section["cuda_memory_type"] = facts::to_string(*runtime.cuda_memory_type);
+  }
+  if (runtime.cuda_ordinal) section["cuda_ordinal"] = *runtime.cuda_ordinal;
+  if (runtime.cuda_device_count) section["cuda_device_count"] = *runtime.cuda_device_count;
+  if (runtime.cuda_visible_devices) section["cuda_visible_devices"] = *runtime.cuda_visible_devices;
   return section;
 }
-
-}  // namespace
 
 ordered_json to_capsule_json(const facts::TensorFacts& facts) {
   ordered_json capsule;
@@ -71,7 +77,7 @@ ordered_json to_capsule_json(const facts::TensorFacts& facts) {
   capsule["manager_ctx"] = facts.has_manager_ctx;
   // An unknown major version leaves the body unread; nothing to write.
   if (facts.body_read) capsule["dl_tensor"] = dl_tensor(facts);
-  if (facts.runtime) capsule["runtime"] = runtime_section(*facts.runtime);
+  if (facts.runtime) capsule["runtime"] = to_runtime_json(*facts.runtime);
   if (!facts.origin.empty()) capsule["origin"] = facts.origin;
   return capsule;
 }

@@ -1,6 +1,7 @@
 // dlpack-usm list-devices: every platform, root device and sub-device the
 // chosen runtime (SYCL or OpenCL) sees, with USM capabilities and the
-// kDLOneAPI device_id each gets.
+// kDLOneAPI device_id each gets; then the CUDA devices with their kDLCUDA
+// ids, where a CUDA driver is installed.
 #include <memory>
 
 #include <fmt/core.h>
@@ -9,6 +10,7 @@
 #include "cli/console.hpp"
 #include "cli/runtime_option.hpp"
 #include "common/error.hpp"
+#include "report/cuda_inventory_report.hpp"
 #include "report/inventory_report.hpp"
 #include "runtime/runtime_choice.hpp"
 
@@ -18,7 +20,7 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
   auto* command = app.add_subcommand(
       "list-devices",
       "List platforms, root devices and sub-devices with their USM capabilities and kDLOneAPI "
-      "device ids, as SYCL or OpenCL sees them");
+      "device ids, as SYCL or OpenCL sees them, and CUDA devices with their kDLCUDA ids");
   auto json = std::make_shared<bool>(false);
   auto runtime_choice = std::make_shared<std::string>("auto");
   command->add_flag("--json", *json, "Print one JSON document instead of a table");
@@ -31,10 +33,16 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
     }
     for (const std::string& warning : inventory.warnings) print_warning(warning);
     for (const std::string& problem : inventory.problems) print_error(problem);
+    // CUDA devices are listed whatever --runtime says, and never change the
+    // exit code: a machine without CUDA is no broken USM machine.
+    runtime::cuda::CudaInventory cuda = runtime::cuda::cuda_inventory();
     if (*json) {
-      print_json(report::inventory_to_json(inventory));
+      nlohmann::ordered_json document = report::inventory_to_json(inventory);
+      document["cuda"] = report::cuda_inventory_to_json(cuda);
+      print_json(document);
     } else {
-      fmt::print("{}", report::inventory_to_text(inventory));
+      fmt::print("{}{}", report::inventory_to_text(inventory),
+                 report::cuda_inventory_to_text(cuda));
     }
     outcome.exit_code =
         static_cast<int>(inventory.problems.empty() ? ExitCode::ok : ExitCode::environment);

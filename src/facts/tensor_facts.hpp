@@ -25,6 +25,15 @@ enum class UsmKind { unknown, host, device, shared };
 const char* to_string(UsmKind kind);
 std::optional<UsmKind> parse_usm_kind(const std::string& text);
 
+// What the CUDA driver says a pointer is (CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+// and CU_POINTER_ATTRIBUTE_IS_MANAGED): device memory (cudaMalloc), page-locked
+// host memory (cudaMallocHost, cudaHostRegister), managed memory
+// (cudaMallocManaged), a CUDA array, or a pointer the driver does not know
+// (pageable host memory, another runtime's, or no allocation at all).
+enum class CudaMemoryType { unregistered, device, host, managed, array };
+const char* to_string(CudaMemoryType type);
+std::optional<CudaMemoryType> parse_cuda_memory_type(const std::string& text);
+
 // What the runtime that owns the pointer says about it. Every member is
 // optional because a capsule file may record only part of it.
 struct RuntimeFacts {
@@ -42,6 +51,17 @@ struct RuntimeFacts {
   std::optional<bool> default_context;
   std::optional<std::uint64_t> alloc_base;
   std::optional<std::uint64_t> alloc_size;
+
+  // CUDA (kDLCUDA, kDLCUDAHost, kDLCUDAManaged): what the driver of the
+  // process that held the tensor says. Ordinals are that process's, after
+  // CUDA_VISIBLE_DEVICES, which is what a kDLCUDA device_id means.
+  std::optional<CudaMemoryType> cuda_memory_type;
+  // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: the device the memory was allocated
+  // on or registered with.
+  std::optional<std::int32_t> cuda_ordinal;
+  std::optional<std::int32_t> cuda_device_count;  // cuDeviceGetCount
+  // CUDA_VISIBLE_DEVICES as the process had it, when set.
+  std::optional<std::string> cuda_visible_devices;
 };
 
 struct TensorFacts {

@@ -68,6 +68,7 @@ std::span<const RuleDefinition> alignment_rules();
 std::span<const RuleDefinition> device_rules();
 std::span<const RuleDefinition> deleter_rules();
 std::span<const RuleDefinition> oneapi_rules();
+std::span<const RuleDefinition> cuda_rules();
 std::span<const RuleDefinition> behaviour_rules();
 
 // Shared by several families (rule_helpers.cpp).

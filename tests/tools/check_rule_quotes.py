@@ -63,6 +63,8 @@ ARRAY_API_SENTENCES = [
     "If so, use that. Else, the producer should raise a BufferError here to tell users that the "
     "consumer's max_version is too old to allow the data exchange to happen.",
     "This logic is also applicable to handling of the new dl_device and copy keywords.",
+    "Support for a stream value other than None is optional and implementation-dependent.",
+    "0 is disallowed due to its ambiguity: 0 could mean either None, 1, or 2.",
 ]
 ARRAY_API_DEVICE_SENTENCES = ["Returns device type and device ID in DLPack format."]
 PYTHON_SPEC_SENTENCES = [
