@@ -232,16 +232,11 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     write_file_atomically(args.junit, report::check_run_to_junit(run), "--junit");
   }
   if (!args.failures.empty()) {
-    write_file_atomically(args.failures, suite::failures_file_text([&run] {
-                            std::vector<suite::CaseResult> results;
-                            for (const auto& c : run.cases) results.push_back(c.result);
-                            return results;
-                          }()),
-                          "--failures");
+    write_file_atomically(args.failures, report::check_run_failures(run), "--failures");
   }
   std::FILE* summary_stream = args.report == "-" ? stderr : stdout;
   fmt::print(summary_stream, "{}", report::check_run_summary(run));
-  return static_cast<int>(run.gate_passed() ? ExitCode::ok : ExitCode::findings);
+  return static_cast<int>(report::decide_exit_code(run));
 }
 
 }  // namespace

@@ -31,13 +31,10 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
     }
     for (const std::string& warning : inventory.warnings) print_warning(warning);
     for (const std::string& problem : inventory.problems) print_error(problem);
-    if (*json) {
-      print_json(report::inventory_to_json(inventory));
-    } else {
-      fmt::print("{}", report::inventory_to_text(inventory));
-    }
-    outcome.exit_code =
-        static_cast<int>(inventory.problems.empty() ? ExitCode::ok : ExitCode::environment);
+    print_report(*json, [&inventory](report::Printer& printer) {
+      report::print_inventory(printer, inventory);
+    });
+    outcome.exit_code = static_cast<int>(report::decide_exit_code(inventory));
   });
 }
 
