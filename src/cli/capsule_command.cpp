@@ -29,12 +29,9 @@ void add_dump(CLI::App& capsule, Outcome& outcome) {
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->callback([&outcome, file, json] {
     report::CapsuleDump dump = report::build_capsule_dump(*file, capsule::read_capsule_file(*file));
-    if (*json) {
-      print_json(report::capsule_dump_to_json(dump));
-    } else {
-      fmt::print("{}", report::capsule_dump_to_text(dump));
-    }
-    outcome.exit_code = static_cast<int>(ExitCode::ok);
+    print_report(*json,
+                 [&dump](report::Printer& printer) { report::print_capsule_dump(printer, dump); });
+    outcome.exit_code = static_cast<int>(report::decide_exit_code(dump));
   });
 }
 
@@ -65,15 +62,12 @@ void add_check(CLI::App& capsule, Outcome& outcome) {
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->add_flag("--strict", *strict, "Fail (exit 1) on warnings as well as on errors");
   command->callback([&outcome, files, json, strict] {
-    report::FindingsReport report;
-    report.strict = *strict;
-    for (const std::string& file : *files) report.files.push_back(check_file(file));
-    report.exit_code = static_cast<int>(report::decide_exit_code(report));
-    if (*json) {
-      print_json(report::findings_report_to_json(report));
-    } else {
-      fmt::print("{}", report::findings_report_to_text(report));
-    }
+    std::vector<report::FileFindings> checked;
+    for (const std::string& file : *files) checked.push_back(check_file(file));
+    report::FindingsReport report = report::make_findings_report(std::move(checked), *strict);
+    print_report(*json, [&report](report::Printer& printer) {
+      report::print_findings_report(printer, report);
+    });
     outcome.exit_code = report.exit_code;
   });
 }

@@ -233,7 +233,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   if (progress) fmt::print(stderr, "\r\033[K");
 
   write_check_outputs(run, report::check_run_to_json(run), outputs);
-  return static_cast<int>(run.gate_passed() ? ExitCode::ok : ExitCode::findings);
+  return static_cast<int>(report::decide_exit_code(run));
 }
 
 }  // namespace

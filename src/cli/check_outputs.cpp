@@ -7,7 +7,6 @@
 
 #include "common/atomic_file.hpp"
 #include "report/check_report.hpp"
-#include "suite/expectations.hpp"
 
 namespace dlpack_usm::cli {
 
@@ -36,9 +35,7 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
     write_file_atomically(outputs.junit, report::check_run_to_junit(run), "--junit");
   }
   if (!outputs.failures.empty()) {
-    std::vector<suite::CaseResult> results;
-    for (const suite::RecordedCase& recorded : run.cases) results.push_back(recorded.result);
-    write_file_atomically(outputs.failures, suite::failures_file_text(results), "--failures");
+    write_file_atomically(outputs.failures, report::check_run_failures(run), "--failures");
   }
   std::FILE* summary_stream = outputs.report == "-" ? stderr : stdout;
   fmt::print(summary_stream, "{}", report::check_run_summary(run));

@@ -2,6 +2,9 @@
 
 #include <fmt/core.h>
 
+#include "report/json_printer.hpp"
+#include "report/text_printer.hpp"
+
 namespace dlpack_usm::cli {
 
 void print_warning(std::string_view message) {
@@ -20,6 +23,19 @@ void print_error(std::string_view message, std::string_view hint) {
 void print_json(const nlohmann::ordered_json& json) {
   fmt::print("{}\n", json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   std::fflush(stdout);
+}
+
+void print_report(bool json, const std::function<void(report::Printer&)>& walk) {
+  if (json) {
+    report::JsonPrinter printer;
+    walk(printer);
+    print_json(printer.document());
+  } else {
+    report::TextPrinter printer;
+    walk(printer);
+    fmt::print("{}", printer.text());
+    std::fflush(stdout);
+  }
 }
 
 }  // namespace dlpack_usm::cli

@@ -2,9 +2,12 @@
 // stderr, always prefixed with the tool's name.
 #pragma once
 
+#include <functional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "report/printer.hpp"
 
 namespace dlpack_usm::cli {
 
@@ -14,5 +17,8 @@ void print_error(std::string_view message, std::string_view hint = {});
 // Pretty-printed with a trailing newline; invalid UTF-8 from drivers or input
 // files is replaced rather than aborting the dump.
 void print_json(const nlohmann::ordered_json& json);
+// A report on stdout: `walk` writes it to the JSON printer (--json) or to the
+// text printer; the walk itself does not know which.
+void print_report(bool json, const std::function<void(report::Printer&)>& walk);
 
 }  // namespace dlpack_usm::cli

@@ -152,11 +152,8 @@ void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
   request.device = resolve_device(inventory, options).ref;
 
   exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);
-  if (options.json) {
-    print_json(report::exchange_to_json(report));
-  } else {
-    fmt::print("{}", report::exchange_to_text(report));
-  }
+  print_report(options.json,
+               [&report](report::Printer& printer) { report::print_exchange(printer, report); });
   if (report.refused_at) print_error(report.refusal, report.refusal_hint);
   if (!options.save.empty()) {
     if (report.exported) {
@@ -166,7 +163,7 @@ void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
       print_warning(fmt::format("nothing saved to {}: export was refused", options.save));
     }
   }
-  outcome.exit_code = static_cast<int>(report.ok() ? ExitCode::ok : ExitCode::findings);
+  outcome.exit_code = static_cast<int>(report::decide_exit_code(report));
 }
 
 }  // namespace

@@ -36,16 +36,11 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
     // CUDA devices are listed whatever --runtime says, and never change the
     // exit code: a machine without CUDA is no broken USM machine.
     runtime::cuda::CudaInventory cuda = runtime::cuda::cuda_inventory();
-    if (*json) {
-      nlohmann::ordered_json document = report::inventory_to_json(inventory);
-      document["cuda"] = report::cuda_inventory_to_json(cuda);
-      print_json(document);
-    } else {
-      fmt::print("{}{}", report::inventory_to_text(inventory),
-                 report::cuda_inventory_to_text(cuda));
-    }
-    outcome.exit_code =
-        static_cast<int>(inventory.problems.empty() ? ExitCode::ok : ExitCode::environment);
+    print_report(*json, [&inventory, &cuda](report::Printer& printer) {
+      report::print_inventory(printer, inventory);
+      report::print_cuda_inventory(printer, cuda);
+    });
+    outcome.exit_code = static_cast<int>(report::decide_exit_code(inventory));
   });
 }
 

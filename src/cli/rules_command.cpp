@@ -49,12 +49,9 @@ void add_rules_command(CLI::App& app, Outcome& outcome) {
   command->add_option("--family", *family, "Only the rules of this family (" + family_list() + ")");
   command->callback([&outcome, json, family] {
     std::vector<const rules::RuleInfo*> selected = select_rules(*family);
-    if (*json) {
-      print_json(report::rules_to_json(selected));
-    } else {
-      fmt::print("{}", report::rules_to_text(selected));
-    }
-    outcome.exit_code = static_cast<int>(ExitCode::ok);
+    print_report(*json,
+                 [&selected](report::Printer& printer) { report::print_rules(printer, selected); });
+    outcome.exit_code = static_cast<int>(report::decide_exit_code(selected));
   });
 }
 

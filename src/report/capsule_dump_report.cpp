@@ -5,11 +5,11 @@
 #include "common/printable.hpp"
 #include "dlpack/names.hpp"
 #include "report/dims_text.hpp"
+#include "report/json_printer.hpp"
+#include "report/text_printer.hpp"
 
 namespace dlpack_usm::report {
 namespace {
-
-using nlohmann::ordered_json;
 
 const char* abi_name(facts::Abi abi) {
   return abi == facts::Abi::legacy ? "DLManagedTensor" : "DLManagedTensorVersioned";
@@ -34,171 +34,98 @@ std::uint64_t unknown_flag_bits(std::uint64_t flags) {
 }
 
 template <typename T>
-ordered_json optional_json(const std::optional<T>& value) {
-  return value ? ordered_json(*value) : ordered_json(nullptr);
+Value optional_value(const std::optional<T>& value) {
+  return value ? Value(*value) : Value(nullptr);
 }
-
-// ---- JSON writer ----
-
-ordered_json dl_tensor_json(const facts::TensorFacts& facts) {
-  const dl::DeviceTypeName* type = dl::find_device_type(facts.device_type);
-  const dl::DtypeCodeName* code = dl::find_dtype_code(facts.dtype.code);
-  ordered_json tensor;
-  tensor["data"] = facts.data == 0 ? ordered_json(nullptr) : ordered_json(hex(facts.data));
-  tensor["device"] = {
-      {"device_type", facts.device_type},
-      {"device_type_name", type ? ordered_json(std::string(type->name)) : ordered_json(nullptr)},
-      {"device_id", facts.device_id}};
-  tensor["ndim"] = facts.ndim;
-  tensor["dtype"] = {
-      {"code", facts.dtype.code},
-      {"code_name", code ? ordered_json(std::string(code->name)) : ordered_json(nullptr)},
-      {"bits", facts.dtype.bits},
-      {"lanes", facts.dtype.lanes},
-      {"name", dl::dtype_display(facts.dtype)}};
-  tensor["shape"] = optional_json(facts.shape);
-  tensor["strides"] = optional_json(facts.strides);
-  tensor["byte_offset"] = facts.byte_offset;
-  return tensor;
-}
-
-ordered_json runtime_json(const facts::RuntimeFacts& runtime) {
-  ordered_json section;
-  section["usm_kind"] =
-      runtime.usm_kind ? ordered_json(facts::to_string(*runtime.usm_kind)) : ordered_json(nullptr);
-  section["owner_device"] = optional_json(runtime.owner_device_name);
-  section["owner_root_index"] = optional_json(runtime.owner_root_index);
-  section["owner_sub_device_index"] = optional_json(runtime.owner_sub_device_index);
-  section["root_device_count"] = optional_json(runtime.root_device_count);
-  section["default_context"] = optional_json(runtime.default_context);
-  section["alloc_base"] =
-      runtime.alloc_base ? ordered_json(hex(*runtime.alloc_base)) : ordered_json(nullptr);
-  section["alloc_size"] = optional_json(runtime.alloc_size);
-  return section;
-}
-
-ordered_json derived_json(const facts::DerivedFacts& derived) {
-  ordered_json section;
-  section["element_bytes"] = derived.element_bytes;
-  section["element_count"] = optional_json(derived.element_count);
-  section["element_count_overflows"] = derived.element_count_overflows;
-  section["effective_strides"] = optional_json(derived.effective_strides);
-  if (derived.lowest_byte && derived.end_byte) {
-    section["byte_extent"] = {{"lowest_byte", *derived.lowest_byte},
-                              {"end_byte", *derived.end_byte}};
-  } else {
-    section["byte_extent"] = nullptr;
-  }
-  section["extent_overflows"] = derived.extent_overflows;
-  section["contiguity"] = facts::to_string(derived.contiguity);
-  section["data_alignment"] = derived.data_alignment;
-  section["first_element_alignment"] = derived.first_element_alignment;
-  return section;
-}
-
-ordered_json tensor_json(const TensorDump& tensor) {
-  const facts::TensorFacts& facts = tensor.facts;
-  bool versioned = facts.abi == facts::Abi::versioned;
-  ordered_json out;
-  out["origin"] = facts.origin;
-  out["abi"] = abi_name(facts.abi);
-  out["body_read"] = facts.body_read;
-  out["version"] =
-      versioned ? ordered_json{{"major", facts.version.major}, {"minor", facts.version.minor}}
-                : ordered_json(nullptr);
-  if (versioned) {
-    out["flags"] = {{"value", facts.flags},
-                    {"names", flag_names(facts.flags)},
-                    {"unknown_bits", unknown_flag_bits(facts.flags)}};
-  } else {
-    out["flags"] = nullptr;
-  }
-  out["deleter"] = facts.has_deleter;
-  out["manager_ctx"] = facts.has_manager_ctx;
-  out["dl_tensor"] = facts.body_read ? dl_tensor_json(facts) : ordered_json(nullptr);
-  out["runtime"] = facts.runtime ? runtime_json(*facts.runtime) : ordered_json(nullptr);
-  out["derived"] = facts.body_read ? derived_json(tensor.derived) : ordered_json(nullptr);
-  out["reader_notes"] = facts.reader_notes;
-  return out;
-}
-
-// ---- text writer ----
-
-// A titled block of "key  value" lines with the values aligned.
-class Block {
- public:
-  void add(std::string key, std::string value) {
-    rows_.emplace_back(std::move(key), std::move(value));
-  }
-  std::string render(const std::string& indent) const {
-    std::size_t width = 0;
-    for (const auto& row : rows_) width = std::max(width, row.first.size());
-    std::string text;
-    for (const auto& [key, value] : rows_) {
-      text += fmt::format("{}{:<{}}  {}\n", indent, key, width, value);
-    }
-    return text;
-  }
-
- private:
-  std::vector<std::pair<std::string, std::string>> rows_;
-};
 
 template <typename T>
 std::string optional_text(const std::optional<T>& value) {
   return value ? fmt::format("{}", *value) : "-";
 }
 
+// "kDLOneAPI (14)", or the number alone with a note where DLPack has no name.
 std::string named_value(std::string_view name, std::int64_t value) {
   return name.empty()
              ? fmt::format("{} (no name in DLPack {})", value, dl::to_string(dl::kModelRelease))
              : fmt::format("{} ({})", name, value);
 }
 
-std::string header_text(const facts::TensorFacts& facts) {
-  Block block;
-  block.add("abi", abi_name(facts.abi));
-  if (facts.abi == facts::Abi::versioned) {
-    block.add("version", fmt::format("{}.{}", facts.version.major, facts.version.minor));
-    block.add("flags", facts.flags == 0 ? "0"
-                                        : fmt::format("{} ({})", hex(facts.flags),
-                                                      dl::flags_display(facts.flags)));
-  }
-  block.add("deleter", facts.has_deleter ? "present" : "NULL");
-  block.add("manager_ctx", facts.has_manager_ctx ? "present" : "NULL");
-  return block.render("  ");
+TextView titled_section(std::string title) {
+  TextView view;
+  view.title = std::move(title);
+  view.indent = 2;
+  return view;
 }
 
-std::string dl_tensor_text(const facts::TensorFacts& facts) {
+void print_header(Printer& printer, const facts::TensorFacts& facts) {
+  printer.field("abi", abi_name(facts.abi), abi_name(facts.abi));
+  printer.data("body_read", facts.body_read);
+  if (facts.abi == facts::Abi::versioned) {
+    printer.field("version", {{"major", facts.version.major}, {"minor", facts.version.minor}},
+                  fmt::format("{}.{}", facts.version.major, facts.version.minor));
+    printer.field("flags",
+                  {{"value", facts.flags},
+                   {"names", flag_names(facts.flags)},
+                   {"unknown_bits", unknown_flag_bits(facts.flags)}},
+                  facts.flags == 0
+                      ? "0"
+                      : fmt::format("{} ({})", hex(facts.flags), dl::flags_display(facts.flags)));
+  } else {
+    printer.data("version", nullptr);
+    printer.data("flags", nullptr);
+  }
+  printer.field("deleter", facts.has_deleter, facts.has_deleter ? "present" : "NULL");
+  printer.field("manager_ctx", facts.has_manager_ctx, facts.has_manager_ctx ? "present" : "NULL");
+}
+
+void print_dl_tensor(Printer& printer, const facts::TensorFacts& facts) {
+  ObjectScope scope(printer, "dl_tensor", titled_section("dl_tensor"));
   const dl::DeviceTypeName* type = dl::find_device_type(facts.device_type);
   const dl::DtypeCodeName* code = dl::find_dtype_code(facts.dtype.code);
-  Block block;
-  block.add("data", facts.data == 0 ? "NULL" : hex(facts.data));
-  block.add("device_type", named_value(type ? type->name : "", facts.device_type));
-  block.add("device_id", fmt::format("{}", facts.device_id));
-  block.add("ndim", fmt::format("{}", facts.ndim));
-  block.add("dtype", fmt::format("{} (code {}, bits {}, lanes {})", dl::dtype_display(facts.dtype),
-                                 named_value(code ? code->name : "", facts.dtype.code),
-                                 facts.dtype.bits, facts.dtype.lanes));
-  block.add("shape", dims_text(facts.shape));
-  block.add("strides", dims_text(facts.strides));
-  block.add("byte_offset", fmt::format("{}", facts.byte_offset));
-  return "  dl_tensor\n" + block.render("    ");
+  printer.field("data", facts.data == 0 ? Value(nullptr) : Value(hex(facts.data)),
+                facts.data == 0 ? "NULL" : hex(facts.data));
+  {
+    // One object for machines; text shows its fields among the others.
+    ObjectScope device(printer, "device");
+    printer.field("device_type", facts.device_type,
+                  named_value(type ? type->name : "", facts.device_type));
+    printer.data("device_type_name", type ? Value(std::string(type->name)) : Value(nullptr));
+    printer.field("device_id", facts.device_id, fmt::format("{}", facts.device_id));
+  }
+  printer.field("ndim", facts.ndim, fmt::format("{}", facts.ndim));
+  printer.field("dtype",
+                {{"code", facts.dtype.code},
+                 {"code_name", code ? Value(std::string(code->name)) : Value(nullptr)},
+                 {"bits", facts.dtype.bits},
+                 {"lanes", facts.dtype.lanes},
+                 {"name", dl::dtype_display(facts.dtype)}},
+                fmt::format("{} (code {}, bits {}, lanes {})", dl::dtype_display(facts.dtype),
+                            named_value(code ? code->name : "", facts.dtype.code), facts.dtype.bits,
+                            facts.dtype.lanes));
+  printer.field("shape", optional_value(facts.shape), dims_text(facts.shape));
+  printer.field("strides", optional_value(facts.strides), dims_text(facts.strides));
+  printer.field("byte_offset", facts.byte_offset, fmt::format("{}", facts.byte_offset));
 }
 
-std::string runtime_text(const facts::RuntimeFacts& runtime) {
-  Block block;
-  block.add("usm_kind", runtime.usm_kind ? facts::to_string(*runtime.usm_kind) : "-");
-  block.add("owner_device",
-            runtime.owner_device_name ? printable(*runtime.owner_device_name) : "-");
-  block.add("owner_root_index", optional_text(runtime.owner_root_index));
-  block.add("owner_sub_device_index", optional_text(runtime.owner_sub_device_index));
-  block.add("root_device_count", optional_text(runtime.root_device_count));
-  block.add("default_context",
-            runtime.default_context ? (*runtime.default_context ? "yes" : "no") : "-");
-  block.add("alloc_base", runtime.alloc_base ? hex(*runtime.alloc_base) : "-");
-  block.add("alloc_size", optional_text(runtime.alloc_size));
-  return "  runtime\n" + block.render("    ");
+void print_runtime_facts(Printer& printer, const facts::RuntimeFacts& runtime) {
+  ObjectScope scope(printer, "runtime", titled_section("runtime"));
+  printer.field("usm_kind",
+                runtime.usm_kind ? Value(facts::to_string(*runtime.usm_kind)) : Value(nullptr),
+                runtime.usm_kind ? facts::to_string(*runtime.usm_kind) : "-");
+  printer.field("owner_device", optional_value(runtime.owner_device_name),
+                runtime.owner_device_name ? printable(*runtime.owner_device_name) : "-");
+  printer.field("owner_root_index", optional_value(runtime.owner_root_index),
+                optional_text(runtime.owner_root_index));
+  printer.field("owner_sub_device_index", optional_value(runtime.owner_sub_device_index),
+                optional_text(runtime.owner_sub_device_index));
+  printer.field("root_device_count", optional_value(runtime.root_device_count),
+                optional_text(runtime.root_device_count));
+  printer.field("default_context", optional_value(runtime.default_context),
+                runtime.default_context ? (*runtime.default_context ? "yes" : "no") : "-");
+  printer.field("alloc_base", runtime.alloc_base ? Value(hex(*runtime.alloc_base)) : Value(nullptr),
+                runtime.alloc_base ? hex(*runtime.alloc_base) : "-");
+  printer.field("alloc_size", optional_value(runtime.alloc_size),
+                optional_text(runtime.alloc_size));
 }
 
 std::string extent_text(const facts::DerivedFacts& derived) {
@@ -209,40 +136,45 @@ std::string extent_text(const facts::DerivedFacts& derived) {
   return derived.extent_overflows ? "overflows 64 bits" : "unknown (shape or strides unreadable)";
 }
 
-std::string derived_text(const facts::TensorFacts& facts, const facts::DerivedFacts& derived) {
-  Block block;
-  block.add("element_bytes", fmt::format("{}", derived.element_bytes));
-  block.add("element_count", derived.element_count ? fmt::format("{}", *derived.element_count)
-                             : derived.element_count_overflows ? "overflows 64 bits"
-                                                               : "unknown (shape unreadable)");
+std::string effective_strides_text(const facts::TensorFacts& facts,
+                                   const facts::DerivedFacts& derived) {
+  if (!derived.effective_strides) return "unknown";
   std::string strides = dims_text(derived.effective_strides);
-  if (!derived.effective_strides) strides = "unknown";
-  if (derived.effective_strides && !facts.strides) strides += " (row-major, strides NULL)";
-  block.add("effective_strides", strides);
-  block.add("byte_extent", extent_text(derived));
-  block.add("contiguity", facts::to_string(derived.contiguity));
-  block.add("data_alignment", fmt::format("{}", derived.data_alignment));
-  block.add("first_element_alignment", fmt::format("{}", derived.first_element_alignment));
-  return "  derived\n" + block.render("    ");
+  if (!facts.strides) strides += " (row-major, strides NULL)";
+  return strides;
 }
 
-std::string tensor_dump_text(const TensorDump& tensor) {
-  const facts::TensorFacts& facts = tensor.facts;
-  std::string text = fmt::format("{}\n", printable(facts.origin));
-  text += header_text(facts);
-  if (facts.body_read) {
-    text += dl_tensor_text(facts);
-  } else {
-    text += "  dl_tensor  not read (unknown major version)\n";
+void print_derived(Printer& printer, const facts::TensorFacts& facts,
+                   const facts::DerivedFacts& derived) {
+  ObjectScope scope(printer, "derived", titled_section("derived"));
+  printer.field("element_bytes", derived.element_bytes, fmt::format("{}", derived.element_bytes));
+  printer.field("element_count", optional_value(derived.element_count),
+                derived.element_count             ? fmt::format("{}", *derived.element_count)
+                : derived.element_count_overflows ? "overflows 64 bits"
+                                                  : "unknown (shape unreadable)");
+  printer.data("element_count_overflows", derived.element_count_overflows);
+  printer.field("effective_strides", optional_value(derived.effective_strides),
+                effective_strides_text(facts, derived));
+  printer.field("byte_extent",
+                derived.lowest_byte && derived.end_byte
+                    ? Value{{"lowest_byte", *derived.lowest_byte}, {"end_byte", *derived.end_byte}}
+                    : Value(nullptr),
+                extent_text(derived));
+  printer.data("extent_overflows", derived.extent_overflows);
+  printer.field("contiguity", facts::to_string(derived.contiguity),
+                facts::to_string(derived.contiguity));
+  printer.field("data_alignment", derived.data_alignment,
+                fmt::format("{}", derived.data_alignment));
+  printer.field("first_element_alignment", derived.first_element_alignment,
+                fmt::format("{}", derived.first_element_alignment));
+}
+
+void print_reader_notes(Printer& printer, const std::vector<std::string>& notes) {
+  ListScope scope(printer, "reader_notes", titled_section("reader notes"));
+  for (const std::string& note : notes) {
+    printer.data({}, note);
+    printer.line(fmt::format("- {}", printable(note)));
   }
-  if (facts.runtime) text += runtime_text(*facts.runtime);
-  if (facts.body_read) text += derived_text(facts, tensor.derived);
-  if (!facts.reader_notes.empty()) {
-    text += "  reader notes\n";
-    for (const std::string& note : facts.reader_notes)
-      text += fmt::format("    - {}\n", printable(note));
-  }
-  return text;
 }
 
 }  // namespace
@@ -257,21 +189,49 @@ CapsuleDump build_capsule_dump(std::string file, std::vector<facts::TensorFacts>
   return dump;
 }
 
-ordered_json capsule_dump_to_json(const CapsuleDump& dump) {
-  ordered_json out;
-  out["file"] = dump.file;
-  out["tensors"] = ordered_json::array();
-  for (const TensorDump& tensor : dump.tensors) out["tensors"].push_back(tensor_json(tensor));
-  return out;
+TensorDump dump_tensor(const facts::TensorFacts& tensor) {
+  return {tensor, facts::derive(tensor)};
+}
+
+void print_tensor_dump(Printer& printer, std::string_view key, const TensorDump& tensor) {
+  const facts::TensorFacts& facts = tensor.facts;
+  ObjectScope scope(printer, key, titled_section(printable(facts.origin)));
+  printer.data("origin", facts.origin);
+  print_header(printer, facts);
+  if (facts.body_read) {
+    print_dl_tensor(printer, facts);
+  } else {
+    printer.data("dl_tensor", nullptr);
+    printer.line("dl_tensor  not read (unknown major version)");
+  }
+  if (facts.runtime) {
+    print_runtime_facts(printer, *facts.runtime);
+  } else {
+    printer.data("runtime", nullptr);
+  }
+  if (facts.body_read) {
+    print_derived(printer, facts, tensor.derived);
+  } else {
+    printer.data("derived", nullptr);
+  }
+  print_reader_notes(printer, facts.reader_notes);
+}
+
+void print_capsule_dump(Printer& printer, const CapsuleDump& dump) {
+  printer.data("file", dump.file);
+  ListScope tensors(printer, "tensors");
+  for (std::size_t i = 0; i < dump.tensors.size(); ++i) {
+    if (i > 0) printer.line("");
+    print_tensor_dump(printer, {}, dump.tensors[i]);
+  }
+}
+
+nlohmann::ordered_json capsule_dump_to_json(const CapsuleDump& dump) {
+  return render_json(print_capsule_dump, dump);
 }
 
 std::string capsule_dump_to_text(const CapsuleDump& dump) {
-  std::string text;
-  for (const TensorDump& tensor : dump.tensors) {
-    if (!text.empty()) text += '\n';
-    text += tensor_dump_text(tensor);
-  }
-  return text;
+  return render_text(print_capsule_dump, dump);
 }
 
 }  // namespace dlpack_usm::report

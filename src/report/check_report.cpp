@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "report/inventory_report.hpp"
+#include "report/json_printer.hpp"
+#include "report/text_printer.hpp"
 #include "report/text_table.hpp"
 
 namespace dlpack_usm::report {
@@ -14,26 +16,6 @@ using nlohmann::ordered_json;
 using suite::CheckRun;
 using suite::Outcome;
 using suite::RecordedCase;
-
-ordered_json case_to_json(const RecordedCase& recorded) {
-  const suite::CaseResult& result = recorded.result;
-  ordered_json json;
-  json["id"] = result.id;
-  json["source"] = recorded.spec.source;
-  json["device"] =
-      recorded.spec.device.empty() ? ordered_json(nullptr) : ordered_json(recorded.spec.device);
-  json["outcome"] = suite::to_string(result.outcome);
-  json["verdict"] = suite::to_string(result.verdict);
-  json["message"] = result.message;
-  json["rule_ids"] = result.rule_ids;
-  json["duration_ms"] = result.duration_ms;
-  json["attempts"] = result.attempts;
-  json["first_outcome"] = result.first_outcome
-                              ? ordered_json(suite::to_string(*result.first_outcome))
-                              : ordered_json(nullptr);
-  json["repro"] = recorded.repro;
-  return json;
-}
 
 // The JUnit suite a case belongs to: its device, or "vectors" for offline ones.
 std::string suite_name(const RecordedCase& recorded) {
@@ -130,49 +112,174 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
-ordered_json check_run_to_json(const CheckRun& run) {
-  ordered_json json;
-  json["schema"] = kReportSchema;
-  json["tool"] = {{"name", "dlpack-usm"}, {"version", run.tool_version}};
-  json["started_at"] = run.started_at;
-  json["finished_at"] = run.finished_at;
-  json["duration_ms"] = run.duration_ms;
-  json["command_line"] = run.command_line;
-  json["environment"] = inventory_to_json(run.inventory);
-  json["options"] = run.options;
-  json["plugins"] = ordered_json(run.plugins);
-  ordered_json files = ordered_json::array();
-  for (const suite::ExpectationFile& file : run.expectation_files) {
-    files.push_back({{"kind", file.kind},
-                     {"path", file.path},
-                     {"sha256", file.sha256},
-                     {"entries", file.case_ids.size()}});
+namespace {
+
+// Cases per device and outcome: the table people read first.
+TextTable outcome_table(const CheckRun& run) {
+  struct Row {
+    int total = 0;
+    std::map<Outcome, int> outcomes;
+  };
+  std::map<std::string, Row> rows;
+  for (const RecordedCase& recorded : run.cases) {
+    Row& row = rows[suite_name(recorded)];
+    ++row.total;
+    ++row.outcomes[recorded.result.outcome];
   }
-  json["expectations"] = std::move(files);
+  TextTable table(
+      {"DEVICE", "CASES", "PASS", "FAIL", "N/S", "SKIP", "ERROR", "CRASH", "TIMEOUT", "NOT RUN"});
+  for (const auto& [name, row] : rows) {
+    auto count = [&row](Outcome o) {
+      auto it = row.outcomes.find(o);
+      return std::to_string(it == row.outcomes.end() ? 0 : it->second);
+    };
+    table.add_row({name, std::to_string(row.total), count(Outcome::pass), count(Outcome::fail),
+                   count(Outcome::not_supported), count(Outcome::skipped), count(Outcome::error),
+                   count(Outcome::crash), count(Outcome::timeout), count(Outcome::not_run)});
+  }
+  return table;
+}
+
+void print_plugins(Printer& printer, const CheckRun& run) {
+  printer.data("plugins", Value(run.plugins));
+  for (const nlohmann::json& plugin : run.plugins) {
+    printer.line(
+        fmt::format("{}: {}", plugin.value("role", std::string("plugin")), plugin_label(plugin)));
+  }
+  if (!run.plugins.empty()) printer.line("");
+}
+
+void print_expectation_files(Printer& printer, const CheckRun& run) {
+  ListScope files(printer, "expectations");
+  for (const suite::ExpectationFile& file : run.expectation_files) {
+    printer.data({}, {{"kind", file.kind},
+                      {"path", file.path},
+                      {"sha256", file.sha256},
+                      {"entries", file.case_ids.size()}});
+  }
+}
+
+void print_summary(Printer& printer, const CheckRun& run) {
   suite::VerdictCounts verdicts = run.verdict_counts();
-  ordered_json outcomes;
+  Value outcomes;
   for (Outcome outcome : {Outcome::pass, Outcome::fail, Outcome::not_supported, Outcome::skipped,
                           Outcome::error, Outcome::crash, Outcome::timeout, Outcome::not_run}) {
     outcomes[suite::to_string(outcome)] = run.outcome_count(outcome);
   }
-  json["summary"] = {{"total", run.cases.size()},
-                     {"outcomes", std::move(outcomes)},
-                     {"verdicts",
-                      {{"ok", verdicts.ok},
-                       {"expected_failure", verdicts.expected_failure},
-                       {"flaky", verdicts.flaky},
-                       {"unexpected_pass", verdicts.unexpected_pass},
-                       {"regression", verdicts.regression}}},
-                     {"interrupted", run.interrupted},
-                     {"gate", run.gate_passed() ? "passed" : "failed"}};
-  ordered_json results = ordered_json::array();
-  for (const RecordedCase& recorded : run.cases) results.push_back(case_to_json(recorded));
-  json["results"] = std::move(results);
-  return json;
+  printer.data("summary", {{"total", run.cases.size()},
+                           {"outcomes", std::move(outcomes)},
+                           {"verdicts",
+                            {{"ok", verdicts.ok},
+                             {"expected_failure", verdicts.expected_failure},
+                             {"flaky", verdicts.flaky},
+                             {"unexpected_pass", verdicts.unexpected_pass},
+                             {"regression", verdicts.regression}}},
+                           {"interrupted", run.interrupted},
+                           {"gate", run.gate_passed() ? "passed" : "failed"}});
+  printer.line("");
+  printer.line(fmt::format(
+      "verdicts: {} ok, {} expected failure, {} flaky, {} unexpected pass, {} regression",
+      verdicts.ok, verdicts.expected_failure, verdicts.flaky, verdicts.unexpected_pass,
+      verdicts.regression));
+}
+
+// People read about the cases that need them: those whose verdict is not ok.
+void print_case_verdict(Printer& printer, const RecordedCase& recorded) {
+  const suite::CaseResult& result = recorded.result;
+  if (result.verdict == suite::Verdict::ok) return;
+  printer.line("");
+  printer.line(fmt::format("{} {}: {} ({})", suite::to_string(result.verdict), result.id,
+                           suite::to_string(result.outcome),
+                           result.duration_ms >= 1000
+                               ? fmt::format("{:.1f} s", result.duration_ms / 1000)
+                               : fmt::format("{:.0f} ms", result.duration_ms)));
+  printer.line(fmt::format("  {}", result.message));
+  printer.line(fmt::format("  repro: {}", recorded.repro));
+}
+
+void print_gate(Printer& printer, const CheckRun& run) {
+  int skipped = run.outcome_count(Outcome::skipped);
+  printer.line("");
+  printer.line(fmt::format("gate: {} ({} cases run{} in {:.1f} s{})",
+                           run.gate_passed() ? "PASSED" : "FAILED",
+                           run.cases.size() - static_cast<std::size_t>(skipped),
+                           skipped > 0 ? fmt::format(", {} skipped by the filters,", skipped) : "",
+                           run.duration_ms / 1000, run.interrupted ? ", interrupted" : ""));
+}
+
+}  // namespace
+
+ExitCode decide_exit_code(const CheckRun& run) {
+  return run.gate_passed() ? ExitCode::ok : ExitCode::findings;
+}
+
+void print_case(Printer& printer, const RecordedCase& recorded) {
+  const suite::CaseResult& result = recorded.result;
+  printer.data("id", result.id);
+  printer.data("source", recorded.spec.source);
+  printer.data("device",
+               recorded.spec.device.empty() ? Value(nullptr) : Value(recorded.spec.device));
+  printer.data("outcome", suite::to_string(result.outcome));
+  printer.data("verdict", suite::to_string(result.verdict));
+  printer.data("message", result.message);
+  printer.data("rule_ids", result.rule_ids);
+  printer.data("duration_ms", result.duration_ms);
+  printer.data("attempts", result.attempts);
+  printer.data("first_outcome", result.first_outcome
+                                    ? Value(suite::to_string(*result.first_outcome))
+                                    : Value(nullptr));
+  printer.data("repro", recorded.repro);
+}
+
+void print_check_run(Printer& printer, const CheckRun& run) {
+  printer.data("schema", kReportSchema);
+  printer.data("tool", {{"name", "dlpack-usm"}, {"version", run.tool_version}});
+  printer.data("started_at", run.started_at);
+  printer.data("finished_at", run.finished_at);
+  printer.data("duration_ms", run.duration_ms);
+  printer.data("command_line", run.command_line);
+  {
+    // The machine the run saw, for machines: people ran list-devices.
+    TextView hidden;
+    hidden.hidden = true;
+    ObjectScope environment(printer, "environment", hidden);
+    print_inventory(printer, run.inventory);
+  }
+  printer.data("options", Value(run.options));
+  print_plugins(printer, run);
+  printer.table(outcome_table(run));
+  print_expectation_files(printer, run);
+  print_summary(printer, run);
+  {
+    ListScope results(printer, "results");
+    for (const RecordedCase& recorded : run.cases) {
+      ObjectScope object(printer, {});
+      print_case(printer, recorded);
+      print_case_verdict(printer, recorded);
+    }
+  }
+  print_gate(printer, run);
+}
+
+ordered_json check_run_to_json(const CheckRun& run) {
+  return render_json(print_check_run, run);
+}
+
+std::string check_run_summary(const CheckRun& run) {
+  return render_text(print_check_run, run);
 }
 
 std::string recorded_case_line(const RecordedCase& recorded) {
-  return case_to_json(recorded).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  JsonPrinter printer;
+  print_case(printer, recorded);
+  return printer.document().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string check_run_failures(const CheckRun& run) {
+  std::vector<suite::CaseResult> results;
+  results.reserve(run.cases.size());
+  for (const RecordedCase& recorded : run.cases) results.push_back(recorded.result);
+  return suite::failures_file_text(results);
 }
 
 std::string check_run_to_junit(const CheckRun& run) {
@@ -230,60 +337,6 @@ std::string check_run_to_junit(const CheckRun& run) {
   }
   xml += "</testsuites>\n";
   return xml;
-}
-
-std::string check_run_summary(const CheckRun& run) {
-  struct Row {
-    int total = 0;
-    std::map<Outcome, int> outcomes;
-  };
-  std::map<std::string, Row> rows;
-  for (const RecordedCase& recorded : run.cases) {
-    Row& row = rows[suite_name(recorded)];
-    ++row.total;
-    ++row.outcomes[recorded.result.outcome];
-  }
-  TextTable table(
-      {"DEVICE", "CASES", "PASS", "FAIL", "N/S", "SKIP", "ERROR", "CRASH", "TIMEOUT", "NOT RUN"});
-  for (const auto& [name, row] : rows) {
-    auto count = [&row](Outcome o) {
-      auto it = row.outcomes.find(o);
-      return std::to_string(it == row.outcomes.end() ? 0 : it->second);
-    };
-    table.add_row({name, std::to_string(row.total), count(Outcome::pass), count(Outcome::fail),
-                   count(Outcome::not_supported), count(Outcome::skipped), count(Outcome::error),
-                   count(Outcome::crash), count(Outcome::timeout), count(Outcome::not_run)});
-  }
-  std::string out;
-  for (const nlohmann::json& plugin : run.plugins) {
-    out +=
-        fmt::format("{}: {}\n", plugin.value("role", std::string("plugin")), plugin_label(plugin));
-  }
-  if (!out.empty()) out += "\n";
-  out += table.render();
-  suite::VerdictCounts verdicts = run.verdict_counts();
-  out += fmt::format(
-      "\nverdicts: {} ok, {} expected failure, {} flaky, {} unexpected pass, {} regression\n",
-      verdicts.ok, verdicts.expected_failure, verdicts.flaky, verdicts.unexpected_pass,
-      verdicts.regression);
-  for (const RecordedCase& recorded : run.cases) {
-    const suite::CaseResult& result = recorded.result;
-    if (result.verdict == suite::Verdict::ok) continue;
-    out +=
-        fmt::format("\n{} {}: {} ({})\n  {}\n  repro: {}\n", suite::to_string(result.verdict),
-                    result.id, suite::to_string(result.outcome),
-                    result.duration_ms >= 1000 ? fmt::format("{:.1f} s", result.duration_ms / 1000)
-                                               : fmt::format("{:.0f} ms", result.duration_ms),
-                    result.message, recorded.repro);
-  }
-  out += fmt::format(
-      "\ngate: {} ({} cases run{} in {:.1f} s{})\n", run.gate_passed() ? "PASSED" : "FAILED",
-      run.cases.size() - static_cast<std::size_t>(run.outcome_count(Outcome::skipped)),
-      run.outcome_count(Outcome::skipped) > 0
-          ? fmt::format(", {} skipped by the filters,", run.outcome_count(Outcome::skipped))
-          : "",
-      run.duration_ms / 1000, run.interrupted ? ", interrupted" : "");
-  return out;
 }
 
 }  // namespace dlpack_usm::report

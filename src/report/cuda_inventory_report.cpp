@@ -7,7 +7,6 @@
 namespace dlpack_usm::report {
 namespace {
 
-using nlohmann::ordered_json;
 using runtime::cuda::CudaDevice;
 using runtime::cuda::CudaInventory;
 
@@ -29,54 +28,53 @@ const char* cuda_managed_text(const CudaDevice& device) {
 
 }  // namespace
 
-ordered_json cuda_inventory_to_json(const CudaInventory& inventory) {
-  ordered_json json;
-  json["driver_library"] = inventory.library;
-  json["driver_loaded"] = inventory.driver_loaded;
-  json["driver_version"] = inventory.driver_version != 0
-                               ? ordered_json(cuda_driver_version_text(inventory.driver_version))
-                               : ordered_json(nullptr);
-  json["visible_devices"] =
-      inventory.visible_devices ? ordered_json(*inventory.visible_devices) : ordered_json(nullptr);
-  json["problem"] = inventory.problem ? ordered_json(*inventory.problem) : ordered_json(nullptr);
-  ordered_json devices = ordered_json::array();
-  for (const CudaDevice& device : inventory.devices) {
-    devices.push_back({{"dlpack_device_type", "kDLCUDA"},
-                       {"dlpack_device_id", device.ordinal},
-                       {"name", device.name},
-                       {"pci_bus_id", device.pci_bus_id},
-                       {"total_memory", device.total_memory},
-                       {"compute_capability", fmt::format("{}.{}", device.compute_capability_major,
-                                                          device.compute_capability_minor)},
-                       {"unified_addressing", device.unified_addressing},
-                       {"managed_memory", device.managed_memory},
-                       {"concurrent_managed_access", device.concurrent_managed_access}});
-  }
-  json["devices"] = std::move(devices);
-  return json;
-}
-
-std::string cuda_inventory_to_text(const CudaInventory& inventory) {
+void print_cuda_inventory(Printer& printer, const CudaInventory& inventory) {
+  ObjectScope cuda(printer, "cuda");
+  printer.data("driver_library", inventory.library);
+  printer.data("driver_loaded", inventory.driver_loaded);
+  printer.data("driver_version", inventory.driver_version != 0
+                                     ? Value(cuda_driver_version_text(inventory.driver_version))
+                                     : Value(nullptr));
+  printer.data("visible_devices",
+               inventory.visible_devices ? Value(*inventory.visible_devices) : Value(nullptr));
+  printer.data("problem", inventory.problem ? Value(*inventory.problem) : Value(nullptr));
+  printer.line("");
   if (inventory.devices.empty()) {
-    return fmt::format("\nCUDA: no kDLCUDA device ids: {}\n",
-                       inventory.problem ? *inventory.problem : "the driver lists no device");
+    printer.line(
+        fmt::format("CUDA: no kDLCUDA device ids: {}",
+                    inventory.problem ? *inventory.problem : "the driver lists no device"));
+  } else {
+    printer.line(fmt::format(
+        "CUDA driver {} ({}); kDLCUDA device ids are this process's CUDA ordinals ({}); {} "
+        "device(s)",
+        cuda_driver_version_text(inventory.driver_version), inventory.library,
+        cuda_visible_text(inventory), inventory.devices.size()));
   }
-  std::string out = fmt::format(
-      "\nCUDA driver {} ({}); kDLCUDA device ids are this process's CUDA ordinals ({}); {} "
-      "device(s)\n",
-      cuda_driver_version_text(inventory.driver_version), inventory.library,
-      cuda_visible_text(inventory), inventory.devices.size());
-  TextTable table({"ID", "NAME", "PCI BUS", "MEMORY", "CC", "MANAGED"});
+  TextView table{"",
+                 2,
+                 {{"ID", "dlpack_device_id"},
+                  {"NAME", "name"},
+                  {"PCI BUS", "pci_bus_id"},
+                  {"MEMORY", "total_memory"},
+                  {"CC", "compute_capability"},
+                  {"MANAGED", "managed_memory"}}};
+  ListScope devices(printer, "devices", table);
   for (const CudaDevice& device : inventory.devices) {
-    table.add_row(
-        {std::to_string(device.ordinal), device.name, device.pci_bus_id,
-         fmt::format("{:.1f} GiB",
-                     static_cast<double>(device.total_memory) / (1024.0 * 1024.0 * 1024.0)),
-         fmt::format("{}.{}", device.compute_capability_major, device.compute_capability_minor),
-         cuda_managed_text(device)});
+    ObjectScope entry(printer, {});
+    std::string capability =
+        fmt::format("{}.{}", device.compute_capability_major, device.compute_capability_minor);
+    printer.data("dlpack_device_type", "kDLCUDA");
+    printer.field("dlpack_device_id", device.ordinal, std::to_string(device.ordinal));
+    printer.field("name", device.name, device.name);
+    printer.field("pci_bus_id", device.pci_bus_id, device.pci_bus_id);
+    printer.field("total_memory", device.total_memory,
+                  fmt::format("{:.1f} GiB", static_cast<double>(device.total_memory) /
+                                                (1024.0 * 1024.0 * 1024.0)));
+    printer.field("compute_capability", capability, capability);
+    printer.data("unified_addressing", device.unified_addressing);
+    printer.field("managed_memory", device.managed_memory, cuda_managed_text(device));
+    printer.data("concurrent_managed_access", device.concurrent_managed_access);
   }
-  out += table.render("  ");
-  return out;
 }
 
 }  // namespace dlpack_usm::report

@@ -2,15 +2,12 @@
 // process, with the kDLCUDA device_id it gets, or why there is none.
 #pragma once
 
-#include <string>
-
-#include <nlohmann/json.hpp>
-
+#include "report/printer.hpp"
 #include "runtime/cuda/cuda_driver.hpp"
 
 namespace dlpack_usm::report {
 
-nlohmann::ordered_json cuda_inventory_to_json(const runtime::cuda::CudaInventory& inventory);
-std::string cuda_inventory_to_text(const runtime::cuda::CudaInventory& inventory);
+// Under the key "cuda"; in text, a paragraph after the OpenCL/SYCL devices.
+void print_cuda_inventory(Printer& printer, const runtime::cuda::CudaInventory& inventory);
 
 }  // namespace dlpack_usm::report

@@ -1,14 +1,21 @@
-// The two writers of `dlpack-usm exchange`: the steps of a finished round
-// trip as text for people, or as one JSON document for machines.
+// `dlpack-usm exchange`: the one walk over a finished round trip, its steps
+// as text for people or one JSON document for machines.
 #pragma once
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "common/error.hpp"
 #include "exchange/round_trip.hpp"
+#include "report/printer.hpp"
 
 namespace dlpack_usm::report {
+
+// 1 (findings) unless the round trip kept every promise (RoundTripReport::ok).
+ExitCode decide_exit_code(const exchange::RoundTripReport& report);
+
+void print_exchange(Printer& printer, const exchange::RoundTripReport& report);
 
 std::string exchange_to_text(const exchange::RoundTripReport& report);
 nlohmann::ordered_json exchange_to_json(const exchange::RoundTripReport& report);

@@ -3,14 +3,13 @@
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
-#include "report/text_table.hpp"
+#include "report/json_printer.hpp"
+#include "report/text_printer.hpp"
 
 namespace dlpack_usm::report {
 namespace {
 
-using nlohmann::ordered_json;
-
-ordered_json counts_json(const FindingCounts& counts) {
+Value counts_value(const FindingCounts& counts) {
   return {{"error", counts.errors}, {"warning", counts.warnings}, {"info", counts.infos}};
 }
 
@@ -23,16 +22,45 @@ std::string counts_text(const FindingCounts& counts) {
                      plural(counts.warnings, "warning"), plural(counts.infos, "info"));
 }
 
-std::string tensor_findings_text(const TensorFindings& tensor) {
-  if (tensor.findings.empty()) return fmt::format("{}  no findings\n", printable(tensor.origin));
-  std::string text = fmt::format("{}  {}\n", printable(tensor.origin),
-                                 counts_text(count_findings(tensor.findings)));
-  TextTable table({"SEVERITY", "RULE", "FIELD", "MESSAGE"});
+void print_tensor_findings(Printer& printer, const TensorFindings& tensor) {
+  ObjectScope scope(printer, {});
+  FindingCounts counts = count_findings(tensor.findings);
+  printer.data("origin", tensor.origin);
+  printer.line(fmt::format("{}  {}", printable(tensor.origin),
+                           tensor.findings.empty() ? "no findings" : counts_text(counts)));
+  printer.data("counts", counts_value(counts));
+  TextView table;
+  table.indent = 2;
+  table.columns = finding_columns();
+  ListScope findings(printer, "findings", table);
   for (const rules::Finding& finding : tensor.findings) {
-    table.add_row({rules::to_string(finding.severity), finding.rule_id, printable(finding.field),
-                   printable(finding.message)});
+    ObjectScope row(printer, {});
+    print_finding(printer, finding);
   }
-  return text + table.render("  ");
+}
+
+void print_file_findings(Printer& printer, const FileFindings& file) {
+  ObjectScope scope(printer, {});
+  printer.data("file", file.file);
+  printer.data("error", file.error
+                            ? Value{{"message", file.error->message}, {"hint", file.error->hint}}
+                            : Value(nullptr));
+  if (file.error) {
+    printer.line(
+        fmt::format("{}  not checked: {}", printable(file.file), printable(file.error->message)));
+  }
+  ListScope tensors(printer, "tensors");
+  for (const TensorFindings& tensor : file.tensors) print_tensor_findings(printer, tensor);
+}
+
+std::string summary_text(const FindingsReport& report, const FindingsSummary& summary) {
+  std::string text = fmt::format("checked {} in {}: {}", plural(summary.tensors, "tensor"),
+                                 plural(summary.files, "file"), counts_text(summary.findings));
+  if (summary.unreadable_files > 0) {
+    text += fmt::format("; {} unreadable", plural(summary.unreadable_files, "file"));
+  }
+  if (report.strict) text += " (strict: warnings fail)";
+  return text;
 }
 
 }  // namespace
@@ -78,61 +106,53 @@ ExitCode decide_exit_code(const FindingsReport& report) {
   return failed ? ExitCode::findings : ExitCode::ok;
 }
 
-ordered_json finding_to_json(const rules::Finding& finding) {
-  return {{"rule_id", finding.rule_id},
-          {"severity", rules::to_string(finding.severity)},
-          {"field", finding.field},
-          {"message", finding.message}};
+FindingsReport make_findings_report(std::vector<FileFindings> files, bool strict) {
+  FindingsReport report;
+  report.files = std::move(files);
+  report.strict = strict;
+  report.exit_code = static_cast<int>(decide_exit_code(report));
+  return report;
 }
 
-ordered_json findings_report_to_json(const FindingsReport& report) {
-  ordered_json out;
-  out["strict"] = report.strict;
-  out["files"] = ordered_json::array();
-  for (const FileFindings& file : report.files) {
-    ordered_json entry;
-    entry["file"] = file.file;
-    entry["error"] =
-        file.error ? ordered_json{{"message", file.error->message}, {"hint", file.error->hint}}
-                   : ordered_json(nullptr);
-    entry["tensors"] = ordered_json::array();
-    for (const TensorFindings& tensor : file.tensors) {
-      ordered_json findings = ordered_json::array();
-      for (const rules::Finding& finding : tensor.findings) {
-        findings.push_back(finding_to_json(finding));
-      }
-      entry["tensors"].push_back({{"origin", tensor.origin},
-                                  {"counts", counts_json(count_findings(tensor.findings))},
-                                  {"findings", std::move(findings)}});
-    }
-    out["files"].push_back(std::move(entry));
+std::vector<Column> finding_columns() {
+  return {
+      {"SEVERITY", "severity"}, {"RULE", "rule_id"}, {"FIELD", "field"}, {"MESSAGE", "message"}};
+}
+
+void print_finding(Printer& printer, const rules::Finding& finding) {
+  printer.field("rule_id", finding.rule_id, finding.rule_id);
+  printer.field("severity", rules::to_string(finding.severity), rules::to_string(finding.severity));
+  printer.field("field", finding.field, printable(finding.field));
+  printer.field("message", finding.message, printable(finding.message));
+}
+
+nlohmann::ordered_json finding_to_json(const rules::Finding& finding) {
+  JsonPrinter printer;
+  print_finding(printer, finding);
+  return printer.take_document();
+}
+
+void print_findings_report(Printer& printer, const FindingsReport& report) {
+  printer.data("strict", report.strict);
+  {
+    ListScope files(printer, "files");
+    for (const FileFindings& file : report.files) print_file_findings(printer, file);
   }
   FindingsSummary summary = summarize(report);
-  out["summary"] = {{"files", summary.files},
-                    {"unreadable_files", summary.unreadable_files},
-                    {"tensors", summary.tensors},
-                    {"findings", counts_json(summary.findings)}};
-  out["exit_code"] = report.exit_code;
-  return out;
+  printer.data("summary", {{"files", summary.files},
+                           {"unreadable_files", summary.unreadable_files},
+                           {"tensors", summary.tensors},
+                           {"findings", counts_value(summary.findings)}});
+  printer.line(summary_text(report, summary));
+  printer.data("exit_code", report.exit_code);
+}
+
+nlohmann::ordered_json findings_report_to_json(const FindingsReport& report) {
+  return render_json(print_findings_report, report);
 }
 
 std::string findings_report_to_text(const FindingsReport& report) {
-  std::string text;
-  for (const FileFindings& file : report.files) {
-    if (file.error) {
-      text += fmt::format("{}  not checked: {}\n", printable(file.file),
-                          printable(file.error->message));
-    }
-    for (const TensorFindings& tensor : file.tensors) text += tensor_findings_text(tensor);
-  }
-  FindingsSummary summary = summarize(report);
-  text += fmt::format("checked {} in {}: {}", plural(summary.tensors, "tensor"),
-                      plural(summary.files, "file"), counts_text(summary.findings));
-  if (summary.unreadable_files > 0) {
-    text += fmt::format("; {} unreadable", plural(summary.unreadable_files, "file"));
-  }
-  text += report.strict ? " (strict: warnings fail)\n" : "\n";
-  return text;
+  return render_text(print_findings_report, report);
 }
 
 }  // namespace dlpack_usm::report

@@ -1,7 +1,7 @@
 // Findings of the rule engine, per tensor and per file: the model that
-// `capsule check` (and any later checker) fills, and its two writers, an
-// aligned text listing for people and one JSON document for machines. The
-// writers only format; the command has decided the exit code.
+// `capsule check` (and any later checker) fills, and the one walk that prints
+// it, as an aligned text listing for people or one JSON document for
+// machines. The walk only formats; the model has decided the exit code.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "report/printer.hpp"
 #include "rules/rule.hpp"
 
 namespace dlpack_usm::report {
@@ -42,7 +43,7 @@ FindingCounts count_findings(const std::vector<rules::Finding>& findings);
 struct FindingsReport {
   std::vector<FileFindings> files;
   bool strict = false;  // warnings fail the check too
-  int exit_code = 0;
+  int exit_code = 0;    // decide_exit_code(), as make_findings_report sets it
 };
 
 struct FindingsSummary {
@@ -57,6 +58,16 @@ FindingsSummary summarize(const FindingsReport& report);
 // line: 2 (usage) when a file could not be read, 1 when an error remains
 // (or, with strict, a warning), 0 otherwise.
 ExitCode decide_exit_code(const FindingsReport& report);
+
+// The report of checked files with its exit code decided.
+FindingsReport make_findings_report(std::vector<FileFindings> files, bool strict);
+
+void print_findings_report(Printer& printer, const FindingsReport& report);
+// One finding's fields, in the object the caller opened: the same shape in
+// every output, "rule_id" naming the rule.
+void print_finding(Printer& printer, const rules::Finding& finding);
+// The columns of a table of findings (print_finding's fields).
+std::vector<Column> finding_columns();
 
 nlohmann::ordered_json finding_to_json(const rules::Finding& finding);
 nlohmann::ordered_json findings_report_to_json(const FindingsReport& report);

@@ -1,14 +1,15 @@
 #include "report/inventory_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "build_info.hpp"
-#include "report/text_table.hpp"
+#include "report/json_printer.hpp"
+#include "report/text_printer.hpp"
 
 namespace dlpack_usm::report {
 namespace {
 
-using nlohmann::ordered_json;
 using runtime::DeviceInfo;
 using runtime::Inventory;
 using runtime::PlatformInfo;
@@ -24,51 +25,24 @@ const char* ordering_explanation(const Inventory& inventory) {
          "sycl::device::get_devices() order only where no Level Zero device is visible";
 }
 
-ordered_json access_to_json(const UsmAccess& access) {
+Value access_value(const UsmAccess& access) {
   return {{"access", access.access},
           {"atomic_access", access.atomic_access},
           {"concurrent_access", access.concurrent_access},
           {"concurrent_atomic_access", access.concurrent_atomic_access}};
 }
 
-ordered_json optional_string(const std::optional<std::string>& text) {
-  return text ? ordered_json(*text) : ordered_json(nullptr);
+Value optional_string(const std::optional<std::string>& text) {
+  return text ? Value(*text) : Value(nullptr);
 }
 
-ordered_json device_to_json(const DeviceInfo& device) {
-  ordered_json json;
-  json["dlpack_device_id"] = device.dlpack_device_id();
-  json["sub_device_index"] =
-      device.ref.sub_index ? ordered_json(*device.ref.sub_index) : ordered_json(nullptr);
-  json["selector"] = device.selector_name;
-  json["backend"] = device.backend;
-  json["sycl_filter"] = optional_string(device.sycl_filter);
-  json["type"] = device.type;
-  json["name"] = device.name;
-  json["vendor"] = device.vendor;
-  json["driver_version"] = device.driver_version;
-  json["opencl_version"] = device.opencl_version;
-  json["compute_units"] = device.compute_units;
-  if (device.usm) {
-    json["usm"] = {{"host", access_to_json(device.usm->host)},
-                   {"device", access_to_json(device.usm->device)},
-                   {"single_device_shared", access_to_json(device.usm->single_device_shared)},
-                   {"cross_device_shared", access_to_json(device.usm->cross_device_shared)},
-                   {"shared_system", access_to_json(device.usm->shared_system)}};
-  } else {
-    json["usm"] = nullptr;
-  }
-  if (!device.ref.sub_index) {
-    json["partition"] = {
-        {"supported", device.partition_types},
-        {"used", device.partition_used.empty() ? ordered_json(nullptr)
-                                               : ordered_json(device.partition_used)},
-        {"error", optional_string(device.partition_error)}};
-    ordered_json subs = ordered_json::array();
-    for (const DeviceInfo& sub : device.sub_devices) subs.push_back(device_to_json(sub));
-    json["sub_devices"] = std::move(subs);
-  }
-  return json;
+Value usm_value(const DeviceInfo& device) {
+  if (!device.usm) return nullptr;
+  return {{"host", access_value(device.usm->host)},
+          {"device", access_value(device.usm->device)},
+          {"single_device_shared", access_value(device.usm->single_device_shared)},
+          {"cross_device_shared", access_value(device.usm->cross_device_shared)},
+          {"shared_system", access_value(device.usm->shared_system)}};
 }
 
 std::string usm_summary(const DeviceInfo& device) {
@@ -80,13 +54,84 @@ std::string usm_summary(const DeviceInfo& device) {
 }
 
 // On SYCL the OpenCL version column gives way to the device's SYCL backend.
-void add_device_row(TextTable& table, const DeviceInfo& device, bool sycl) {
+std::vector<Column> device_columns(bool sycl) {
+  return {{"ID", "dlpack_device_id"},
+          {"DEVICE", "selector"},
+          {"TYPE", "type"},
+          {"NAME", "name"},
+          {"DRIVER", "driver_version"},
+          sycl ? Column{"BACKEND", "backend"} : Column{"OPENCL", "opencl_version"},
+          {"CU", "compute_units"},
+          {"USM", "usm"}};
+}
+
+// A device and, for a root device, its sub-devices: rows that follow it in text.
+void print_device(Printer& printer, const DeviceInfo& device) {
+  ObjectScope scope(printer, {});
   bool sub = device.ref.sub_index.has_value();
-  table.add_row({sub ? fmt::format("({})", device.dlpack_device_id())
-                     : std::to_string(device.dlpack_device_id()),
-                 sub ? "  " + device.selector_name : device.selector_name, device.type, device.name,
-                 device.driver_version, sycl ? device.backend : device.opencl_version,
-                 std::to_string(device.compute_units), usm_summary(device)});
+  printer.field("dlpack_device_id", device.dlpack_device_id(),
+                sub ? fmt::format("({})", device.dlpack_device_id())
+                    : std::to_string(device.dlpack_device_id()));
+  printer.data("sub_device_index",
+               device.ref.sub_index ? Value(*device.ref.sub_index) : Value(nullptr));
+  printer.field("selector", device.selector_name,
+                sub ? fmt::format("  {}", device.selector_name) : device.selector_name);
+  printer.field("backend", device.backend, device.backend);
+  printer.data("sycl_filter", optional_string(device.sycl_filter));
+  printer.field("type", device.type, device.type);
+  printer.field("name", device.name, device.name);
+  printer.data("vendor", device.vendor);
+  printer.field("driver_version", device.driver_version, device.driver_version);
+  printer.field("opencl_version", device.opencl_version, device.opencl_version);
+  printer.field("compute_units", device.compute_units, std::to_string(device.compute_units));
+  printer.field("usm", usm_value(device), usm_summary(device));
+  if (sub) return;
+  printer.data("partition", {{"supported", device.partition_types},
+                             {"used", device.partition_used.empty() ? Value(nullptr)
+                                                                    : Value(device.partition_used)},
+                             {"error", optional_string(device.partition_error)}});
+  ListScope subs(printer, "sub_devices");
+  for (const DeviceInfo& sub_device : device.sub_devices) print_device(printer, sub_device);
+}
+
+// How each root device was partitioned, or why it was not: under the table.
+void print_partitions(Printer& printer, const PlatformInfo& platform) {
+  for (const DeviceInfo& device : platform.devices) {
+    if (!device.partition_used.empty()) {
+      printer.line(fmt::format("{}: {} sub-device(s) by partition '{}' (supported: {})",
+                               device.selector_name, device.sub_devices.size(),
+                               device.partition_used, fmt::join(device.partition_types, ", ")));
+    }
+    if (device.partition_error) {
+      printer.line(fmt::format("{}: {}", device.selector_name, *device.partition_error));
+    }
+  }
+}
+
+void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl) {
+  printer.line("");
+  printer.line(fmt::format("platform {}: {} ({}), {}{}", platform.index, platform.name,
+                           platform.vendor, platform.version,
+                           platform.usm_extension ? ", cl_intel_unified_shared_memory" : ""));
+  TextView indented;
+  indented.indent = 2;
+  ObjectScope scope(printer, {}, indented);
+  printer.data("index", platform.index);
+  printer.data("name", platform.name);
+  printer.data("vendor", platform.vendor);
+  printer.data("version", platform.version);
+  printer.data("icd_suffix", platform.icd_suffix);
+  printer.data("usm_extension", platform.usm_extension);
+  printer.data("error", optional_string(platform.error));
+  if (platform.error) printer.line(fmt::format("error: {}", *platform.error));
+  if (platform.devices.empty()) printer.line("(no visible device)");
+  {
+    TextView table;
+    table.columns = device_columns(sycl);
+    ListScope devices(printer, "devices", table);
+    for (const DeviceInfo& device : platform.devices) print_device(printer, device);
+  }
+  print_partitions(printer, platform);
 }
 
 }  // namespace
@@ -100,76 +145,48 @@ std::string usm_access_code(const UsmAccess& access) {
   return code;
 }
 
-ordered_json inventory_to_json(const Inventory& inventory) {
-  ordered_json json;
-  json["tool"] = {{"name", "dlpack-usm"}, {"version", kToolVersion}};
-  json["runtime"] = inventory.backend;
-  json["backend"] = inventory.backend;
-  json["ordering_model"] = {{"name", inventory.ordering_model},
-                            {"description", ordering_explanation(inventory)}};
-  json["root_device_count"] = inventory.root_device_count();
-  json["selector"] = optional_string(inventory.selector);
-  json["warnings"] = inventory.warnings;
-  json["problems"] = inventory.problems;
-  ordered_json platforms = ordered_json::array();
-  for (const PlatformInfo& platform : inventory.platforms) {
-    ordered_json devices = ordered_json::array();
-    for (const DeviceInfo& device : platform.devices) devices.push_back(device_to_json(device));
-    platforms.push_back({{"index", platform.index},
-                         {"name", platform.name},
-                         {"vendor", platform.vendor},
-                         {"version", platform.version},
-                         {"icd_suffix", platform.icd_suffix},
-                         {"usm_extension", platform.usm_extension},
-                         {"error", optional_string(platform.error)},
-                         {"devices", std::move(devices)}});
+ExitCode decide_exit_code(const Inventory& inventory) {
+  return inventory.problems.empty() ? ExitCode::ok : ExitCode::environment;
+}
+
+void print_inventory(Printer& printer, const Inventory& inventory) {
+  printer.data("tool", {{"name", "dlpack-usm"}, {"version", kToolVersion}});
+  printer.data("runtime", inventory.backend);
+  printer.data("backend", inventory.backend);
+  printer.data("ordering_model", {{"name", inventory.ordering_model},
+                                  {"description", ordering_explanation(inventory)}});
+  printer.data("root_device_count", inventory.root_device_count());
+  printer.line(
+      fmt::format("runtime {}; kDLOneAPI device ids: ordering model '{}' ({}); {} root device(s)",
+                  inventory.backend, inventory.ordering_model, ordering_explanation(inventory),
+                  inventory.root_device_count()));
+  printer.data("selector", optional_string(inventory.selector));
+  if (inventory.selector) {
+    printer.line(fmt::format("filtered by ONEAPI_DEVICE_SELECTOR={}", *inventory.selector));
   }
-  json["platforms"] = std::move(platforms);
-  return json;
+  printer.data("warnings", inventory.warnings);
+  printer.data("problems", inventory.problems);
+  {
+    ListScope platforms(printer, "platforms");
+    for (const PlatformInfo& platform : inventory.platforms) {
+      print_platform(printer, platform, inventory.backend == "sycl");
+    }
+  }
+  printer.line("");
+  printer.line("ID: kDLOneAPI device_id; a sub-device shows its parent's id in parentheses.");
+  printer.line(
+      "USM letters: A access, T atomic access, C concurrent access, X concurrent atomic "
+      "access; '-' not supported.");
+  printer.line(
+      "shared = single-device shared, cross = cross-device shared, system = shared system.");
+}
+
+nlohmann::ordered_json inventory_to_json(const Inventory& inventory) {
+  return render_json(print_inventory, inventory);
 }
 
 std::string inventory_to_text(const Inventory& inventory) {
-  std::string out =
-      fmt::format("runtime {}; kDLOneAPI device ids: ordering model '{}' ({}); {} root device(s)\n",
-                  inventory.backend, inventory.ordering_model, ordering_explanation(inventory),
-                  inventory.root_device_count());
-  if (inventory.selector) {
-    out += fmt::format("filtered by ONEAPI_DEVICE_SELECTOR={}\n", *inventory.selector);
-  }
-  for (const PlatformInfo& platform : inventory.platforms) {
-    out += fmt::format("\nplatform {}: {} ({}), {}{}\n", platform.index, platform.name,
-                       platform.vendor, platform.version,
-                       platform.usm_extension ? ", cl_intel_unified_shared_memory" : "");
-    if (platform.error) out += fmt::format("  error: {}\n", *platform.error);
-    if (platform.devices.empty()) {
-      out += "  (no visible device)\n";
-      continue;
-    }
-    bool sycl = inventory.backend == "sycl";
-    TextTable table(
-        {"ID", "DEVICE", "TYPE", "NAME", "DRIVER", sycl ? "BACKEND" : "OPENCL", "CU", "USM"});
-    for (const DeviceInfo& device : platform.devices) {
-      add_device_row(table, device, sycl);
-      for (const DeviceInfo& sub : device.sub_devices) add_device_row(table, sub, sycl);
-    }
-    out += table.render("  ");
-    for (const DeviceInfo& device : platform.devices) {
-      if (!device.partition_used.empty()) {
-        out += fmt::format("  {}: {} sub-device(s) by partition '{}' (supported: {})\n",
-                           device.selector_name, device.sub_devices.size(), device.partition_used,
-                           fmt::join(device.partition_types, ", "));
-      }
-      if (device.partition_error) {
-        out += fmt::format("  {}: {}\n", device.selector_name, *device.partition_error);
-      }
-    }
-  }
-  out +=
-      "\nID: kDLOneAPI device_id; a sub-device shows its parent's id in parentheses.\n"
-      "USM letters: A access, T atomic access, C concurrent access, X concurrent atomic "
-      "access; '-' not supported.\n"
-      "shared = single-device shared, cross = cross-device shared, system = shared system.\n";
-  return out;
+  return render_text(print_inventory, inventory);
 }
 
 }  // namespace dlpack_usm::report

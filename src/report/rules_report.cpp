@@ -1,6 +1,7 @@
 #include "report/rules_report.hpp"
 
-#include "report/text_table.hpp"
+#include "report/json_printer.hpp"
+#include "report/text_printer.hpp"
 
 namespace dlpack_usm::report {
 
@@ -11,37 +12,47 @@ std::string version_range_display(const rules::RuleInfo& rule) {
   return since + "-" + dl::to_string(*rule.until);
 }
 
-nlohmann::ordered_json rule_to_json(const rules::RuleInfo& rule) {
-  nlohmann::ordered_json json;
-  json["rule_id"] = rule.id;
-  json["family"] = rule.family;
-  json["severity"] = rules::to_string(rule.severity);
-  json["title"] = rule.title;
-  json["since"] = dl::to_string(rule.since);
-  json["until"] = rule.until ? nlohmann::ordered_json(dl::to_string(*rule.until)) : nullptr;
-  json["reference"] = rule.reference;
-  json["normative"] = rule.normative;
-  json["quote"] = rule.quote;
-  json["rationale"] = rule.rationale;
-  return json;
+void print_rule(Printer& printer, const rules::RuleInfo& rule) {
+  printer.field("rule_id", rule.id, rule.id);
+  printer.field("family", rule.family, rule.family);
+  printer.field("severity", rules::to_string(rule.severity), rules::to_string(rule.severity));
+  printer.field("title", rule.title, rule.title);
+  // Text shows the range in one column, machines its two ends.
+  printer.field("since", dl::to_string(rule.since), version_range_display(rule));
+  printer.data("until", rule.until ? Value(dl::to_string(*rule.until)) : Value(nullptr));
+  printer.data("reference", rule.reference);
+  printer.data("normative", rule.normative);
+  printer.data("quote", rule.quote);
+  printer.data("rationale", rule.rationale);
 }
 
-nlohmann::ordered_json rules_to_json(std::span<const rules::RuleInfo* const> rules) {
-  nlohmann::ordered_json json;
-  json["model_release"] = dl::to_string(dl::kModelRelease);
-  json["rules"] = nlohmann::ordered_json::array();
-  for (const rules::RuleInfo* rule : rules) json["rules"].push_back(rule_to_json(*rule));
-  return json;
-}
-
-std::string rules_to_text(std::span<const rules::RuleInfo* const> rules) {
-  TextTable table({"ID", "SEVERITY", "FAMILY", "VERSIONS", "TITLE"});
+void print_rules(Printer& printer, const RuleSelection& rules) {
+  printer.data("model_release", dl::to_string(dl::kModelRelease));
+  TextView table;
+  table.columns = {{"ID", "rule_id"},
+                   {"SEVERITY", "severity"},
+                   {"FAMILY", "family"},
+                   {"VERSIONS", "since"},
+                   {"TITLE", "title"}};
+  ListScope list(printer, "rules", table);
   for (const rules::RuleInfo* rule : rules) {
-    table.add_row({std::string(rule->id), rules::to_string(rule->severity),
-                   std::string(rule->family), version_range_display(*rule),
-                   std::string(rule->title)});
+    ObjectScope row(printer, {});
+    print_rule(printer, *rule);
   }
-  return table.render();
+}
+
+nlohmann::ordered_json rule_to_json(const rules::RuleInfo& rule) {
+  JsonPrinter printer;
+  print_rule(printer, rule);
+  return printer.take_document();
+}
+
+nlohmann::ordered_json rules_to_json(RuleSelection rules) {
+  return render_json(print_rules, rules);
+}
+
+std::string rules_to_text(RuleSelection rules) {
+  return render_text(print_rules, rules);
 }
 
 }  // namespace dlpack_usm::report

@@ -11,6 +11,11 @@ class TextTable {
   explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
   void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   bool empty() const { return rows_.empty(); }
+  std::size_t row_count() const { return rows_.size(); }
+  // Fills a cell of a row added before (TextPrinter fills rows field by field).
+  void set_cell(std::size_t row, std::size_t column, std::string text) {
+    rows_[row][column] = std::move(text);
+  }
   // Columns are padded to their widest cell and separated by two spaces;
   // the last column is never padded, so lines carry no trailing blanks.
   std::string render(const std::string& indent = "") const;

@@ -17,13 +17,30 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from optional_module import import_or_exit  # noqa: E402
 
 
+def schema_registry(schema_dir):
+    """The schemas beside SCHEMA, by their $id: a schema refers to another's
+    definitions (exchange to capsule-dump's tensor) by "urn:dlpack-usm:NAME"."""
+    import referencing  # jsonschema's own dependency
+    import referencing.jsonschema
+
+    resources = []
+    for name in sorted(os.listdir(schema_dir)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(schema_dir, name), encoding="utf-8") as f:
+                contents = json.load(f)
+            resources.append((contents["$id"], referencing.Resource.from_contents(
+                contents, default_specification=referencing.jsonschema.DRAFT202012)))
+    return referencing.Registry().with_resources(resources)
+
+
 def validate_schema(schema_path, documents):
     jsonschema = import_or_exit("jsonschema")
 
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = jsonschema.Draft202012Validator(
+        schema, registry=schema_registry(os.path.dirname(os.path.abspath(schema_path))))
     failures = 0
     for path in documents:
         with open(path, encoding="utf-8") as f:

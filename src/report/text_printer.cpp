@@ -1,0 +1,144 @@
+#include "report/text_printer.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace dlpack_usm::report {
+
+TextPrinter::TextPrinter() {
+  scopes_.emplace_back();  // the document itself
+}
+
+void TextPrinter::begin_scope(const TextView& view, bool is_list) {
+  const Scope& parent = scopes_.back();
+  Scope scope;
+  scope.title_indent = parent.indent;
+  scope.indent = parent.indent;
+  scope.indent.append(view.indent, ' ');
+  scope.titled = !view.title.empty();
+  scope.pending_title = view.title;
+  scope.hidden = parent.hidden || view.hidden;
+  scope.is_list = is_list;
+  scope.table_owner = parent.table_owner;
+  if (!view.columns.empty()) {
+    scope.columns = view.columns;
+    std::vector<std::string> headings;
+    for (const Column& column : view.columns) headings.push_back(column.heading);
+    scope.table.emplace(std::move(headings));
+    scope.table_owner = scopes_.size();
+  } else if (!is_list && parent.is_list && in_table()) {
+    // An object of a list shown as a table is a row of that table.
+    Scope& owner = scopes_[parent.table_owner];
+    scope.row = owner.table->row_count();
+    owner.table->add_row(std::vector<std::string>(owner.columns.size()));
+  }
+  scopes_.push_back(std::move(scope));
+}
+
+void TextPrinter::end_scope() {
+  Scope& scope = scopes_.back();
+  if (scope.table && !scope.table->empty() && !scope.hidden) {
+    print_titles();
+    flush_block();
+    out_ += scope.table->render(scope.indent);
+  }
+  // A titled block ends with its scope: the enclosing scope's next rows
+  // are aligned on their own.
+  if (scope.titled) flush_block();
+  scopes_.pop_back();
+}
+
+// Scope 0, the document, never shows a table: owner 0 means none.
+bool TextPrinter::in_table() const {
+  return scopes_.back().table_owner != 0;
+}
+
+void TextPrinter::print_titles() {
+  for (Scope& scope : scopes_) {
+    if (scope.pending_title.empty()) continue;
+    flush_block();
+    out_ += scope.title_indent;
+    out_ += scope.pending_title;
+    out_ += '\n';
+    scope.pending_title.clear();
+  }
+}
+
+void TextPrinter::flush_block() {
+  std::size_t width = 0;
+  for (const auto& row : block_) width = std::max(width, row.first.size());
+  for (const auto& [key, shown] : block_) {
+    out_ += fmt::format("{}{:<{}}  {}\n", block_indent_, key, width, shown);
+  }
+  block_.clear();
+}
+
+void TextPrinter::begin_object(std::string_view, const TextView& view) {
+  begin_scope(view, false);
+}
+
+void TextPrinter::end_object() {
+  end_scope();
+}
+
+void TextPrinter::begin_list(std::string_view, const TextView& view) {
+  begin_scope(view, true);
+}
+
+void TextPrinter::end_list() {
+  end_scope();
+}
+
+void TextPrinter::field(std::string_view key, const Value&, std::string_view shown) {
+  const Scope& scope = scopes_.back();
+  if (scope.hidden) return;
+  if (in_table()) {
+    // The cell of the column showing `key`, in the row of the innermost row object.
+    Scope& owner = scopes_[scope.table_owner];
+    auto row = std::find_if(scopes_.rbegin(), scopes_.rend(),
+                            [](const Scope& s) { return s.row.has_value(); });
+    auto column = std::find_if(owner.columns.begin(), owner.columns.end(),
+                               [key](const Column& c) { return c.key == key; });
+    if (row == scopes_.rend() || column == owner.columns.end()) return;
+    owner.table->set_cell(*row->row, static_cast<std::size_t>(column - owner.columns.begin()),
+                          std::string(shown));
+    return;
+  }
+  print_titles();
+  if (!block_.empty() && block_indent_ != scope.indent) flush_block();
+  block_indent_ = scope.indent;
+  block_.emplace_back(std::string(key), std::string(shown));
+}
+
+void TextPrinter::line(std::string_view text) {
+  const Scope& scope = scopes_.back();
+  if (scope.hidden) return;
+  print_titles();
+  flush_block();
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = text.find('\n', start);
+    std::string_view part = text.substr(start, end == std::string_view::npos ? end : end - start);
+    if (!part.empty()) out_ += scope.indent;
+    out_ += part;
+    out_ += '\n';
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+}
+
+void TextPrinter::table(const TextTable& table) {
+  const Scope& scope = scopes_.back();
+  if (scope.hidden) return;
+  print_titles();
+  flush_block();
+  out_ += table.render(scope.indent);
+}
+
+std::string TextPrinter::text() {
+  flush_block();
+  return out_;
+}
+
+}  // namespace dlpack_usm::report

@@ -1,0 +1,70 @@
+// The printer for people: lines, aligned "key  value" blocks and tables,
+// indented by the scopes' TextViews. Values for machines are dropped.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/printer.hpp"
+
+namespace dlpack_usm::report {
+
+class TextPrinter final : public Printer {
+ public:
+  TextPrinter();
+
+  void begin_object(std::string_view key, const TextView& view = {}) override;
+  void end_object() override;
+  void begin_list(std::string_view key, const TextView& view = {}) override;
+  void end_list() override;
+  void field(std::string_view key, const Value& value, std::string_view shown) override;
+  void line(std::string_view text) override;
+  void table(const TextTable& table) override;
+
+  // The text so far, the last block included.
+  std::string text();
+
+ private:
+  struct Scope {
+    std::string indent;  // of the content
+    bool titled = false;
+    // The title until it is printed, at the enclosing scope's content indent
+    // (`title_indent`), before the scope's first content.
+    std::string pending_title;
+    std::string title_indent;
+    bool hidden = false;
+    bool is_list = false;
+    // A scope showing a table owns it; rows of nested scopes go there.
+    std::vector<Column> columns;
+    std::optional<TextTable> table;
+    std::size_t table_owner = 0;     // index of the scope owning the table in use
+    std::optional<std::size_t> row;  // this object's row in that table
+  };
+
+  void begin_scope(const TextView& view, bool is_list);
+  void end_scope();
+  // Prints the titles not printed yet, outermost first, so that content
+  // appears under them.
+  void print_titles();
+  // Renders the pending block of aligned rows.
+  void flush_block();
+  bool in_table() const;
+
+  std::string out_;
+  std::vector<Scope> scopes_;
+  // "key  shown" rows waiting to be aligned together, at `block_indent_`.
+  std::vector<std::pair<std::string, std::string>> block_;
+  std::string block_indent_;
+};
+
+// The text a walk writes, as in `render_text(print_rules, rules)`.
+template <typename Model>
+std::string render_text(void (*walk)(Printer&, const Model&), const Model& model) {
+  TextPrinter printer;
+  walk(printer, model);
+  return printer.text();
+}
+
+}  // namespace dlpack_usm::report

@@ -1,0 +1,214 @@
+// The two printers every report writes to: the same walk gives people aligned
+// blocks, titled sections and tables, and machines one JSON document with the
+// typed values; what is for one audience never reaches the other.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "report/json_printer.hpp"
+#include "report/text_printer.hpp"
+
+namespace dlpack_usm::report {
+namespace {
+
+TextView titled(std::string title, std::size_t indent) {
+  TextView view;
+  view.title = std::move(title);
+  view.indent = indent;
+  return view;
+}
+
+TextView table_of(std::vector<Column> columns, std::size_t indent = 0) {
+  TextView view;
+  view.columns = std::move(columns);
+  view.indent = indent;
+  return view;
+}
+
+TextView hidden_view() {
+  TextView view;
+  view.hidden = true;
+  return view;
+}
+
+// A small report with every kind of call, as the reports in src/report make them.
+void print_sample(Printer& printer) {
+  printer.data("schema", "sample/1");
+  printer.line("sample report");
+  {
+    ObjectScope tensor(printer, "tensor", titled("t.json#0", 2));
+    printer.field("abi", "DLManagedTensorVersioned", "DLManagedTensorVersioned");
+    printer.field("version", {{"major", 1}, {"minor", 3}}, "1.3");
+    {
+      // One object for machines; its fields join the enclosing block in text.
+      ObjectScope device(printer, "device");
+      printer.field("device_id", 0, "0");
+    }
+    {
+      ListScope notes(printer, "notes", titled("notes", 2));
+      printer.data({}, "first");
+      printer.line("- first");
+    }
+    ListScope empty(printer, "empty", titled("never shown", 2));
+  }
+  {
+    ListScope rows(printer, "rows",
+                   table_of({{"ID", "id"}, {"NAME", "name"}, {"SIZE", "size"}}, 2));
+    for (int id : {0, 1}) {
+      ObjectScope row(printer, {});
+      printer.field("name", fmt::format("device {}", id), fmt::format("device-{}", id));
+      printer.field("id", id, std::to_string(id));
+      printer.field("size", 1000 * (id + 1), fmt::format("{} B", 1000 * (id + 1)));
+      printer.data("vendor", "x");
+      ListScope subs(printer, "subs");
+      ObjectScope sub(printer, {});
+      printer.field("id", id, fmt::format("({})", id));
+    }
+  }
+  {
+    ObjectScope machines_only(printer, "environment", hidden_view());
+    printer.field("backend", "opencl", "opencl");
+    printer.line("not for people");
+  }
+  printer.line("two\nlines");
+}
+
+TEST(TextPrinter, PrintsBlocksSectionsAndTablesForPeople) {
+  TextPrinter printer;
+  print_sample(printer);
+  EXPECT_EQ(printer.text(),
+            "sample report\n"
+            "t.json#0\n"
+            "  abi        DLManagedTensorVersioned\n"
+            "  version    1.3\n"
+            "  device_id  0\n"
+            "  notes\n"
+            "    - first\n"
+            "  ID   NAME      SIZE\n"
+            "  0    device-0  1000 B\n"
+            "  (0)\n"
+            "  1    device-1  2000 B\n"
+            "  (1)\n"
+            "two\n"
+            "lines\n");
+}
+
+TEST(JsonPrinter, WritesTheTypedValuesForMachines) {
+  JsonPrinter printer;
+  print_sample(printer);
+  nlohmann::ordered_json expected = nlohmann::ordered_json::parse(R"({
+    "schema": "sample/1",
+    "tensor": {
+      "abi": "DLManagedTensorVersioned",
+      "version": {"major": 1, "minor": 3},
+      "device": {"device_id": 0},
+      "notes": ["first"],
+      "empty": []
+    },
+    "rows": [
+      {"name": "device 0", "id": 0, "size": 1000, "vendor": "x", "subs": [{"id": 0}]},
+      {"name": "device 1", "id": 1, "size": 2000, "vendor": "x", "subs": [{"id": 1}]}
+    ],
+    "environment": {"backend": "opencl"}
+  })");
+  EXPECT_EQ(printer.document(), expected) << printer.document().dump(2);
+  // Keys keep the walk's order, so documents read as the text does.
+  EXPECT_EQ(printer.document().begin().key(), "schema");
+}
+
+TEST(JsonPrinter, ARootListTakesItemsWithoutKeys) {
+  JsonPrinter printer(Value::array());
+  printer.data({}, 1);
+  {
+    ObjectScope item(printer, {});
+    printer.field("a", true, "yes");
+  }
+  printer.data({}, nullptr);
+  EXPECT_EQ(printer.document(), Value::parse(R"([1, {"a": true}, null])"));
+}
+
+TEST(TextPrinter, AlignsEachBlockOnItsOwnKeys) {
+  TextPrinter printer;
+  {
+    ObjectScope first(printer, "first", titled("first", 2));
+    printer.field("a", 1, "1");
+    printer.field("longer_key", 2, "2");
+  }
+  {
+    ObjectScope second(printer, "second", titled("second", 2));
+    printer.field("b", 3, "3");
+  }
+  EXPECT_EQ(printer.text(),
+            "first\n"
+            "  a           1\n"
+            "  longer_key  2\n"
+            "second\n"
+            "  b  3\n");
+}
+
+TEST(TextPrinter, ATitledSectionEndsItsBlock) {
+  TextPrinter printer;
+  {
+    ObjectScope section(printer, "section", titled("section", 0));
+    printer.field("a", 1, "1");
+  }
+  printer.field("longer_key", 2, "2");
+  EXPECT_EQ(printer.text(),
+            "section\n"
+            "a  1\n"
+            "longer_key  2\n");
+}
+
+TEST(TextPrinter, IndentsEveryLineOfAMultiLineTextButNotEmptyOnes) {
+  TextPrinter printer;
+  ObjectScope scope(printer, "s", titled("", 4));
+  printer.line("a\n\nb");
+  printer.line("");
+  EXPECT_EQ(printer.text(), "    a\n\n    b\n\n");
+}
+
+TEST(TextPrinter, AnEmptyTableAndAnEmptyTitledSectionPrintNothing) {
+  TextPrinter printer;
+  { ListScope rows(printer, "rows", table_of({{"ID", "id"}})); }
+  {
+    ObjectScope section(printer, "section", titled("title", 2));
+    printer.data("only_for_machines", 1);
+  }
+  EXPECT_EQ(printer.text(), "");
+}
+
+TEST(TextPrinter, AFieldWithoutAColumnIsLeftOutOfTheRow) {
+  TextPrinter printer;
+  {
+    ListScope rows(printer, "rows", table_of({{"ID", "id"}, {"TYPE", "type"}}));
+    ObjectScope row(printer, {});
+    printer.field("type", "cpu", "cpu");
+    printer.field("opencl_version", "3.0", "3.0");
+    printer.field("id", 7, "7");
+  }
+  EXPECT_EQ(printer.text(),
+            "ID  TYPE\n"
+            "7   cpu\n");
+}
+
+TEST(Printers, ATableWalkedOnceGivesARowPerObjectAndAListOfObjects) {
+  auto walk = [](Printer& printer) {
+    ListScope rows(printer, "findings",
+                   table_of({{"SEVERITY", "severity"}, {"RULE", "rule_id"}}, 2));
+    ObjectScope row(printer, {});
+    printer.field("rule_id", "DLP-X", "DLP-X");
+    printer.field("severity", "error", "error");
+  };
+  TextPrinter text;
+  walk(text);
+  JsonPrinter json;
+  walk(json);
+  EXPECT_EQ(text.text(),
+            "  SEVERITY  RULE\n"
+            "  error     DLP-X\n");
+  EXPECT_EQ(json.document(),
+            Value::parse(R"({"findings": [{"rule_id": "DLP-X", "severity": "error"}]})"));
+}
+
+}  // namespace
+}  // namespace dlpack_usm::report
