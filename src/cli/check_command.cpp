@@ -130,9 +130,9 @@ int run_child(const CheckArguments& args) {
   // killed with SIGKILL, and so does every process a library under test
   // starts in it; one whose run is already gone does not start.
   if (!suite::contain_worker(args.runner_pid)) return 1;
-  start_runtime(args.runtime, true);
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
-  int status = suite::run_cases_in_child(sources, args.run_case);
+  int status = suite::run_cases_in_child(sources, args.run_case,
+                                         [&args] { start_runtime(args.runtime, true); });
   suite::reap_worker_leftovers();
   return status;
 }

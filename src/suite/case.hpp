@@ -103,7 +103,11 @@ struct CaseResult {
 class CaseSource {
  public:
   virtual ~CaseSource() = default;
+  // The first part of every id of its cases ("vector" for "vector/...").
   virtual std::string_view kind() const = 0;
+  // Whether its cases need the runtime: a worker that runs none of them
+  // never starts it (the offline vectors).
+  virtual bool needs_runtime() const { return true; }
   // Deterministic: the same machine and options give the same list.
   virtual std::vector<CaseSpec> cases() = 0;
   virtual CaseResult run(const CaseSpec& spec) = 0;

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -320,12 +321,21 @@ bool write_line(std::string line) {
 
 }  // namespace
 
-int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids) {
+int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids,
+                       const std::function<void()>& start_runtime) {
   // The parent reads results on kResultFd; run by hand (no such descriptor)
   // they go to stdout behind the marker instead.
   bool channel = fcntl(kResultFd, F_GETFD) != -1;
+  std::set<std::string_view> kinds;
+  for (const std::string& id : ids) kinds.insert(std::string_view(id).substr(0, id.find('/')));
+  bool runtime_started = !start_runtime;
   std::map<std::string, std::pair<CaseSource*, CaseSpec>> known;
   for (auto& source : sources) {
+    if (!kinds.count(source->kind())) continue;
+    if (source->needs_runtime() && !runtime_started) {
+      start_runtime();
+      runtime_started = true;
+    }
     for (CaseSpec& spec : source->cases()) {
       std::string id = spec.id;
       known.emplace(std::move(id), std::pair{source.get(), std::move(spec)});

@@ -49,8 +49,11 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
 
 // The worker side: runs the cases `ids` of `sources` in order, writing one
 // JSON line per case to kResultFd (to stdout behind kResultMarker when run
-// by hand), and returns the process exit code.
-int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids);
+// by hand), and returns the process exit code. Only the sources the ids name
+// list their cases, and `start_runtime` is called first when one of them
+// needs the runtime.
+int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids,
+                       const std::function<void()>& start_runtime = {});
 
 // The result JSON exchanged between child and parent (also the report's).
 nlohmann::json result_to_json(const CaseResult& result);

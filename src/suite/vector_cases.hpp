@@ -14,6 +14,7 @@ class VectorCaseSource final : public CaseSource {
   explicit VectorCaseSource(std::filesystem::path conformance_dir);
 
   std::string_view kind() const override { return "vector"; }
+  bool needs_runtime() const override { return false; }
   std::vector<CaseSpec> cases() override { return cases_; }
   // pass: a failing vector fires every expected rule and no other error
   // rule; a passing vector fires no error and not the rule it demonstrates.

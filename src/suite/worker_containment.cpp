@@ -98,6 +98,18 @@ bool parent_gone(int pipe_read_end) {
   return gone;
 }
 
+// A close-on-exec pipe above the descriptors a worker uses (0-2 and the
+// result channel, 3), which a run by hand may leave free for pipe() to take.
+bool private_pipe(int fds[2]) {
+  int raw[2];
+  if (pipe2(raw, O_CLOEXEC) != 0) return false;
+  for (int end = 0; end < 2; ++end) {
+    fds[end] = fcntl(raw[end], F_DUPFD_CLOEXEC, 10);
+    close(raw[end]);
+  }
+  return fds[0] >= 0 && fds[1] >= 0;
+}
+
 // Every child of this process, from /proc (the kernel's own list).
 std::vector<pid_t> own_children() {
   std::vector<pid_t> children;
@@ -121,7 +133,7 @@ bool contain_worker(long runner_pid, Containment* how) {
   // waiter (outside) -> init (PID 1 inside) -> worker (PID 2): the worker
   // is no namespace init, so the signals a library raises act as usual.
   int status_pipe[2], waiter_alive[2];
-  if (pipe2(status_pipe, O_CLOEXEC) != 0 || pipe2(waiter_alive, O_CLOEXEC) != 0) return false;
+  if (!private_pipe(status_pipe) || !private_pipe(waiter_alive)) return false;
   pid_t init = fork();
   if (init < 0) return false;
   if (init > 0) {
@@ -134,7 +146,7 @@ bool contain_worker(long runner_pid, Containment* how) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (parent_gone(waiter_alive[0])) _exit(1);
   int init_alive[2];
-  if (pipe2(init_alive, O_CLOEXEC) != 0) _exit(1);
+  if (!private_pipe(init_alive)) _exit(1);
   pid_t worker = fork();
   if (worker < 0) _exit(1);
   if (worker > 0) {
