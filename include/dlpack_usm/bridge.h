@@ -19,12 +19,16 @@
  *               where "capsule" is the capsule-file form of the tensor
  *               (conformance/schema/capsule.schema.json);
  *   on failure  {"error": "what went wrong", "hint": "what to do"}.
+ * A tensor whose struct, shape or strides lie in memory this process cannot
+ * read is read page-guarded, never dereferenced: it is exit code 1 (a
+ * finding about the producer) with {"error", "hint", "unreadable": FIELD},
+ * FIELD naming the pointer ("tensor", "dl_tensor.shape", "dl_tensor.strides").
  * *result_json is NULL only when memory for it could not be had.
  *
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1, DLPACK_USM_BRIDGE_2, DLPACK_USM_BRIDGE_3). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_4). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -34,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 3u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 4u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -116,6 +120,16 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_create(int32_t ordinal, 
                                                                char** result_json);
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream,
                                                                 char** result_json);
+
+/* ABI version 4: copies `size` bytes at `address` to `destination` when every
+ * one of them is readable memory of this process, with the facts reader's
+ * page-guarded copy: an unmapped, protected or non-canonical address is an
+ * answer, never a crash. Returns 0 when copied, 1 when some byte is not
+ * readable, 2 for a NULL `destination`. For a caller that must look into a
+ * producer's structs (the Python package reads DLPackExchangeAPI tables and
+ * the deleter of a tensor they give) without dereferencing them itself. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_read_memory(const void* address, uint64_t size,
+                                                        void* destination);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

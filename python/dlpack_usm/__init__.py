@@ -11,7 +11,7 @@ this copy of the package. `python3 -m dlpack_usm --help` is the command line;
 man dlpack-usm-python(7) documents both."""
 
 from . import _consumers, _contained, _cuda, _exchange_api, _protocol, _sycl, _tensor_json
-from ._errors import BridgeError, NotApplicable
+from ._errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
 from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
 from ._library import tool_version
 from .rules import CATALOG, Finding, PythonRule, finding
@@ -34,25 +34,27 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     try:
         try:
             base = inspect(obj, max_version, origin)
-        except BridgeError:
-            raise
-        except Exception:
+        except ProducerRaised:
             # A producer that refuses max_version with anything but TypeError
             # (DLP-PY-KEYWORD-TYPEERROR) is still judged on what __dlpack__() gives.
             base = inspect(obj, None, origin)
+    except ProducerRaised as raised:
+        reason = _sycl.export_refusal(obj, raised.error)
+        if reason is not None:
+            raise NotApplicable(reason) from None
+        if isinstance(raised.error, BufferError):
+            # The protocol's way to refuse an export: nothing to judge.
+            raise NotApplicable(f"{raised.message}: the producer refuses to export this object, "
+                                "as BufferError says; there is no tensor to check") from None
+        return None, [finding("DLP-PY-EXPORT-RAISED", "__dlpack__",
+                              f"{raised.message} instead of returning a capsule; there is no "
+                              "tensor to check")]
+    except UnreadableTensor as unreadable:
+        return None, [_protocol.unreadable_finding(unreadable)]
     except BridgeError as error:
         if error.exit_code != 1:
             raise
         return None, [finding("DLP-PY-CAPSULE-NAME", "__dlpack__", error.message)]
-    except Exception as error:
-        reason = _sycl.export_refusal(obj, error)
-        if reason is None and isinstance(error, BufferError):
-            # The array API's way to say "cannot export this": nothing to judge.
-            reason = (f"__dlpack__ raised BufferError ({error}): the producer cannot export "
-                      f"{type(obj).__name__} as it is; there is no tensor to check")
-        if reason is None:
-            raise
-        raise NotApplicable(reason) from None
     found = list(base.findings)
     found += _protocol.check_producer(obj, base, tuple(max_version), origin)
     stream_found, stream_notes = _cuda.check_streams(obj, _tensor_json.device(base.capsule),

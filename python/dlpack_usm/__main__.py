@@ -39,7 +39,7 @@ def evaluate(expression):
     except SyntaxError as error:
         raise BridgeError(f"EXPR is not a Python expression: {error.msg}",
                           "quote it, e.g. \"numpy.arange(6).reshape(2, 3)\"") from None
-    except Exception as error:
+    except BaseException as error:  # noqa: B036 - SystemExit from the user's code ends nothing
         raise BridgeError(f"evaluating EXPR raised {type(error).__name__}: {error}",
                           "check the expression in python3 first") from None
 

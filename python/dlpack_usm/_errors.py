@@ -18,3 +18,30 @@ class NotApplicable(BridgeError):
 
     def __init__(self, message):
         super().__init__(message, "", exit_code=0)
+
+
+class UnreadableTensor(BridgeError):
+    """The bridge found a pointer of the tensor (the struct, shape or
+    strides: `field`) leading to memory it cannot read; a finding about the
+    producer (exit code 1)."""
+
+    def __init__(self, message, hint, field):
+        super().__init__(message, hint, exit_code=1)
+        self.field = field
+
+
+class ProducerRaised(BridgeError):
+    """Producer code (`call`, e.g. "__dlpack__(max_version=(1, 3))") raised
+    `error`, which may be SystemExit or KeyboardInterrupt: a finding about
+    the producer, never the end of the check."""
+
+    def __init__(self, call, error):
+        super().__init__(f"{call} raised {describe_exception(error)}", exit_code=1)
+        self.call = call
+        self.error = error
+
+
+def describe_exception(error):
+    """"RuntimeError (no tensor today)": the type and what it says."""
+    text = str(error)
+    return f"{type(error).__name__} ({text})" if text else type(error).__name__

@@ -7,7 +7,9 @@ called and the tensor it gives is compared with what __dlpack__ gives."""
 import ctypes
 
 from . import _capsules
+from ._errors import UnreadableTensor, describe_exception
 from ._inspect import read_capsule_pointer
+from ._library import read_memory
 from .rules import finding
 
 CAPSULE_NAME = "dlpack_exchange_api"
@@ -62,19 +64,29 @@ def _exported_tensor(api, obj, origin):
     out = ctypes.c_void_p()
     try:
         status = function(obj, ctypes.byref(out))
-    except Exception as error:
-        return None, f"managed_tensor_from_py_object_no_sync raised {type(error).__name__} " \
-                     f"({error})"
+    except BaseException as error:  # noqa: B036 - SystemExit from a producer is a finding too
+        return None, f"managed_tensor_from_py_object_no_sync raised {describe_exception(error)}"
     if status != 0 or not out.value:
         return None, f"managed_tensor_from_py_object_no_sync returned {status} and " \
                      f"{'no tensor' if not out.value else 'a tensor'}"
     try:
         return read_capsule_pointer(out.value, _capsules.VERSIONED, origin), None
+    except UnreadableTensor as unreadable:
+        return None, f"managed_tensor_from_py_object_no_sync gave a tensor that cannot be read: " \
+                     f"{unreadable.message}"
     finally:
-        # The tensor is ours (an owning DLManagedTensorVersioned): free it.
-        deleter = ctypes.c_void_p.from_address(out.value + DELETER_OFFSET).value
-        if deleter:
-            DELETER(deleter)(out.value)
+        # The tensor is ours (an owning DLManagedTensorVersioned): free it,
+        # when its deleter can be read at all.
+        deleter = _read_struct(ctypes.c_void_p, out.value + DELETER_OFFSET)
+        if deleter is not None and deleter.value:
+            DELETER(deleter.value)(out.value)
+
+
+def _read_struct(kind, address):
+    """A copy of the `kind` at `address`, read page-guarded by the bridge
+    (never dereferenced here); None where that memory cannot be read."""
+    data = read_memory(address, ctypes.sizeof(kind))
+    return None if data is None else kind.from_buffer_copy(data)
 
 
 def check_exchange_api(obj, base, origin):
@@ -95,13 +107,21 @@ def check_exchange_api(obj, base, origin):
     if not pointer:
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
                         "the dlpack_exchange_api capsule carries a NULL pointer")]
-    header = DLPackExchangeAPIHeader.from_address(pointer)
+    header = _read_struct(DLPackExchangeAPIHeader, pointer)
+    if header is None:
+        return [finding("DLP-PY-EXCHANGE-API-READABLE", where,
+                        f"the dlpack_exchange_api capsule points to {pointer:#x}, which is not "
+                        "readable memory; a consumer reading the table would crash")]
     if header.version.major != 1:
         return [finding("DLP-PY-EXCHANGE-API-VERSION", f"{where}.header.version",
                         f"DLPackExchangeAPI version {header.version.major}."
                         f"{header.version.minor}: a DLPack 1.x consumer may read nothing past "
                         "the header" + (" (prev_api is set)" if header.prev_api else ""))]
-    api = DLPackExchangeAPI.from_address(pointer)
+    api = _read_struct(DLPackExchangeAPI, pointer)
+    if api is None:
+        return [finding("DLP-PY-EXCHANGE-API-READABLE", where,
+                        f"the DLPackExchangeAPI at {pointer:#x} has a readable header but its "
+                        "function pointers lie in memory that cannot be read")]
     found = [finding("DLP-PY-EXCHANGE-API-NULL", f"{where}.{field}", f"{field} is NULL")
              for field in REQUIRED if not getattr(api, field)]
     if not api.managed_tensor_from_py_object_no_sync:

@@ -5,7 +5,7 @@ the capsule so that the producer's destructor frees what it made."""
 from dataclasses import dataclass, field
 
 from . import _capsules, _cuda, _library, _sycl, _tensor_json
-from ._errors import BridgeError
+from ._errors import BridgeError, ProducerRaised
 from .rules import Finding
 
 DEFAULT_MAX_VERSION = (1, 3)
@@ -46,11 +46,25 @@ def request_capsule(obj, max_version):
         raise BridgeError(f"{_capsules.describe(obj)} has no __dlpack__ method",
                           "pass an array that supports DLPack (numpy, dpnp, torch, ...)")
     if max_version is None:
-        return method()
+        return call_producer("__dlpack__()", method)
     try:
         return method(max_version=tuple(max_version))
     except TypeError:
-        return method()
+        return call_producer("__dlpack__()", method)
+    except BaseException as error:  # noqa: B036 - SystemExit from a producer is a finding too
+        raise ProducerRaised(f"__dlpack__(max_version={tuple(max_version)!r})",
+                             error.with_traceback(None)) from None
+
+
+def call_producer(call, function, *arguments, **keywords):
+    """function(*arguments, **keywords), producer code named `call` in
+    messages; whatever it raises, SystemExit and KeyboardInterrupt included,
+    comes back as ProducerRaised (without its traceback, whose frames would
+    keep the producer's objects alive)."""
+    try:
+        return function(*arguments, **keywords)
+    except BaseException as error:  # noqa: B036 - the producer is the thing under test
+        raise ProducerRaised(call, error.with_traceback(None)) from None
 
 
 def read_capsule(capsule, origin, runtime=None, path=None):

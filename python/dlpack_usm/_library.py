@@ -5,9 +5,9 @@ import ctypes
 import json
 import os
 
-from ._errors import BridgeError
+from ._errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 _library = None
 
@@ -62,8 +62,20 @@ def _declare(library):
     library.dlpack_usm_bridge_cuda_stream_destroy.restype = ctypes.c_int
     library.dlpack_usm_bridge_cuda_stream_destroy.argtypes = [
         ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_read_memory.restype = ctypes.c_int
+    library.dlpack_usm_bridge_read_memory.argtypes = [ctypes.c_void_p, ctypes.c_uint64,
+                                                      ctypes.c_void_p]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
+
+
+def _abi_version(loaded):
+    """The bridge ABI version `loaded` reports; AttributeError when it has
+    no such function (it is some other library)."""
+    function = loaded.dlpack_usm_bridge_abi_version
+    function.restype = ctypes.c_uint32
+    function.argtypes = []
+    return function()
 
 
 def library():
@@ -81,12 +93,20 @@ def library():
         except OSError as error:
             tried.append(f"{path} ({error})")
             continue
-        _declare(loaded)
-        version = loaded.dlpack_usm_bridge_abi_version()
+        try:
+            version = _abi_version(loaded)
+        except AttributeError as error:
+            # Loadable, but another library: a setting of this machine.
+            raise BridgeError(
+                f"{path} is not libdlpack_usm: it lacks the bridge's entry points ({error})",
+                "set DLPACK_USM_LIBRARY to libdlpack_usm.so.1 of a dlpack-usm build, or unset "
+                "it", exit_code=3) from None
         if version != ABI_VERSION:
             raise BridgeError(
                 f"{path} has bridge ABI version {version}, this package needs {ABI_VERSION}",
-                "use the library built with this copy of the package, or set DLPACK_USM_LIBRARY")
+                "use the library built with this copy of the package, or set DLPACK_USM_LIBRARY",
+                exit_code=3)
+        _declare(loaded)
         _library = loaded
         return loaded
     raise BridgeError("libdlpack_usm was not found; tried: " + "; ".join(tried),
@@ -122,7 +142,19 @@ def read_answer(code, result):
         answer = json.loads(ctypes.string_at(result.value).decode())
     finally:
         library().dlpack_usm_bridge_free(result)
+    if code != 0 and "unreadable" in answer:
+        raise UnreadableTensor(answer["error"], answer.get("hint", ""), answer["unreadable"])
     if code != 0:
         raise BridgeError(answer.get("error", "the bridge refused"), answer.get("hint", ""),
                           exit_code=code)
     return answer
+
+
+def read_memory(address, size):
+    """The `size` bytes at `address` when all are readable memory of this
+    process, else None: the bridge's page-guarded copy, so that no pointer a
+    producer gave is ever dereferenced in the interpreter."""
+    buffer = ctypes.create_string_buffer(size)
+    if library().dlpack_usm_bridge_read_memory(address, size, buffer) != 0:
+        return None
+    return buffer.raw

@@ -5,6 +5,7 @@ consumed. Every capsule asked for here is read without being consumed and
 dropped, so that its producer frees it."""
 
 from . import _capsules, _tensor_json
+from ._errors import UnreadableTensor, describe_exception
 from ._inspect import read_capsule
 from .rules import finding
 
@@ -19,7 +20,7 @@ def _ask(obj, **kwargs):
     """(capsule, None) or (None, the exception __dlpack__ raised)."""
     try:
         return obj.__dlpack__(**kwargs), None
-    except Exception as error:  # what a producer raises is the thing under test
+    except BaseException as error:  # noqa: B036 - what a producer raises (SystemExit too) is the thing under test
         # Without its traceback: the frames it holds would keep `obj` and the
         # capsules of this call alive until the garbage collector ran.
         return None, error.with_traceback(None)
@@ -111,9 +112,9 @@ def _check_device_agrees(obj, base):
     except AttributeError:
         return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
                         "the object has __dlpack__ but no __dlpack_device__")]
-    except Exception as error:
+    except BaseException as error:  # noqa: B036 - SystemExit from a producer is a finding too
         return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
-                        f"__dlpack_device__() raised {type(error).__name__} ({error})")]
+                        f"__dlpack_device__() raised {describe_exception(error)}")]
     try:
         as_numbers = (int(reported[0]), int(reported[1])) if len(reported) == 2 else None
     except (TypeError, ValueError):
@@ -212,17 +213,28 @@ def _check_copy(obj, base, max_version, origin):
     return found
 
 
+def unreadable_finding(unreadable):
+    return finding("DLP-PY-MEMORY-UNREADABLE", unreadable.field, unreadable.message)
+
+
 def check_producer(obj, base, max_version, origin):
     """The producer's protocol findings; `base` is the Inspection of the
-    capsule __dlpack__(max_version=...) gave."""
+    capsule __dlpack__(max_version=...) gave. A capsule whose tensor cannot
+    be read ends the check it was asked for with that finding."""
     found = _check_legacy_default(obj, origin)
-    versioned_found, speaks_versioned = _check_versioned(obj, max_version, origin)
+    try:
+        versioned_found, speaks_versioned = _check_versioned(obj, max_version, origin)
+    except UnreadableTensor as unreadable:
+        versioned_found, speaks_versioned = [unreadable_finding(unreadable)], False
     found += versioned_found
     found += _check_device_agrees(obj, base)
     found += _check_stream_on_cpu(obj, base, max_version)
     if speaks_versioned:
-        found += _check_dl_device(obj, base, max_version, origin)
-        found += _check_copy(obj, base, max_version, origin)
+        for check in (_check_dl_device, _check_copy):
+            try:
+                found += check(obj, base, max_version, origin)
+            except UnreadableTensor as unreadable:
+                found.append(unreadable_finding(unreadable))
     return found
 
 

@@ -19,6 +19,7 @@ ARRAY_API_DEVICE = ("Python array API standard 2024.12, array.__dlpack_device__ 
 PYTHON_SPEC = ("DLPack documentation, Python Specification for DLPack "
                "(https://dmlc.github.io/dlpack/latest/python_spec.html)")
 EXCHANGE_API = "dlpack.h 1.3, DLPackExchangeAPI"
+DLTENSOR_STRIDES = "dlpack.h 1.3, DLTensor::strides"
 SUAI = ("dpctl documentation, __sycl_usm_array_interface__ attribute (https://intelpython.github.io/"
         "dpctl/latest/api_reference/dpctl/sycl_usm_array_interface.html)")
 
@@ -77,6 +78,21 @@ CATALOG = (
                "Else, the producer should raise a BufferError here to tell users that the "
                "consumer's max_version is too old to allow the data exchange to happen.",
                "A consumer cannot read a newer major version than its max_version."),
+    PythonRule("DLP-PY-EXPORT-RAISED", "__dlpack__ raised instead of exporting", "warning",
+               "0.x", ARRAY_API, HEURISTIC,
+               "Exports the array for consumption by from_dlpack() as a DLPack capsule.",
+               "The tool asked as a consumer does (with max_version, then without) and got an "
+               "exception other than BufferError, the protocol's refusal: there is no tensor to "
+               "check. SystemExit and KeyboardInterrupt count too: raised from __dlpack__, they "
+               "end the consumer's program."),
+    PythonRule("DLP-PY-MEMORY-UNREADABLE", "The capsule's tensor, shape or strides is not "
+               "readable memory", "error", "0.x", DLTENSOR_STRIDES, "must",
+               "must points to an array of ndim elements that specifies the strides, so consumer "
+               "can always rely on strides[dim] being valid for 0 <= dim < ndim.",
+               "A consumer reads the struct the capsule carries, then ndim entries of shape and "
+               "strides; the tool reads them page-guarded and finds memory that cannot be read, "
+               "where a consumer would crash. The header says it for strides; the struct and "
+               "shape are read the same way."),
     PythonRule("DLP-PY-KEYWORD-TYPEERROR", "An unsupported keyword argument did not raise "
                "TypeError", "warning", "1.0", ARRAY_API, HEURISTIC,
                "This logic is also applicable to handling of the new dl_device and copy keywords.",
@@ -176,6 +192,11 @@ CATALOG = (
                "managed_tensor_allocator must not be NULL; managed_tensor_from_py_object_no_sync, "
                "managed_tensor_to_py_object_no_sync and current_work_stream \"must be not "
                "NULL\"; only dltensor_from_py_object_no_sync can be NULL."),
+    PythonRule("DLP-PY-EXCHANGE-API-READABLE", "The DLPackExchangeAPI table is not readable "
+               "memory", "error", "1.3", EXCHANGE_API, "must",
+               "The DLPackExchangeAPI* must stay alive throughout the lifetime of the process.",
+               "The capsule's pointer leads to memory the tool cannot read (read page-guarded): "
+               "the table is gone or never was, and a consumer calling through it crashes."),
     PythonRule("DLP-PY-EXCHANGE-API-TENSOR", "managed_tensor_from_py_object_no_sync disagrees "
                "with __dlpack__", "warning", "1.3", EXCHANGE_API, HEURISTIC,
                "Producer function pointer for DLPackManagedTensorFromPyObject",

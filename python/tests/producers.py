@@ -91,3 +91,44 @@ def mark_used(capsule, name):
     """Renames a capsule named `name`, which the caller asked for and now
     owns as a consumer, to its "used_" name."""
     _api.PyCapsule_SetName(capsule, _USED_NAMES[name])
+
+
+# An address no process can read: not canonical on x86-64 (the kernel
+# answers EFAULT; a load from it is SIGSEGV).
+WILD = 0xDEAD000000000000
+
+
+class WildCapsule(Delegate):
+    """Hands out a "dltensor_versioned" capsule whose tensor pointer is wild."""
+
+    def __dlpack__(self, **kwargs):
+        return _api.PyCapsule_New(WILD, b"dltensor_versioned", None)
+
+
+class WildShape(OwnTensor):
+    """OwnTensor whose shape pointer is wild."""
+
+    def __init__(self):
+        super().__init__()
+        self.tensor.dl_tensor.shape = ctypes.cast(WILD, ctypes.POINTER(ctypes.c_int64))
+
+
+# PyCapsule_New keeps the name's pointer: the bytes must outlive the capsule.
+_EXCHANGE_API_NAME = b"dlpack_exchange_api"
+
+
+class WildExchangeApi(Delegate):
+    """A type whose __dlpack_c_exchange_api__ capsule points to wild memory."""
+
+    __dlpack_c_exchange_api__ = _api.PyCapsule_New(WILD, _EXCHANGE_API_NAME, None)
+
+
+class Raising(Delegate):
+    """__dlpack__ raises what it is given (an exception type), whatever it is asked."""
+
+    def __init__(self, exception):
+        super().__init__()
+        self.exception = exception
+
+    def __dlpack__(self, **kwargs):
+        raise self.exception("no tensor today")

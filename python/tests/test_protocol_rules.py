@@ -158,6 +158,8 @@ def test_numpy_as_consumer_renames_and_refuses_a_used_capsule():
 
 def test_every_rule_has_a_failing_vector_here_or_in_its_own_test_file():
     covered = {rule for rule, _ in FAILING} | {"DLP-PY-CONSUMER-RENAME", "DLP-PY-CONSUMER-REUSE"}
+    # test_hostile_producers.py: producers that raise or point to wild memory.
+    covered |= {"DLP-PY-EXPORT-RAISED", "DLP-PY-MEMORY-UNREADABLE"}
     covered |= {rule.id for rule in CATALOG
                 if rule.id.startswith(("DLP-PY-SUAI-", "DLP-PY-EXCHANGE-API-",
                                                 "DLP-PY-STREAM-CUDA-"))}

@@ -16,6 +16,8 @@
 #include "bridge/tensor_inspection.hpp"
 #include "build_info.hpp"
 #include "common/error.hpp"
+#include "facts/memory_reader.hpp"
+#include "facts/readable_memory.hpp"
 
 namespace {
 
@@ -39,10 +41,14 @@ void hand_over(const ordered_json& document, char** result_json) noexcept {
   }
 }
 
+// `unreadable`, when set, names the tensor's pointer that led to memory the
+// reader could not read (bridge.h).
 int answer_error(ExitCode code, const std::string& what, const std::string& hint,
-                 char** result_json) noexcept {
+                 char** result_json, const std::string& unreadable = {}) noexcept {
   try {
-    hand_over({{"error", what}, {"hint", hint}}, result_json);
+    ordered_json answer{{"error", what}, {"hint", hint}};
+    if (!unreadable.empty()) answer["unreadable"] = unreadable;
+    hand_over(answer, result_json);
   } catch (...) {
     if (result_json != nullptr) *result_json = nullptr;
   }
@@ -56,6 +62,8 @@ int guarded(char** result_json, Body body) noexcept {
   try {
     hand_over(body(), result_json);
     return static_cast<int>(ExitCode::ok);
+  } catch (const dlpack_usm::facts::UnreadableMemory& error) {
+    return answer_error(error.code(), error.what(), error.hint(), result_json, error.field());
   } catch (const Error& error) {
     return answer_error(error.code(), error.what(), error.hint(), result_json);
   } catch (const std::bad_alloc&) {
@@ -151,6 +159,11 @@ int dlpack_usm_bridge_cuda_stream_create(int32_t ordinal, uint64_t* stream, char
 
 int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream, char** result_json) {
   return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_stream_destroy(stream); });
+}
+
+int dlpack_usm_bridge_read_memory(const void* address, uint64_t size, void* destination) {
+  if (destination == nullptr) return 2;
+  return dlpack_usm::facts::copy_readable(destination, address, size) ? 0 : 1;
 }
 
 void dlpack_usm_bridge_free(char* text) {

@@ -1,5 +1,6 @@
 #include "capsule/bounded_json.hpp"
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -185,7 +186,45 @@ class BoundedDomBuilder {
   std::vector<Frame> frames_;
 };
 
+// An input iterator over a ByteStream, as nlohmann's SAX parser reads one.
+class ByteStreamIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = char;
+
+  ByteStreamIterator() = default;
+  explicit ByteStreamIterator(ByteStream& input) : input_(&input) {}
+  char operator*() const { return static_cast<char>(input_->peek()); }
+  ByteStreamIterator& operator++() {
+    input_->get();
+    return *this;
+  }
+  ByteStreamIterator operator++(int) {
+    ByteStreamIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const ByteStreamIterator& other) const { return at_end() == other.at_end(); }
+  bool operator!=(const ByteStreamIterator& other) const { return !(*this == other); }
+
+ private:
+  bool at_end() const {
+    return input_ == nullptr || input_->peek() == std::char_traits<char>::eof();
+  }
+  ByteStream* input_ = nullptr;
+};
+
 }  // namespace
+
+nlohmann::json parse_bounded_json(ByteStream& input, const JsonLimits& limits,
+                                  const RootEntryHandler& on_root_entry) {
+  BoundedDomBuilder builder(limits, on_root_entry);
+  json::sax_parse(ByteStreamIterator(input), ByteStreamIterator(), &builder);
+  return builder.take_root();
+}
 
 nlohmann::json parse_bounded_json(std::string_view text, const JsonLimits& limits,
                                   const RootEntryHandler& on_root_entry) {

@@ -25,10 +25,24 @@ struct JsonLimits {
 // parser then drops the entry, so memory holds one tensor at a time.
 using RootEntryHandler = std::function<void(std::size_t index, const nlohmann::json& entry)>;
 
+// Bytes of a document read as a stream (a capsule file a chunk at a time):
+// peek() and get() give the next byte, or EOF (std::char_traits<char>) at
+// the end.
+class ByteStream {
+ public:
+  virtual ~ByteStream() = default;
+  virtual int peek() = 0;
+  virtual int get() = 0;
+};
+
 // Parses exactly one JSON document. A top-level array is handed entry by
 // entry to `on_root_entry` and comes back empty; any other value comes back
 // whole. Throws DocumentError (with byte offset for syntax errors).
 nlohmann::json parse_bounded_json(std::string_view text, const JsonLimits& limits,
+                                  const RootEntryHandler& on_root_entry);
+// The same, reading `input` to its end; byte offsets count from where it
+// stood.
+nlohmann::json parse_bounded_json(ByteStream& input, const JsonLimits& limits,
                                   const RootEntryHandler& on_root_entry);
 
 }  // namespace dlpack_usm::capsule

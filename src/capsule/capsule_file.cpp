@@ -1,10 +1,12 @@
 #include "capsule/capsule_file.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <streambuf>
 
 #include <fmt/format.h>
 
@@ -32,43 +34,111 @@ bool is_blank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-struct Line {
-  std::string_view text;
-  std::size_t number;  // 1-based
-};
-
-// The non-blank lines of a text, one at a time: a hostile file can have
-// millions, so they are never all held at once.
-class NonBlankLines {
+// The text of a capsule file, a chunk at a time: only the chunk being read
+// and the tensor being parsed are ever held, whatever the file's size. It
+// numbers what it hands out so that a syntax error in a streamed array can
+// still be placed by line and column.
+class TextSource : public ByteStream {
  public:
-  explicit NonBlankLines(std::string_view text) : text_(text) {}
-  std::optional<Line> next() {
-    while (start_ <= text_.size()) {
-      std::size_t end = text_.find('\n', start_);
-      if (end == std::string_view::npos) end = text_.size();
-      std::string_view line = text_.substr(start_, end - start_);
-      start_ = end + 1;
-      ++number_;
-      if (!is_blank(line)) return Line{line, number_};
+  TextSource(std::streambuf& input, std::string file) : input_(input), file_(std::move(file)) {
+    // A UTF-8 byte order mark is allowed (RFC 8259 lets parsers ignore it);
+    // positions count from after it.
+    fill();
+    if (std::string_view(chunk_.data() + at_, end_ - at_).starts_with("\xEF\xBB\xBF")) at_ += 3;
+  }
+
+  // The next byte without taking it; EOF at the end.
+  int peek() override {
+    if (at_ == end_ && !fill()) return std::char_traits<char>::eof();
+    return static_cast<unsigned char>(chunk_[at_]);
+  }
+
+  // Takes the next byte, remembering where it lay (see place_of).
+  int get() override {
+    int byte = peek();
+    if (byte == std::char_traits<char>::eof()) return byte;
+    ++at_;
+    recent_[taken_ % recent_.size()] = {line_, column_};
+    ++taken_;
+    if (byte == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
     }
-    return std::nullopt;
+    return byte;
+  }
+
+  // Line and column (1-based) of the byte at `index` (0-based, among the
+  // last few taken): what a parser reports as its position.
+  std::pair<std::size_t, std::size_t> place_of(std::size_t index) const {
+    if (taken_ == 0) return {1, 1};
+    std::size_t last = taken_ - 1;
+    index = std::min(index, last);
+    if (last - index >= recent_.size()) index = last - recent_.size() + 1;
+    const Position& position = recent_[index % recent_.size()];
+    return {position.line, position.column};
+  }
+
+  std::size_t line() const { return line_; }
+
+  // The rest of the current line, its newline included where there is
+  // one; false at the end.
+  bool next_line(std::string& text) {
+    text.clear();
+    if (peek() == std::char_traits<char>::eof()) return false;
+    for (int byte = get(); byte != std::char_traits<char>::eof(); byte = get()) {
+      text.push_back(static_cast<char>(byte));
+      if (byte == '\n') break;
+    }
+    return true;
+  }
+
+  // Reads to the end of the file, appending to `text`; nothing is numbered
+  // after this.
+  void rest(std::string& text) {
+    while (peek() != std::char_traits<char>::eof()) {
+      text.append(chunk_.data() + at_, end_ - at_);
+      at_ = end_;
+    }
   }
 
  private:
-  std::string_view text_;
-  std::size_t start_ = 0;
-  std::size_t number_ = 0;
+  struct Position {
+    std::size_t line = 1;
+    std::size_t column = 1;
+  };
+
+  bool fill() {
+    at_ = 0;
+    end_ = static_cast<std::size_t>(
+        input_.sgetn(chunk_.data(), static_cast<std::streamsize>(chunk_.size())));
+    read_ += end_;
+    // A large regular file was refused before reading; a pipe or device has
+    // no size, so reading stops one chunk past the limit instead.
+    if (read_ > kMaxCapsuleFileBytes) {
+      throw Error(ExitCode::usage,
+                  fmt::format("{}: more than {} bytes, more than a capsule file may hold",
+                              printable(file_), kMaxCapsuleFileBytes),
+                  std::string(kFormatHint));
+    }
+    return end_ > 0;
+  }
+
+  std::streambuf& input_;
+  std::string file_;
+  std::array<char, std::size_t{1} << 16> chunk_{};
+  std::size_t at_ = 0;
+  std::size_t end_ = 0;
+  std::size_t read_ = 0;
+  std::size_t taken_ = 0;
+  std::size_t line_ = 1;
+  std::size_t column_ = 1;
+  std::array<Position, 8> recent_{};
 };
 
-// JSON lines when there are several non-blank lines and the first one is a
-// whole object by itself; a pretty-printed object's first line never is.
-bool looks_like_json_lines(std::string_view text) {
-  NonBlankLines lines(text);
-  std::optional<Line> first = lines.next();
-  if (!first || !lines.next()) return false;
-  std::size_t start = first->text.find_first_not_of(" \t\r");
-  if (start == std::string_view::npos || first->text[start] != '{') return false;
-  return json::accept(first->text);
+bool is_blank_byte(int byte) {
+  return byte == ' ' || byte == '\t' || byte == '\r' || byte == '\n';
 }
 
 // Where a problem lies, for the message: the file, the line (and column for
@@ -130,29 +200,38 @@ std::optional<std::size_t> leading_index(const std::string& pointer) {
   return std::stoull(token);
 }
 
-std::vector<facts::TensorFacts> parse_array(std::string_view text, const std::string& file) {
-  std::vector<facts::TensorFacts> tensors;
+// A top-level array, streamed: each entry becomes a tensor as soon as it is
+// complete, and only the chunk being read and that entry are held.
+void stream_array(TextSource& source, const std::string& file, const TensorHandler& handler) {
+  std::size_t count = 0;
   try {
-    parse_bounded_json(text, capsule_limits(), [&](std::size_t index, const json& entry) {
+    parse_bounded_json(source, capsule_limits(), [&](std::size_t index, const json& entry) {
       std::string pointer = fmt::format("/{}", index);
-      tensors.push_back(tensor_from_json(entry, pointer, fmt::format("{}#{}", file, index)));
+      handler(tensor_from_json(entry, pointer, fmt::format("{}#{}", file, index)));
+      ++count;
     });
   } catch (const DocumentError& error) {
     Place place{file, {}, {}, leading_index(error.pointer())};
     if (error.byte_offset()) {
-      std::tie(place.line, place.column) = line_and_column(text, *error.byte_offset());
+      std::size_t position = *error.byte_offset();
+      std::tie(place.line, place.column) = source.place_of(position == 0 ? 0 : position - 1);
     }
     fail_at(place, error.pointer(), error.what());
   }
-  if (tensors.empty()) {
+  if (count == 0) {
     fail_at(Place{file, {}, {}, {}}, "",
             "the array holds no tensor; a capsule file describes at least one");
   }
-  return tensors;
 }
 
+// Where the text of one tensor starts in its file, for syntax errors.
+struct TextStart {
+  std::size_t line = 1;
+  std::size_t column = 1;
+};
+
 // One tensor object, the whole of a document or of one JSON line.
-facts::TensorFacts parse_one(std::string_view text, Place place) {
+facts::TensorFacts parse_one(std::string_view text, Place place, TextStart start) {
   try {
     json document = parse_bounded_json(text, capsule_limits(), [](std::size_t, const json&) {
       throw DocumentError("", "expected one tensor object here, got an array");
@@ -161,12 +240,84 @@ facts::TensorFacts parse_one(std::string_view text, Place place) {
   } catch (const DocumentError& error) {
     if (error.byte_offset()) {
       auto [line, column] = line_and_column(text, *error.byte_offset());
-      place.line = place.line.value_or(1) + line - 1;
-      place.column = column;
+      place.line = start.line + line - 1;
+      place.column = line == 1 ? column + start.column - 1 : column;
     }
     fail_at(place, error.pointer(), error.what());
   }
 }
+
+std::string_view without_newline(std::string_view line) {
+  if (line.ends_with('\n')) line.remove_suffix(1);
+  return line;
+}
+
+// JSON lines when there are several non-blank lines and the first one is a
+// whole object by itself (a pretty-printed object's first line never is);
+// otherwise the file is one tensor object. Holds one line at a time, or the
+// one object.
+void stream_objects(TextSource& source, const std::string& file, const TensorHandler& handler,
+                    std::size_t first_column) {
+  TextStart start{source.line(), first_column};
+  std::string first;
+  source.next_line(first);
+  std::string text = first;
+  std::string line;
+  std::size_t number = source.line();
+  bool several = false;
+  while (source.next_line(line)) {
+    text += line;
+    if (!is_blank(line)) {
+      several = true;
+      break;
+    }
+    number = source.line();
+  }
+  std::string_view head = without_newline(first);
+  if (!several || !head.starts_with('{') || !json::accept(head)) {
+    // One object: its place is the file's; lines only for syntax errors.
+    source.rest(text);
+    handler(parse_one(text, Place{file, {}, {}, 0}, start));
+    return;
+  }
+  text.clear();
+  text.shrink_to_fit();
+  std::size_t index = 0;
+  handler(parse_one(head, Place{file, start.line, {}, index++}, start));
+  handler(parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}));
+  for (number = source.line(); source.next_line(line); number = source.line()) {
+    if (is_blank(line)) continue;
+    handler(parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}));
+  }
+}
+
+void stream_capsule_text(std::streambuf& input, const std::string& origin,
+                         const TensorHandler& handler) {
+  TextSource source(input, origin);
+  std::size_t column = 1;
+  while (is_blank_byte(source.peek())) {
+    column = source.get() == '\n' ? 1 : column + 1;
+  }
+  if (source.peek() == std::char_traits<char>::eof()) {
+    fail_at(Place{origin, {}, {}, {}}, "",
+            "the file is empty; expected a tensor object, a JSON array of them, or one per line "
+            "(JSON lines)");
+  }
+  if (source.peek() == '[') {
+    stream_array(source, origin, handler);
+  } else {
+    stream_objects(source, origin, handler, column);
+  }
+}
+
+// A streambuf over text the caller holds, without copying it.
+class ViewBuffer : public std::streambuf {
+ public:
+  explicit ViewBuffer(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());
+    setg(begin, begin, begin + text.size());
+  }
+};
 
 }  // namespace
 
@@ -177,41 +328,28 @@ std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
             fmt::format("{} bytes is more than a capsule file may hold ({} bytes)", text.size(),
                         kMaxCapsuleFileBytes));
   }
-  // A UTF-8 byte order mark is allowed (RFC 8259 lets parsers ignore it);
-  // without it the first character tells an array from the rest.
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    fail_at(Place{origin, {}, {}, {}}, "",
-            "the file is empty; expected a tensor object, a JSON array of them, or one per line "
-            "(JSON lines)");
-  }
-  if (text[first] == '[') return parse_array(text, origin);
-
-  if (!looks_like_json_lines(text)) return {parse_one(text, Place{origin, {}, {}, 0})};
   std::vector<facts::TensorFacts> tensors;
-  NonBlankLines lines(text);
-  while (std::optional<Line> line = lines.next()) {
-    tensors.push_back(parse_one(line->text, Place{origin, line->number, {}, tensors.size()}));
-  }
+  ViewBuffer buffer(text);
+  stream_capsule_text(buffer, origin,
+                      [&](facts::TensorFacts&& tensor) { tensors.push_back(std::move(tensor)); });
   return tensors;
 }
 
-std::vector<facts::TensorFacts> read_capsule_file(const std::filesystem::path& path) {
+void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHandler& handler) {
   std::string file = path.string();
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) {
     throw Error(ExitCode::usage, fmt::format("{}: is a directory, not a capsule file", file),
                 "name a capsule file (JSON)");
   }
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) {
+  std::filebuf stream;
+  if (stream.open(path, std::ios::in | std::ios::binary) == nullptr) {
     throw Error(ExitCode::usage,
                 fmt::format("{}: cannot open the capsule file: {}", file, std::strerror(errno)),
                 "check the path and the file's permissions");
   }
   // A large regular file is refused before reading; a pipe or device has
-  // no size, so reading stops one chunk past the limit instead.
+  // no size, so TextSource stops one chunk past the limit instead.
   std::uintmax_t size = std::filesystem::is_regular_file(path, ignored)
                             ? std::filesystem::file_size(path, ignored)
                             : 0;
@@ -221,17 +359,14 @@ std::vector<facts::TensorFacts> read_capsule_file(const std::filesystem::path& p
                             size, kMaxCapsuleFileBytes),
                 std::string(kFormatHint));
   }
-  std::string text;
-  text.reserve(static_cast<std::size_t>(size) + 1);
-  char chunk[1 << 16];
-  while (text.size() <= kMaxCapsuleFileBytes && stream.read(chunk, sizeof chunk).gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(stream.gcount()));
-  }
-  if (stream.bad()) {
-    throw Error(ExitCode::usage, fmt::format("{}: cannot read the capsule file", file),
-                "check that it is a readable file");
-  }
-  return parse_capsule_text(text, file);
+  stream_capsule_text(stream, file, handler);
+}
+
+std::vector<facts::TensorFacts> read_capsule_file(const std::filesystem::path& path) {
+  std::vector<facts::TensorFacts> tensors;
+  for_each_capsule_tensor(
+      path, [&](facts::TensorFacts&& tensor) { tensors.push_back(std::move(tensor)); });
+  return tensors;
 }
 
 }  // namespace dlpack_usm::capsule

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,10 +24,20 @@ inline constexpr std::size_t kMaxCapsuleFileBytes = std::size_t{64} << 20;
 // hostile input from exhausting anything.
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
+// Called with each tensor of a file as soon as it has been read.
+using TensorHandler = std::function<void(facts::TensorFacts&&)>;
+
 // One object, a JSON array of objects, or JSON lines (one object per line).
 // Tensors are numbered from 0 in file order and their origin is
 // "FILE#N". Throws Error(usage) naming the file, the tensor, the line where
-// known and the field (a JSON pointer) on any problem.
+// known and the field (a JSON pointer) on any problem; tensors before the
+// problem have been handed over by then.
+//
+// Streamed: the reader holds one 64 KiB chunk of the file and the text of
+// the tensor being read (a JSON line, an array entry's parsed form, or the
+// whole of a one-object file), never the file, so its memory follows the
+// largest tensor rather than the file's size.
+void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHandler& handler);
 std::vector<facts::TensorFacts> read_capsule_file(const std::filesystem::path& path);
 std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
                                                    const std::string& origin);

@@ -1,6 +1,7 @@
 // dlpack-usm capsule dump|check: what a capsule file says, field by field,
 // and which rules its tensors break.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,22 @@ void add_dump(CLI::App& capsule, Outcome& outcome) {
       ->required();
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->callback([&outcome, file, json] {
-    report::CapsuleDump dump = report::build_capsule_dump(*file, capsule::read_capsule_file(*file));
-    print_report(*json,
-                 [&dump](report::Printer& printer) { report::print_capsule_dump(printer, dump); });
-    outcome.exit_code = static_cast<int>(report::decide_exit_code(dump));
+    // Tensor by tensor, each written as soon as it is read: a large file is
+    // never held (capsule::for_each_capsule_tensor).
+    std::optional<StreamedJsonArray> document;
+    if (*json) document.emplace(nlohmann::ordered_json{{"file", *file}}, "tensors");
+    bool first = true;
+    capsule::for_each_capsule_tensor(*file, [&](facts::TensorFacts&& tensor) {
+      report::CapsuleDump one = report::build_capsule_dump(*file, {std::move(tensor)});
+      if (document) {
+        document->add(report::capsule_dump_to_json(one).at("tensors").at(0));
+      } else {
+        fmt::print("{}{}", first ? "" : "\n", report::capsule_dump_to_text(one));
+      }
+      first = false;
+    });
+    if (document) document->finish();
+    outcome.exit_code = static_cast<int>(ExitCode::ok);
   });
 }
 
@@ -40,9 +53,11 @@ void add_dump(CLI::App& capsule, Outcome& outcome) {
 report::FileFindings check_file(const std::string& file) {
   report::FileFindings result{file, {}, {}};
   try {
-    for (const facts::TensorFacts& tensor : capsule::read_capsule_file(file)) {
-      result.tensors.push_back({tensor.origin, rules::evaluate(tensor)});
-    }
+    // Streamed: only the findings of each tensor stay, not its text or facts.
+    capsule::for_each_capsule_tensor(file, [&](facts::TensorFacts&& tensor) {
+      std::vector<rules::Finding> findings = rules::evaluate(tensor);
+      result.tensors.push_back({std::move(tensor.origin), std::move(findings)});
+    });
   } catch (const Error& error) {
     if (error.code() != ExitCode::usage) throw;
     print_error(error.what(), error.hint());

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "exchange/live_facts.hpp"
+#include "facts/memory_reader.hpp"
 
 namespace dlpack_usm::suite {
 
@@ -38,7 +39,22 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
                               CaseFindings& found) {
   ProducedTensor tensor;
   tensor.capsule = std::move(capsule);
-  tensor.facts = exchange::read_capsule_facts(tensor.capsule, origin);
+  try {
+    tensor.facts = exchange::read_capsule_facts(tensor.capsule, origin);
+  } catch (const facts::UnreadableMemory& error) {
+    found.add("", error.what());
+    tensor.facts.body_read = false;
+    // A struct that cannot be read has no deleter that can be read either:
+    // the tensor is left alone (leaked) rather than crash the worker.
+    if (error.field() == "tensor") {
+      if (tensor.capsule.is_versioned()) {
+        tensor.capsule.release_versioned();
+      } else {
+        tensor.capsule.release_legacy();
+      }
+    }
+    return tensor;
+  }
   const runtime::PlatformInfo* platform = runtime.inventory().platform_of(requested);
   if (platform == nullptr) fail_environment("the requested device has no platform");
   tensor.context = runtime.default_context(platform->index);

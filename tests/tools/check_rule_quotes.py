@@ -50,6 +50,7 @@ IPEX_DLPACK = ("Intel Extension for PyTorch documentation, DLPack Solution "
 # Sentences of web pages as the pages show them (markup dropped). A quote
 # must be part of one of its page's sentences.
 ARRAY_API_SENTENCES = [
+    "Exports the array for consumption by from_dlpack() as a DLPack capsule.",
     "On CPU and other device types without streams, only None is accepted.",
     "This method may return a capsule of version max_version (recommended if it does support "
     "that), or of a different version.",

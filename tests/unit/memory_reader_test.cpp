@@ -2,8 +2,10 @@
 // DLManagedTensorVersioned structs. Where a test proves the reader does NOT
 // read something, that something lies in a PROT_NONE page: a read would kill
 // the test process, so a pass means nothing was read.
+#include <cstddef>
 #include <cstring>
 #include <new>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -206,6 +208,52 @@ TEST(MemoryReader, MajorZeroIsUnknownToo) {
   managed.version = {0, 9};
   TensorFacts facts = read_managed_tensor_versioned(&managed, "m");
   EXPECT_FALSE(facts.body_read);
+}
+
+// Page-guarded reads: what lies in the PROT_NONE page is reported, with the
+// pointer that led there, and the test process lives on.
+TEST(MemoryReader, UnreadableShapeOrStridesIsAFindingNotACrash) {
+  GuardedPage page;
+  auto* unreadable = static_cast<std::int64_t*>(page.guard());
+  // Two readable entries where ndim declares three: the third is in the guard.
+  auto* short_array = static_cast<std::int64_t*>(page.last_bytes(2 * sizeof(std::int64_t)));
+  std::int64_t readable[] = {1, 1, 1};
+  for (auto [shape, strides, field] : {std::tuple{unreadable, readable, "dl_tensor.shape"},
+                                       std::tuple{readable, short_array, "dl_tensor.strides"}}) {
+    dl::DLManagedTensorVersioned managed{};
+    managed.version = {1, 3};
+    managed.dl_tensor = tensor_2x3(shape, strides);
+    managed.dl_tensor.ndim = 3;
+    try {
+      read_managed_tensor_versioned(&managed, "m");
+      FAIL() << "no error for " << field;
+    } catch (const UnreadableMemory& error) {
+      EXPECT_EQ(error.code(), ExitCode::findings);
+      EXPECT_EQ(error.field(), field);
+      EXPECT_NE(std::string(error.what()).find("is not readable memory"), std::string::npos)
+          << error.what();
+    }
+  }
+}
+
+TEST(MemoryReader, UnreadableStructIsAFindingNotACrash) {
+  GuardedPage page;
+  const auto* wild = static_cast<const dl::DLManagedTensor*>(page.guard());
+  try {
+    read_managed_tensor(wild, "m");
+    FAIL() << "no error";
+  } catch (const UnreadableMemory& error) {
+    EXPECT_EQ(error.field(), "tensor");
+  }
+  // The versioned body past a readable 32-byte header is read only for a
+  // known major version, and then it must be readable too.
+  constexpr std::size_t kHeader = offsetof(dl::DLManagedTensorVersioned, dl_tensor);
+  auto* header = static_cast<char*>(page.last_bytes(kHeader));
+  dl::DLPackVersion version{1, 3};
+  std::memcpy(header, &version, sizeof version);
+  EXPECT_THROW(read_managed_tensor_versioned(
+                   reinterpret_cast<const dl::DLManagedTensorVersioned*>(header), "m"),
+               UnreadableMemory);
 }
 
 TEST(MemoryReader, NullTensorIsAUsageError) {
