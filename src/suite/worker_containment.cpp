@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace dlpack_usm::suite {
 namespace {
 
@@ -34,8 +36,8 @@ bool unshare_pid_namespace() {
   gid_t gid = getegid();
   if (uid == 0 || unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0) return false;
   write_proc_file("/proc/self/setgroups", "deny");
-  write_proc_file("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1");
-  write_proc_file("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1");
+  write_proc_file("/proc/self/uid_map", fmt::format("{} {} 1", uid, uid));
+  write_proc_file("/proc/self/gid_map", fmt::format("{} {} 1", gid, gid));
   return true;
 }
 
@@ -114,7 +116,7 @@ bool private_pipe(int fds[2]) {
 std::vector<pid_t> own_children() {
   std::vector<pid_t> children;
   std::ifstream list("/proc/thread-self/children");
-  if (!list) list.open("/proc/self/task/" + std::to_string(gettid()) + "/children");
+  if (!list) list.open(fmt::format("/proc/self/task/{}/children", gettid()));
   for (long pid; list >> pid;) children.push_back(static_cast<pid_t>(pid));
   return children;
 }

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "capsule/capsule_file.hpp"
 #include "tool_process.hpp"
 
@@ -58,12 +60,11 @@ void expect_refused(const std::string& path, const std::string& place,
     // dump streams: the tensors before the bad one are printed, and only
     // they (bad-third-line.jsonl has two good ones).
     if (std::string(command) == "dump") {
-      EXPECT_EQ(result.out.find("#" + std::to_string(good_tensors)), std::string::npos)
-          << result.out;
+      EXPECT_EQ(result.out.find(fmt::format("#{}", good_tensors)), std::string::npos) << result.out;
       if (good_tensors == 0) {
         EXPECT_TRUE(result.out.empty()) << result.out;
       } else {
-        EXPECT_NE(result.out.find("#" + std::to_string(good_tensors - 1)), std::string::npos)
+        EXPECT_NE(result.out.find(fmt::format("#{}", good_tensors - 1)), std::string::npos)
             << result.out;
       }
     }

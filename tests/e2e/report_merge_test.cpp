@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tool_process.hpp"
@@ -27,8 +28,8 @@ class ReportMerge : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("dlpack-usm-merge-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           fmt::format("dlpack-usm-merge-{}-{}", getpid(),
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "suite/vectors");
     // Three vectors of one shipped capsule: two whose manifest entries are

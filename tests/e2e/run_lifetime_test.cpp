@@ -52,7 +52,7 @@ bool wait_until(const std::function<bool()>& condition, std::chrono::seconds lim
 
 // A pid that is gone, or a zombie nobody reaped yet (dead all the same).
 bool is_dead(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
   std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
   std::size_t after_name = text.rfind(')');
   return text.empty() || (after_name != std::string::npos && after_name + 2 < text.size() &&

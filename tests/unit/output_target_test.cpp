@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "common/atomic_file.hpp"
 
 namespace dlpack_usm {
@@ -19,7 +21,7 @@ class OutputPaths : public ::testing::Test {
  protected:
   void SetUp() override {
     previous_ = fs::current_path();
-    dir_ = fs::temp_directory_path() / ("dlpack-usm-output-" + std::to_string(getpid()));
+    dir_ = fs::temp_directory_path() / fmt::format("dlpack-usm-output-{}", getpid());
     fs::create_directories(dir_);
     fs::current_path(dir_);
   }
