@@ -92,6 +92,7 @@ std::string row_name(const json& row) {
   std::string name = row.at("library").get<std::string>();
   // Appends, not "_" + temporary: GCC 12 at -O3 raises a false -Wstringop-overflow.
   if (row.contains("symbol")) name.append("_").append(row.at("symbol").get<std::string>());
+  if (row.contains("tag")) name.append("_").append(row.at("tag").get<std::string>());
   return name;
 }
 
