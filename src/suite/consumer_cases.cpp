@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -225,6 +227,26 @@ std::vector<OfferedShape> version_axis() {
   return shapes;
 }
 
+// What a valid case asks of the consumer, for --require: its name, its
+// dtype, its USM kind where the case stands for the kind (the version axis),
+// and the family of layouts it belongs to.
+std::vector<std::string> features_of(const OfferedShape& shape, std::optional<UsmKind> kind) {
+  const std::string& name = shape.name;
+  std::vector<std::string> features{name};
+  if (kind) features.push_back(fmt::format("{}-usm", facts::to_string(*kind)));
+  if (name.starts_with("dtype-")) features.push_back(name.substr(6));
+  if (shape.dtype.bits % 8 != 0) features.emplace_back("sub-byte");
+  if (name.starts_with("size0")) features.emplace_back("size0");
+  if (name.starts_with("broadcast")) features.emplace_back("broadcast");
+  if (name.ends_with("byte-offset")) features.emplace_back("byte-offset");
+  if (name.starts_with("legacy")) features.emplace_back("legacy");
+  if (name == "negative-stride") features.emplace_back("negative-strides");
+  if (name == "strides-null-1.1") features.emplace_back("null-strides");
+  if (name == "ndim-40") features.emplace_back("high-ndim");
+  if (name == "ndim-0" || name == "scalar-byte-offset") features.emplace_back("ndim0");
+  return features;
+}
+
 OfferedShape invalid_shape(const std::string& name) {
   OfferedShape shape = compact(name, {3, 5});
   if (name == "strides-null-1.2") shape.version = {1, 2};
@@ -422,6 +444,23 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
 
 }  // namespace
 
+std::vector<std::string> consumer_features() {
+  std::set<std::string> features;
+  for (UsmKind kind : kLiveKinds) {
+    for (const OfferedShape& shape : version_axis()) {
+      for (std::string& feature : features_of(shape, kind)) features.insert(std::move(feature));
+    }
+  }
+  std::vector<OfferedShape> cells = dtype_axis();
+  for (OfferedShape& shape : layout_axis()) cells.push_back(std::move(shape));
+  for (const OfferedShape& shape : cells) {
+    for (std::string& feature : features_of(shape, std::nullopt)) {
+      features.insert(std::move(feature));
+    }
+  }
+  return {features.begin(), features.end()};
+}
+
 std::vector<CaseSpec> ConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
   std::vector<std::string> rules{kChecksumRule, kRejectsValidRule, kAcceptsInvalidRule,
@@ -440,18 +479,26 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
                                       "the device has no cl_intel_unified_shared_memory"));
         continue;
       }
-      auto add = [&](const OfferedShape& shape, bool valid, UsmKind kind, std::string_view group) {
-        cases.push_back(plugin_case(fmt::format("consumer/{}/{}/{}", device, group, shape.name),
-                                    "consumer", device, rules,
-                                    std::make_shared<const ConsumeCase>(shape, valid, kind)));
+      auto add = [&](const OfferedShape& shape, bool valid, UsmKind kind, std::string_view group,
+                     std::vector<std::string> features) {
+        CaseSpec spec =
+            plugin_case(fmt::format("consumer/{}/{}/{}", device, group, shape.name), "consumer",
+                        device, rules, std::make_shared<const ConsumeCase>(shape, valid, kind));
+        spec.features = std::move(features);
+        if (valid) spec.decline_rule = kRejectsValidRule;
+        cases.push_back(std::move(spec));
       };
       UsmKind first = first_supported_kind(root);
       for (UsmKind kind : kLiveKinds) {
         if (!kind_supported(root, kind)) continue;
-        for (const OfferedShape& shape : versions) add(shape, true, kind, facts::to_string(kind));
+        for (const OfferedShape& shape : versions) {
+          add(shape, true, kind, facts::to_string(kind), features_of(shape, kind));
+        }
       }
-      for (const OfferedShape& shape : cells) add(shape, true, first, facts::to_string(first));
-      for (const char* name : kInvalidCases) add(invalid_shape(name), false, first, "invalid");
+      for (const OfferedShape& shape : cells) {
+        add(shape, true, first, facts::to_string(first), features_of(shape, std::nullopt));
+      }
+      for (const char* name : kInvalidCases) add(invalid_shape(name), false, first, "invalid", {});
     }
   }
   return cases;

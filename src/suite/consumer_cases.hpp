@@ -15,6 +15,11 @@
 
 namespace dlpack_usm::suite {
 
+// Every feature name a consumer case carries, for check --require: case
+// names ("ndim-40", "dtype-bool"), dtypes ("bool"), USM kinds ("host-usm")
+// and families ("size0", "negative-strides", "legacy", "byte-offset").
+std::vector<std::string> consumer_features();
+
 class ConsumerCaseSource final : public PluginCaseSource {
  public:
   using PluginCaseSource::PluginCaseSource;
