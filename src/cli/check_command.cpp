@@ -4,6 +4,7 @@
 // streamed results.jsonl and a failures file.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "cli/check_outputs.hpp"
 #include "cli/commands.hpp"
@@ -23,6 +25,7 @@
 #include "report/check_report.hpp"
 #include "runtime/runtime_choice.hpp"
 #include "suite/check_plan.hpp"
+#include "suite/consumer_cases.hpp"
 #include "suite/plugin_probe.hpp"
 #include "suite/vector_cases.hpp"
 #include "suite/worker_containment.hpp"
@@ -37,6 +40,7 @@ constexpr std::size_t kMaxLabelLength = 64;
 struct CheckArguments {
   std::string suite;
   std::vector<std::string> filters, rules, devices, required_devices, baselines, flakes;
+  std::vector<std::string> required_features;  // --require
   std::string shard;
   std::string label;
   bool allow_empty = false;
@@ -65,6 +69,22 @@ std::vector<plugin::PluginSpec> plugin_specs(const CheckArguments& args) {
     specs.push_back(std::move(spec));
   }
   return specs;
+}
+
+// --require names features of the consumer cases: refused without
+// --consumer, and for a name no case carries (a typo would require nothing).
+void require_known_features(const CheckArguments& args,
+                            const std::vector<plugin::PluginSpec>& plugins) {
+  bool consumer = std::any_of(plugins.begin(), plugins.end(), [](const plugin::PluginSpec& spec) {
+    return spec.role == plugin::Role::consumer;
+  });
+  if (!consumer) fail_usage("--require names features of a consumer", "add --consumer LIB");
+  std::vector<std::string> known = suite::consumer_features();
+  for (const std::string& feature : args.required_features) {
+    if (std::find(known.begin(), known.end(), feature) != known.end()) continue;
+    fail_usage(fmt::format("--require {}: no consumer case needs this feature", feature),
+               fmt::format("known features: {}", fmt::join(known, ", ")));
+  }
 }
 
 // Seconds from 10 ms to a day: NaN, infinities and values whose millisecond
@@ -158,6 +178,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   options.selection.devices = args.devices;
   if (!args.shard.empty()) options.selection.shard = suite::parse_shard(args.shard);
   options.required_devices = args.required_devices;
+  options.required_features = args.required_features;
   for (const auto& b : args.baselines) options.baselines.emplace_back(b);
   for (const auto& f : args.flakes) options.flakes.emplace_back(f);
   options.allow_empty = args.allow_empty;
@@ -170,6 +191,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   options.label = args.label;
   options.plugins = plugin_specs(args);
 
+  if (!options.required_features.empty()) require_known_features(args, options.plugins);
   if (args.vectors_only && !options.plugins.empty()) {
     fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
                "choose one");
@@ -259,6 +281,9 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
                     "Selecting no case, or finding no device, is not an error");
   command->add_flag("--vectors-only", args->vectors_only,
                     "Run the conformance vectors alone: no live case, no device needed");
+  command->add_option("--require", args->required_features,
+                      "With --consumer: a clean decline of a case needing FEATURE (size0, "
+                      "negative-strides, bool, host-usm, legacy, ...) fails (repeatable)");
   command->add_option("--require-device", args->required_devices,
                       "Exit 3 unless DEVICE (a name, glob, or 'usm') is present (repeatable)");
   command->add_option("--baseline", args->baselines,

@@ -79,6 +79,15 @@ constexpr std::array kBehaviourRules{
                    Scope::header,
                    judged_by_plugin_cases},
     RuleDefinition{
+        {"DLP-CONSUMER-WRITES-READ-ONLY", "behaviour", "Consumer wrote into a READ_ONLY tensor",
+         Severity::warning, dl::Release{1, 0}, std::nullopt,
+         "dlpack.h 1.3, DLPACK_FLAG_BITMASK_READ_ONLY", "heuristic",
+         "bit mask to indicate that the tensor is read only.",
+         "The tool reads the allocation back after consume: no byte of a READ_ONLY tensor's "
+         "allocation may have changed."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{
         {"DLP-EXCHANGE-API-PROTOTYPE", "behaviour",
          "managed_tensor_allocator ignored its prototype", Severity::warning, kExchangeApiSince,
          std::nullopt, "dlpack.h 1.3, DLPackManagedTensorAllocator", "heuristic",

@@ -62,6 +62,11 @@ struct CaseSpec {
   // test (a plugin) runs in the child, empty where a crash is the tool's own.
   std::string crash_rule = {};
   std::string timeout_rule = {};
+  // What the case asks of the library under test (check --require): a clean
+  // decline (not_supported) of a case naming a required feature breaks
+  // `decline_rule` instead.
+  std::vector<std::string> features = {};
+  std::string decline_rule = {};
 
   // The details as the source declared them; Error(internal) for a case of
   // another source (a bug of the tool).

@@ -145,11 +145,42 @@ void require_devices(const runtime::Inventory& inventory,
   }
 }
 
+// The first of `required` that the case names, or nullptr.
+const std::string* required_feature_of(const CaseSpec& spec,
+                                       const std::vector<std::string>& required) {
+  for (const std::string& feature : required) {
+    if (std::find(spec.features.begin(), spec.features.end(), feature) != spec.features.end()) {
+      return &feature;
+    }
+  }
+  return nullptr;
+}
+
+CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
+                                   const std::vector<std::string>& required_features) {
+  const std::string* feature = required_feature_of(spec, required_features);
+  if (result.outcome != Outcome::not_supported || spec.decline_rule.empty() || feature == nullptr) {
+    return result;
+  }
+  result.outcome = Outcome::fail;
+  result.rule_ids = {spec.decline_rule};
+  result.message = fmt::format("rule {}: --require {}, but the library declined: {}",
+                               spec.decline_rule, *feature, result.message);
+  return result;
+}
+
 std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
-                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins) {
+                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins,
+                          const std::vector<std::string>& required_features) {
   std::string command = "dlpack-usm check";
   for (const std::string& argument : plugin::plugin_arguments(plugins)) {
     command += " " + (argument.starts_with("--") ? argument : shell_quote(argument));
+  }
+  for (const std::string& feature : required_features) {
+    if (std::find(spec.features.begin(), spec.features.end(), feature) == spec.features.end()) {
+      continue;
+    }
+    command.append(" --require ").append(shell_quote(feature));
   }
   command += " --filter " + shell_quote(spec.id);
   // Plugin runs use no conformance suite.
@@ -203,11 +234,12 @@ CheckRun run_check(
   runner.on_start = callbacks.on_start;
   runner.on_result = [&](const CaseResult& result) {
     if (!callbacks.on_case) return;
-    CaseResult decided = result;
-    decided.verdict = decide_verdict(decided, expectations);
     const CaseSpec& spec = *by_id.at(result.id);
-    callbacks.on_case(
-        {spec, decided, repro_command(spec, options.suite_dir, default_suite, options.plugins)});
+    CaseResult decided = apply_required_features(spec, result, options.required_features);
+    decided.verdict = decide_verdict(decided, expectations);
+    callbacks.on_case({spec, decided,
+                       repro_command(spec, options.suite_dir, default_suite, options.plugins,
+                                     options.required_features)});
   };
   std::vector<CaseResult> results = run_isolated(selected, runner);
   run.duration_ms =
@@ -215,12 +247,13 @@ CheckRun run_check(
   run.finished_at = now_rfc3339();
 
   for (std::size_t i = 0; i < results.size(); ++i) {
-    CaseResult& result = results[i];
+    CaseResult result =
+        apply_required_features(selected[i], std::move(results[i]), options.required_features);
     result.verdict = decide_verdict(result, expectations);
     run.interrupted = run.interrupted || result.outcome == Outcome::not_run;
-    run.cases.push_back(
-        {selected[i], std::move(result),
-         repro_command(selected[i], options.suite_dir, default_suite, options.plugins)});
+    run.cases.push_back({selected[i], std::move(result),
+                         repro_command(selected[i], options.suite_dir, default_suite,
+                                       options.plugins, options.required_features)});
   }
   for (CaseSpec& spec : partition.filtered_out) {
     CaseResult skipped{spec.id, Outcome::skipped, "left out by --filter, --rule or --device"};

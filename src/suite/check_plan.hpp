@@ -20,6 +20,8 @@ struct CheckOptions {
   std::filesystem::path suite_dir;
   Selection selection;
   std::vector<std::string> required_devices;  // --require-device
+  // --require: features whose clean declines fail (CaseSpec::features).
+  std::vector<std::string> required_features;
   std::vector<std::filesystem::path> baselines;
   std::vector<std::filesystem::path> flakes;
   bool allow_empty = false;
@@ -66,9 +68,16 @@ void require_live_devices(const runtime::Inventory& inventory);
 // "usm" requires any device with USM; otherwise a name or glob of list-devices.
 void require_devices(const runtime::Inventory& inventory, const std::vector<std::string>& required);
 
-// A shell command line that re-runs one case.
+// A shell command line that re-runs one case (with the --require options
+// among `required_features` that the case names).
 std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
-                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins = {});
+                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins = {},
+                          const std::vector<std::string>& required_features = {});
+
+// A clean decline (not_supported) of a case that names a required feature
+// becomes a failure of the case's decline_rule; other results are unchanged.
+CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
+                                   const std::vector<std::string>& required_features);
 
 struct CheckCallbacks {
   std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;

@@ -92,6 +92,7 @@ std::string row_name(const json& row) {
   std::string name = row.at("library").get<std::string>();
   // Appends, not "_" + temporary: GCC 12 at -O3 raises a false -Wstringop-overflow.
   if (row.contains("symbol")) name.append("_").append(row.at("symbol").get<std::string>());
+  if (row.contains("tag")) name.append("_").append(row.at("tag").get<std::string>());
   return name;
 }
 
@@ -183,6 +184,58 @@ TEST(plugin_check, LibrariesThatBreakTheInterfaceAreUsageErrors) {
     EXPECT_NE(run.err.find("dlpack-usm: error: "), std::string::npos) << run.err;
     EXPECT_NE(run.err.find(refusal.message), std::string::npos) << run.err;
   }
+}
+
+// The correct consumer declines 40 dimensions cleanly: not_supported, and
+// the gate passes, until --require names the feature; a feature no case
+// carries is a usage error.
+TEST(plugin_check, RequireTurnsADeclineOfTheFeatureIntoAFailure) {
+  fs::path dir = scratch_dir("require");
+  std::string library = fixture("consumer").string();
+  std::vector<std::string> base{"check",
+                                "--consumer",
+                                library,
+                                "--filter",
+                                "consumer/*/*/ndim-40",
+                                "--report",
+                                (dir / "report.json").string()};
+  ToolResult declined = run_tool(base);
+  ASSERT_EQ(declined.exit_code, 0) << declined.out << declined.err;
+  json report = read_json(dir / "report.json");
+  int seen = 0;
+  for (const json& result : report.at("results")) {
+    if (result.at("outcome") == "skipped") continue;
+    ++seen;
+    EXPECT_EQ(result.at("outcome"), "not_supported") << result;
+    EXPECT_NE(result.at("message").get<std::string>().find("at most 32 dimensions"),
+              std::string::npos)
+        << result;
+  }
+  if (seen == 0) GTEST_SKIP() << "no device with USM here";
+
+  std::vector<std::string> required = base;
+  required.insert(required.end(), {"--require", "high-ndim"});
+  ToolResult failed = run_tool(required);
+  EXPECT_EQ(failed.exit_code, 1) << failed.out << failed.err;
+  report = read_json(dir / "report.json");
+  for (const json& result : report.at("results")) {
+    if (result.at("outcome") == "skipped") continue;
+    EXPECT_EQ(result.at("outcome"), "fail") << result;
+    EXPECT_EQ(result.at("rule_ids"), json::array({"DLP-CONSUMER-REJECTS-VALID"})) << result;
+  }
+  EXPECT_NE(failed.out.find("--require 'high-ndim'"), std::string::npos) << failed.out;
+
+  std::vector<std::string> other = base;
+  other.insert(other.end(), {"--require", "bool"});
+  EXPECT_EQ(run_tool(other).exit_code, 0) << "a decline of another feature still passes";
+
+  std::vector<std::string> unknown = base;
+  unknown.insert(unknown.end(), {"--require", "no-such-feature"});
+  ToolResult refused = run_tool(unknown);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--require no-such-feature"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("negative-strides"), std::string::npos) << refused.err;
+  fs::remove_all(dir);
 }
 
 TEST(plugin_check, ListShowsThePluginCasesOnly) {
