@@ -1,0 +1,199 @@
+#include "suite/consumer_matrix.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "dlpack/names.hpp"
+#include "facts/element_size.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+using facts::UsmKind;
+
+// The invalid tensors a consumer must refuse, each breaking one rule.
+constexpr std::array kInvalidCases{"major-version-2", "separate-context", "unknown-pointer",
+                                   "strides-null-1.2"};
+
+// A layout of `extents` with the given strides and byte_offset, over an
+// allocation just large enough for every element (at least one element).
+exchange::Layout custom_layout(std::vector<std::int64_t> extents, std::vector<std::int64_t> strides,
+                               std::uint64_t byte_offset, std::uint64_t element_bytes) {
+  exchange::Layout layout{std::move(extents), std::move(strides), byte_offset, 0};
+  std::int64_t reach = 0;
+  bool empty = false;
+  for (std::size_t k = 0; k < layout.shape.size(); ++k) {
+    empty |= layout.shape[k] == 0;
+    if (layout.shape[k] > 0) reach += (layout.shape[k] - 1) * layout.strides[k];
+  }
+  layout.allocation_bytes =
+      byte_offset + (empty ? 1 : static_cast<std::uint64_t>(reach) + 1) * element_bytes;
+  return layout;
+}
+
+OfferedShape compact(std::string name, std::vector<std::int64_t> extents,
+                     exchange::Order order = exchange::Order::c,
+                     dl::DLDataType dtype = {dl::kDLFloat, 32, 1}) {
+  OfferedShape shape;
+  shape.name = std::move(name);
+  shape.dtype = dtype;
+  shape.layout = exchange::make_layout(extents, element_bytes_of(shape), order);
+  return shape;
+}
+
+OfferedShape custom(std::string name, std::vector<std::int64_t> extents,
+                    std::vector<std::int64_t> strides, std::uint64_t offset_elements = 0) {
+  OfferedShape shape;
+  shape.name = std::move(name);
+  std::uint64_t bytes = element_bytes_of(shape);
+  shape.layout =
+      custom_layout(std::move(extents), std::move(strides), offset_elements * bytes, bytes);
+  return shape;
+}
+
+// Every dtype of the tool's table, one lane, each width its code has:
+// int/uint 8-64, float 16-64, bfloat16, complex 64/128, bool, the float8
+// kinds, and float6/float4 padded to a byte (IS_SUBBYTE_TYPE_PADDED).
+std::vector<dl::DLDataType> matrix_dtypes() {
+  std::vector<dl::DLDataType> dtypes;
+  for (const dl::DtypeCodeName& code : dl::dtype_code_table()) {
+    std::vector<std::uint8_t> widths;
+    switch (code.code) {
+      case dl::kDLInt:
+      case dl::kDLUInt:
+        widths = {8, 16, 32, 64};
+        break;
+      case dl::kDLFloat:
+        widths = {16, 32, 64};
+        break;
+      case dl::kDLBfloat:
+        widths = {16};
+        break;
+      case dl::kDLComplex:
+        widths = {64, 128};
+        break;
+      case dl::kDLOpaqueHandle:
+        break;  // not an element type a consumer reads
+      default: {
+        // bool and the float8/6/4 kinds: the width parse_dtype gives the name.
+        std::optional<dl::DLDataType> parsed = dl::parse_dtype(code.short_name);
+        if (parsed) widths = {parsed->bits};
+      }
+    }
+    for (std::uint8_t bits : widths) dtypes.push_back({code.code, bits, 1});
+  }
+  return dtypes;
+}
+
+}  // namespace
+
+std::uint64_t element_bytes_of(const OfferedShape& shape) {
+  return facts::element_storage_bytes(shape.dtype);
+}
+
+std::vector<OfferedShape> dtype_axis() {
+  std::vector<OfferedShape> shapes;
+  for (dl::DLDataType dtype : matrix_dtypes()) {
+    OfferedShape shape = compact(fmt::format("dtype-{}", dl::dtype_display(dtype)), {3, 5},
+                                 exchange::Order::c, dtype);
+    if (dtype.bits % 8 != 0) shape.flags |= dl::kFlagIsSubbyteTypePadded;
+    shapes.push_back(std::move(shape));
+  }
+  return shapes;
+}
+
+// The layouts real consumers get wrong, on float32.
+std::vector<OfferedShape> layout_axis() {
+  using exchange::Order;
+  std::vector<OfferedShape> shapes{
+      compact("f-order", {3, 5}, Order::f),
+      compact("strided", {3, 5}, Order::strided),
+      compact("byte-offset", {3, 5}, Order::offset),
+      compact("negative-stride", {3, 5}, Order::negative),
+      // Any stride is valid on an axis of extent 1; consumers that multiply
+      // it in anyway read the wrong element or leave the allocation.
+      custom("extent-1-strides", {3, 1, 5}, {5, 7777, 1}),
+      custom("broadcast", {3, 5}, {0, 1}),
+      custom("broadcast-all", {3, 5}, {0, 0}),
+      custom("size0-strides", {0, 5}, {7, 3}),
+      custom("size0-zero-strides", {0, 5}, {0, 0}),
+      custom("size0-null-data", {0, 5}, {5, 1}),
+      custom("scalar-byte-offset", {}, {}, 3),
+  };
+  for (OfferedShape& shape : shapes) {
+    shape.null_data = shape.name == "size0-null-data";
+    // A broadcast view is offered read-only, as DLP-STRIDES-ZERO asks of a
+    // producer: its elements share addresses.
+    if (shape.name.rfind("broadcast", 0) == 0) shape.flags = dl::kFlagReadOnly;
+  }
+  OfferedShape legacy_offset = compact("legacy-byte-offset", {3, 5}, Order::offset);
+  legacy_offset.version = dl::kLastLegacyRelease;
+  shapes.push_back(std::move(legacy_offset));
+  OfferedShape null_strides = compact("strides-null-1.1", {3, 5});
+  null_strides.explicit_strides = false;
+  null_strides.version = {1, 1};
+  shapes.push_back(std::move(null_strides));
+  // ndim 0 to 8 (extent 2 on each axis), and one past what common importers
+  // take (NumPy 64 since 2.0, 32 before; PyTorch 25 on some paths): 40.
+  for (int ndim = 0; ndim <= 8; ++ndim) {
+    shapes.push_back(compact(fmt::format("ndim-{}", ndim),
+                             std::vector<std::int64_t>(static_cast<std::size_t>(ndim), 2)));
+  }
+  std::vector<std::int64_t> deep(40, 1);
+  deep[0] = deep[20] = deep[39] = 2;
+  shapes.push_back(compact("ndim-40", deep));
+  OfferedShape read_only = compact("read-only", {3, 5});
+  read_only.flags = dl::kFlagReadOnly;
+  shapes.push_back(std::move(read_only));
+  OfferedShape copied = compact("is-copied", {3, 5});
+  copied.flags = dl::kFlagIsCopied;
+  shapes.push_back(std::move(copied));
+  return shapes;
+}
+
+// The versions a consumer meets, on every kind: legacy, 1.0 to 1.3.
+std::vector<OfferedShape> version_axis() {
+  std::vector<OfferedShape> shapes;
+  for (dl::Release version : {dl::kLastLegacyRelease, dl::Release{1, 0}, dl::Release{1, 1},
+                              dl::Release{1, 2}, dl::kModelRelease}) {
+    OfferedShape shape = compact(version == dl::kModelRelease ? std::string("c-order")
+                                 : version == dl::kLastLegacyRelease
+                                     ? std::string("legacy")
+                                     : fmt::format("version-{}", dl::to_string(version)),
+                                 {3, 5});
+    shape.version = version;
+    shape.explicit_strides = false;
+    shapes.push_back(std::move(shape));
+  }
+  return shapes;
+}
+
+std::vector<std::string> features_of(const OfferedShape& shape, std::optional<UsmKind> kind) {
+  const std::string& name = shape.name;
+  std::vector<std::string> features{name};
+  if (kind) features.push_back(fmt::format("{}-usm", facts::to_string(*kind)));
+  if (name.starts_with("dtype-")) features.push_back(name.substr(6));
+  if (shape.dtype.bits % 8 != 0) features.emplace_back("sub-byte");
+  if (name.starts_with("size0")) features.emplace_back("size0");
+  if (name.starts_with("broadcast")) features.emplace_back("broadcast");
+  if (name.ends_with("byte-offset")) features.emplace_back("byte-offset");
+  if (name.starts_with("legacy")) features.emplace_back("legacy");
+  if (name == "negative-stride") features.emplace_back("negative-strides");
+  if (name == "strides-null-1.1") features.emplace_back("null-strides");
+  if (name == "ndim-40") features.emplace_back("high-ndim");
+  if (name == "ndim-0" || name == "scalar-byte-offset") features.emplace_back("ndim0");
+  return features;
+}
+
+std::vector<std::string> invalid_case_names() {
+  return {kInvalidCases.begin(), kInvalidCases.end()};
+}
+
+OfferedShape invalid_shape(const std::string& name) {
+  OfferedShape shape = compact(name, {3, 5});
+  if (name == "strides-null-1.2") shape.version = {1, 2};
+  return shape;
+}
+
+}  // namespace dlpack_usm::suite

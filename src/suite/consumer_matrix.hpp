@@ -1,0 +1,51 @@
+// The tensors a consumer is offered, generated from the tool's dtype table
+// and the layouts real importers get wrong: every dtype, ndim 0..8 and 40,
+// stride 0, negative strides, byte_offset on scalars and legacy views, size-0
+// and extent-1 axes with odd strides, READ_ONLY, IS_COPIED, every version;
+// and the invalid tensors, each breaking one rule. `check --consumer` and the
+// Python package's consumer checks (through the bridge) offer the same cells.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dlpack/abi.hpp"
+#include "exchange/layout.hpp"
+#include "facts/tensor_facts.hpp"
+
+namespace dlpack_usm::suite {
+
+// One tensor of the matrix, described: a cell of the dtype, layout or
+// version x kind axis (the others at their defaults: float32, 3x5 C order,
+// DLPack 1.3), or an invalid tensor (broken after export by `name`).
+struct OfferedShape {
+  std::string name;
+  dl::DLDataType dtype{dl::kDLFloat, 32, 1};
+  exchange::Layout layout;
+  bool explicit_strides = true;  // false: NULL strides where the version allows them
+  dl::Release version = dl::kModelRelease;
+  std::uint64_t flags = 0;  // set on the versioned tensor after export
+  bool null_data = false;
+};
+
+std::uint64_t element_bytes_of(const OfferedShape& shape);
+
+// The dtype axis: every dtype of the tool's table, 3x5 C order.
+std::vector<OfferedShape> dtype_axis();
+// The layout axis, on float32.
+std::vector<OfferedShape> layout_axis();
+// The version axis: legacy, 1.0 to 1.3, NULL strides where allowed.
+std::vector<OfferedShape> version_axis();
+// The names of the invalid tensors, and the tensor each starts from (it is
+// broken after export by offer()).
+std::vector<std::string> invalid_case_names();
+OfferedShape invalid_shape(const std::string& name);
+
+// What a valid case asks of the consumer, for --require: its name, its
+// dtype, its USM kind where the case stands for the kind (the version axis),
+// and the family of layouts it belongs to.
+std::vector<std::string> features_of(const OfferedShape& shape, std::optional<facts::UsmKind> kind);
+
+}  // namespace dlpack_usm::suite
