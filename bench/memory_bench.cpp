@@ -42,8 +42,11 @@ ChildUsage run_measured(const std::vector<std::string>& arguments) {
 }
 
 // JSON lines of 1.3 tensors whose shapes and strides are long: the text
-// that costs a reader memory.
-std::uintmax_t write_capsule_file(const std::filesystem::path& path, std::uintmax_t bytes) {
+// that costs a reader memory, and one finding each (NULL data with an
+// element: DLP-DATA-NULL) that costs a report memory. Returns the bytes
+// written; `line_bytes` gets one tensor's.
+std::uintmax_t write_capsule_file(const std::filesystem::path& path, std::uintmax_t bytes,
+                                  std::uintmax_t& line_bytes) {
   std::string shape, strides;
   for (int i = 0; i < 64; ++i) {
     shape += fmt::format("{}{}", i ? ", " : "", 1);
@@ -55,6 +58,7 @@ std::uintmax_t write_capsule_file(const std::filesystem::path& path, std::uintma
       R"("shape": [{}], "strides": [{}]}}}})"
       "\n",
       shape, strides);
+  line_bytes = line.size();
   std::ofstream out(path);
   std::uintmax_t written = 0;
   while (written + line.size() <= bytes) {
@@ -81,10 +85,18 @@ int main(int argc, char** argv) {
   std::string device = argc > 2 ? argv[2] : "opencl:cpu:0";
   std::filesystem::path file =
       std::filesystem::temp_directory_path() / fmt::format("dlpack-usm-memory-{}.jsonl", getpid());
-  // The largest file `capsule check` reads: 64 MiB.
-  std::uintmax_t capsule_bytes = write_capsule_file(file, std::uintmax_t{64} << 20);
+  // The largest file `capsule check` reads: 64 MiB; and one tensor of it,
+  // the baseline the window is measured against.
+  std::uintmax_t tensor_bytes = 0;
+  std::uintmax_t capsule_bytes = write_capsule_file(file, std::uintmax_t{64} << 20, tensor_bytes);
   ChildUsage check = run_measured({tool, "capsule", "check", file.string()});
+  ChildUsage check_json = run_measured({tool, "capsule", "check", "--json", file.string()});
+  write_capsule_file(file, tensor_bytes, tensor_bytes);
+  ChildUsage check_one = run_measured({tool, "capsule", "check", file.string()});
   std::filesystem::remove(file);
+  // What the 64 MiB run holds beyond the one-tensor run: the reader's fixed
+  // 64 KiB chunk of the file plus its window (bound: 4 largest tensors).
+  long growth_kib = check.peak_kib - check_one.peak_kib;
 
   // 1 GiB of float32 on the first USM device, round trip and every element
   // verified (exchange(1)).
@@ -92,11 +104,18 @@ int main(int argc, char** argv) {
   ChildUsage exchange =
       run_measured({tool, "exchange", "--device", device, "--usm", "device", "--dtype", "float32",
                     "--shape", std::to_string(exchange_bytes / 4), "--order", "C"});
-  nlohmann::json out = {{"tool", tool},
-                        {"device", device},
-                        {"rows",
-                         {row("capsule check, 64 MiB of JSON lines", capsule_bytes, check),
-                          row("exchange, 1 GiB device USM round trip", exchange_bytes, exchange)}}};
+  nlohmann::json out = {
+      {"tool", tool},
+      {"device", device},
+      {"capsule_check_window",
+       {{"largest_tensor_bytes", tensor_bytes},
+        {"one_tensor_peak_rss_mib", static_cast<double>(check_one.peak_kib) / 1024},
+        {"read_chunk_kib", 64},
+        {"growth_over_one_tensor_kib", growth_kib}}},
+      {"rows",
+       {row("capsule check, 64 MiB of JSON lines", capsule_bytes, check),
+        row("capsule check --json, the same file", capsule_bytes, check_json),
+        row("exchange, 1 GiB device USM round trip", exchange_bytes, exchange)}}};
   fmt::print("{}\n", out.dump(2));
   return 0;
 }

@@ -1,5 +1,7 @@
 // dlpack-usm capsule dump|check: what a capsule file says, field by field,
 // and which rules its tensors break.
+#include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +15,8 @@
 #include "common/error.hpp"
 #include "report/capsule_dump_report.hpp"
 #include "report/findings_report.hpp"
+#include "report/json_stream_printer.hpp"
+#include "report/text_printer.hpp"
 #include "rules/rule.hpp"
 
 namespace dlpack_usm::cli {
@@ -31,40 +35,75 @@ void add_dump(CLI::App& capsule, Outcome& outcome) {
   command->callback([&outcome, file, json] {
     // Tensor by tensor, each written as soon as it is read: a large file is
     // never held (capsule::for_each_capsule_tensor).
-    std::optional<StreamedJsonArray> document;
-    if (*json) document.emplace(nlohmann::ordered_json{{"file", *file}}, "tensors");
+    std::optional<report::JsonStreamPrinter> document;
+    if (*json) {
+      document.emplace(stdout);
+      document->data("file", *file);
+      document->begin_list("tensors");
+    }
     bool first = true;
     capsule::for_each_capsule_tensor(*file, [&](facts::TensorFacts&& tensor) {
       report::CapsuleDump one = report::build_capsule_dump(*file, {std::move(tensor)});
       if (document) {
-        document->add(report::capsule_dump_to_json(one).at("tensors").at(0));
+        document->data({}, report::capsule_dump_to_json(one).at("tensors").at(0));
       } else {
         fmt::print("{}{}", first ? "" : "\n", report::capsule_dump_to_text(one));
       }
       first = false;
     });
-    if (document) document->finish();
+    if (document) {
+      document->end_list();
+      document->finish();
+    }
     outcome.exit_code = static_cast<int>(ExitCode::ok);
   });
 }
 
-// A file that cannot be read is reported and the others are still checked;
-// the exit code then says "input error" (2) whatever the findings were.
-report::FileFindings check_file(const std::string& file) {
-  report::FileFindings result{file, {}, {}};
+// Checks one file tensor by tensor, each tensor's findings handed to the
+// walk as soon as they are known. A file that cannot be read (or stops
+// being readable) is reported after the tensors before the problem, and the
+// other files are still checked; the exit code then says "input error" (2).
+void check_file(const std::string& file, report::FindingsWalk& walk,
+                const std::function<void()>& after_tensor) {
+  walk.begin_file(file);
+  std::optional<report::FileError> problem;
   try {
-    // Streamed: only the findings of each tensor stay, not its text or facts.
     capsule::for_each_capsule_tensor(file, [&](facts::TensorFacts&& tensor) {
       std::vector<rules::Finding> findings = rules::evaluate(tensor);
-      result.tensors.push_back({std::move(tensor.origin), std::move(findings)});
+      walk.tensor({std::move(tensor.origin), std::move(findings)});
+      after_tensor();
     });
   } catch (const Error& error) {
     if (error.code() != ExitCode::usage) throw;
     print_error(error.what(), error.hint());
-    result.tensors.clear();
-    result.error = report::FileError{error.what(), error.hint()};
+    problem = report::FileError{error.what(), error.hint()};
   }
-  return result;
+  walk.end_file(problem);
+}
+
+// Walks every file onto stdout as it goes: JSON through the streaming
+// printer, text through a text printer drained after each tensor. Neither
+// holds more than one tensor's findings.
+int check_files(const std::vector<std::string>& files, bool json, bool strict) {
+  if (json) {
+    report::JsonStreamPrinter printer(stdout);
+    report::FindingsWalk walk(printer, strict);
+    for (const std::string& file : files) check_file(file, walk, [] {});
+    int exit_code = walk.finish();
+    printer.finish();
+    return exit_code;
+  }
+  report::TextPrinter printer;
+  auto drain = [&printer] { fmt::print("{}", printer.take_text()); };
+  report::FindingsWalk walk(printer, strict);
+  for (const std::string& file : files) {
+    check_file(file, walk, drain);
+    drain();
+  }
+  int exit_code = walk.finish();
+  drain();
+  std::fflush(stdout);
+  return exit_code;
 }
 
 void add_check(CLI::App& capsule, Outcome& outcome) {
@@ -76,15 +115,8 @@ void add_check(CLI::App& capsule, Outcome& outcome) {
   command->add_option("FILE", *files, "Capsule files")->required();
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->add_flag("--strict", *strict, "Fail (exit 1) on warnings as well as on errors");
-  command->callback([&outcome, files, json, strict] {
-    std::vector<report::FileFindings> checked;
-    for (const std::string& file : *files) checked.push_back(check_file(file));
-    report::FindingsReport report = report::make_findings_report(std::move(checked), *strict);
-    print_report(*json, [&report](report::Printer& printer) {
-      report::print_findings_report(printer, report);
-    });
-    outcome.exit_code = report.exit_code;
-  });
+  command->callback(
+      [&outcome, files, json, strict] { outcome.exit_code = check_files(*files, *json, *strict); });
 }
 
 }  // namespace

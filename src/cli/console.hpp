@@ -21,18 +21,4 @@ void print_json(const nlohmann::ordered_json& json);
 // text printer; the walk itself does not know which.
 void print_report(bool json, const std::function<void(report::Printer&)>& walk);
 
-// Prints, piece by piece, exactly what print_json prints for `head` with one
-// more member `array_key` holding the entries given to add(): a document too
-// large to hold (every tensor of a large capsule file) is never held whole.
-// `head` must be an object; at least one entry must be added before finish().
-class StreamedJsonArray {
- public:
-  StreamedJsonArray(const nlohmann::ordered_json& head, std::string_view array_key);
-  void add(const nlohmann::ordered_json& entry);
-  void finish();
-
- private:
-  bool first_ = true;
-};
-
 }  // namespace dlpack_usm::cli

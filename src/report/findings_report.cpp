@@ -39,28 +39,20 @@ void print_tensor_findings(Printer& printer, const TensorFindings& tensor) {
   }
 }
 
-void print_file_findings(Printer& printer, const FileFindings& file) {
-  ObjectScope scope(printer, {});
-  printer.data("file", file.file);
-  printer.data("error", file.error
-                            ? Value{{"message", file.error->message}, {"hint", file.error->hint}}
-                            : Value(nullptr));
-  if (file.error) {
-    printer.line(
-        fmt::format("{}  not checked: {}", printable(file.file), printable(file.error->message)));
-  }
-  ListScope tensors(printer, "tensors");
-  for (const TensorFindings& tensor : file.tensors) print_tensor_findings(printer, tensor);
-}
-
-std::string summary_text(const FindingsReport& report, const FindingsSummary& summary) {
+std::string summary_text(bool strict, const FindingsSummary& summary) {
   std::string text = fmt::format("checked {} in {}: {}", plural(summary.tensors, "tensor"),
                                  plural(summary.files, "file"), counts_text(summary.findings));
   if (summary.unreadable_files > 0) {
     text += fmt::format("; {} unreadable", plural(summary.unreadable_files, "file"));
   }
-  if (report.strict) text += " (strict: warnings fail)";
+  if (strict) text += " (strict: warnings fail)";
   return text;
+}
+
+void add_counts(FindingCounts& total, const FindingCounts& counts) {
+  total.errors += counts.errors;
+  total.warnings += counts.warnings;
+  total.infos += counts.infos;
 }
 
 }  // namespace
@@ -90,20 +82,20 @@ FindingsSummary summarize(const FindingsReport& report) {
     if (file.error) ++summary.unreadable_files;
     summary.tensors += file.tensors.size();
     for (const TensorFindings& tensor : file.tensors) {
-      FindingCounts counts = count_findings(tensor.findings);
-      summary.findings.errors += counts.errors;
-      summary.findings.warnings += counts.warnings;
-      summary.findings.infos += counts.infos;
+      add_counts(summary.findings, count_findings(tensor.findings));
     }
   }
   return summary;
 }
 
-ExitCode decide_exit_code(const FindingsReport& report) {
-  FindingsSummary summary = summarize(report);
+ExitCode decide_exit_code(const FindingsSummary& summary, bool strict) {
   if (summary.unreadable_files > 0) return ExitCode::usage;
-  bool failed = summary.findings.errors > 0 || (report.strict && summary.findings.warnings > 0);
+  bool failed = summary.findings.errors > 0 || (strict && summary.findings.warnings > 0);
   return failed ? ExitCode::findings : ExitCode::ok;
+}
+
+ExitCode decide_exit_code(const FindingsReport& report) {
+  return decide_exit_code(summarize(report), report.strict);
 }
 
 FindingsReport make_findings_report(std::vector<FileFindings> files, bool strict) {
@@ -132,19 +124,62 @@ nlohmann::ordered_json finding_to_json(const rules::Finding& finding) {
   return printer.take_document();
 }
 
-void print_findings_report(Printer& printer, const FindingsReport& report) {
-  printer.data("strict", report.strict);
-  {
-    ListScope files(printer, "files");
-    for (const FileFindings& file : report.files) print_file_findings(printer, file);
+FindingsWalk::FindingsWalk(Printer& printer, bool strict) : printer_(printer), strict_(strict) {
+  printer_.data("strict", strict_);
+  printer_.begin_list("files");
+}
+
+void FindingsWalk::begin_file(const std::string& file) {
+  file_ = file;
+  file_tensors_ = 0;
+  printer_.begin_object({});
+  printer_.data("file", file_);
+  printer_.begin_list("tensors");
+}
+
+void FindingsWalk::tensor(const TensorFindings& tensor) {
+  print_tensor_findings(printer_, tensor);
+  ++file_tensors_;
+  ++summary_.tensors;
+  add_counts(summary_.findings, count_findings(tensor.findings));
+}
+
+void FindingsWalk::end_file(const std::optional<FileError>& error) {
+  printer_.end_list();
+  printer_.data("error",
+                error ? Value{{"message", error->message}, {"hint", error->hint}} : Value(nullptr));
+  if (error) {
+    ++summary_.unreadable_files;
+    // Tensors before the problem were checked and printed as they came.
+    std::string checked = file_tensors_ == 0
+                              ? std::string("not checked")
+                              : fmt::format("stopped after {}", plural(file_tensors_, "tensor"));
+    printer_.line(fmt::format("{}  {}: {}", printable(file_), checked, printable(error->message)));
   }
-  FindingsSummary summary = summarize(report);
-  printer.data("summary", {{"files", summary.files},
-                           {"unreadable_files", summary.unreadable_files},
-                           {"tensors", summary.tensors},
-                           {"findings", counts_value(summary.findings)}});
-  printer.line(summary_text(report, summary));
-  printer.data("exit_code", report.exit_code);
+  printer_.end_object();
+  ++summary_.files;
+}
+
+int FindingsWalk::finish() {
+  printer_.end_list();
+  printer_.data("summary", {{"files", summary_.files},
+                            {"unreadable_files", summary_.unreadable_files},
+                            {"tensors", summary_.tensors},
+                            {"findings", counts_value(summary_.findings)}});
+  printer_.line(summary_text(strict_, summary_));
+  int exit_code = static_cast<int>(decide_exit_code(summary_, strict_));
+  printer_.data("exit_code", exit_code);
+  return exit_code;
+}
+
+void print_findings_report(Printer& printer, const FindingsReport& report) {
+  FindingsWalk walk(printer, report.strict);
+  for (const FileFindings& file : report.files) {
+    walk.begin_file(file.file);
+    for (const TensorFindings& tensor : file.tensors) walk.tensor(tensor);
+    walk.end_file(file.error);
+  }
+  walk.finish();
 }
 
 nlohmann::ordered_json findings_report_to_json(const FindingsReport& report) {

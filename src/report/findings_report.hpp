@@ -1,7 +1,9 @@
 // Findings of the rule engine, per tensor and per file: the model that
-// `capsule check` (and any later checker) fills, and the one walk that prints
-// it, as an aligned text listing for people or one JSON document for
-// machines. The walk only formats; the model has decided the exit code.
+// tests and any later checker fill, and the one walk that prints it, as an
+// aligned text listing for people or one JSON document for machines.
+// `capsule check` does not hold the model: it walks file by file and tensor
+// by tensor as it reads (FindingsWalk), so its memory follows the largest
+// tensor, not the files. The walk decides the exit code from its counts.
 #pragma once
 
 #include <cstddef>
@@ -29,8 +31,8 @@ struct FileError {
 
 struct FileFindings {
   std::string file;
-  std::optional<FileError> error;  // set when the file could not be read
-  std::vector<TensorFindings> tensors;
+  std::optional<FileError> error;       // set when the file could not be read to its end
+  std::vector<TensorFindings> tensors;  // those read before the error, if any
 };
 
 struct FindingCounts {
@@ -54,13 +56,38 @@ struct FindingsSummary {
 };
 FindingsSummary summarize(const FindingsReport& report);
 
-// The verdict of a check, decided by the model rather than by the command
-// line: 2 (usage) when a file could not be read, 1 when an error remains
-// (or, with strict, a warning), 0 otherwise.
+// The verdict of a check, decided by what was found rather than by the
+// command line: 2 (usage) when a file could not be read, 1 when an error
+// remains (or, with strict, a warning), 0 otherwise.
+ExitCode decide_exit_code(const FindingsSummary& summary, bool strict);
 ExitCode decide_exit_code(const FindingsReport& report);
 
 // The report of checked files with its exit code decided.
 FindingsReport make_findings_report(std::vector<FileFindings> files, bool strict);
+
+// The walk of a check as it happens: files in order, each tensor's findings
+// as soon as they are known. Only the counts stay; each tensor goes to the
+// printer and is forgotten. A file that stops being readable keeps the
+// tensors read before the problem and gets the error after them.
+class FindingsWalk {
+ public:
+  FindingsWalk(Printer& printer, bool strict);
+  FindingsWalk(const FindingsWalk&) = delete;
+  FindingsWalk& operator=(const FindingsWalk&) = delete;
+
+  void begin_file(const std::string& file);
+  void tensor(const TensorFindings& tensor);
+  void end_file(const std::optional<FileError>& error);
+  // Prints the summary and the exit code, and returns that exit code.
+  int finish();
+
+ private:
+  Printer& printer_;
+  bool strict_;
+  FindingsSummary summary_;
+  std::string file_;              // the file being walked
+  std::size_t file_tensors_ = 0;  // its tensors so far
+};
 
 void print_findings_report(Printer& printer, const FindingsReport& report);
 // One finding's fields, in the object the caller opened: the same shape in

@@ -1,5 +1,7 @@
 #include "report/text_printer.hpp"
 
+#include <utility>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -139,6 +141,11 @@ void TextPrinter::table(const TextTable& table) {
 std::string TextPrinter::text() {
   flush_block();
   return out_;
+}
+
+std::string TextPrinter::take_text() {
+  flush_block();
+  return std::exchange(out_, {});
 }
 
 }  // namespace dlpack_usm::report

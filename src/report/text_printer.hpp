@@ -25,6 +25,10 @@ class TextPrinter final : public Printer {
 
   // The text so far, the last block included.
   std::string text();
+  // The text so far, handed over and forgotten: a walk too long to hold
+  // writes it out between its top-level items (a table still open would
+  // lose its alignment, so only there).
+  std::string take_text();
 
  private:
   struct Scope {

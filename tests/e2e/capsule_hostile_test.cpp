@@ -57,16 +57,26 @@ void expect_refused(const std::string& path, const std::string& place,
     EXPECT_EQ(result.err.rfind("dlpack-usm: error: " + path, 0), 0U) << result.err;
     EXPECT_NE(result.err.find(place), std::string::npos) << result.err;
     EXPECT_NE(result.err.find("dlpack-usm: hint: "), std::string::npos) << result.err;
-    // dump streams: the tensors before the bad one are printed, and only
-    // they (bad-third-line.jsonl has two good ones).
+    // Both stream: the tensors before the bad one are printed, and only
+    // they (bad-third-line.jsonl has two good ones). check then says where
+    // the file stopped, and sums up.
+    EXPECT_EQ(result.out.find(fmt::format("{}#{}", path, good_tensors)), std::string::npos)
+        << result.out;
+    if (good_tensors > 0) {
+      EXPECT_NE(result.out.find(fmt::format("{}#{}", path, good_tensors - 1)), std::string::npos)
+          << result.out;
+    }
     if (std::string(command) == "dump") {
-      EXPECT_EQ(result.out.find(fmt::format("#{}", good_tensors)), std::string::npos) << result.out;
       if (good_tensors == 0) {
         EXPECT_TRUE(result.out.empty()) << result.out;
-      } else {
-        EXPECT_NE(result.out.find(fmt::format("#{}", good_tensors - 1)), std::string::npos)
-            << result.out;
       }
+    } else {
+      std::string stopped = good_tensors == 0
+                                ? std::string("  not checked: ")
+                                : fmt::format("  stopped after {} tensor", good_tensors);
+      EXPECT_NE(result.out.find(path + stopped), std::string::npos) << result.out;
+      EXPECT_NE(result.out.find(fmt::format("checked {} tensor", good_tensors)), std::string::npos)
+          << result.out;
     }
   }
 }

@@ -86,10 +86,11 @@ TEST(FindingsReport, CountsAndSummary) {
           finding("DLP-C", rules::Severity::info), finding("DLP-D", rules::Severity::error)}},
         {"a.json#1", {}}}});
   report.files.push_back({"b.json", FileError{"b.json: at /x: bad", "fix it"}, {}});
+  report.files.push_back({"c.jsonl", FileError{"c.jsonl:2: bad", "fix it"}, {{"c.jsonl#0", {}}}});
   FindingsSummary summary = summarize(report);
-  EXPECT_EQ(summary.files, 2U);
-  EXPECT_EQ(summary.unreadable_files, 1U);
-  EXPECT_EQ(summary.tensors, 2U);
+  EXPECT_EQ(summary.files, 3U);
+  EXPECT_EQ(summary.unreadable_files, 2U);
+  EXPECT_EQ(summary.tensors, 3U);
   EXPECT_EQ(summary.findings.errors, 2U);
   EXPECT_EQ(summary.findings.warnings, 1U);
   EXPECT_EQ(summary.findings.infos, 1U);
@@ -99,8 +100,12 @@ TEST(FindingsReport, CountsAndSummary) {
   EXPECT_NE(text.find("  error     DLP-A  dl_tensor.ndim  a message"), std::string::npos) << text;
   EXPECT_NE(text.find("a.json#1  no findings"), std::string::npos) << text;
   EXPECT_NE(text.find("b.json  not checked: b.json: at /x: bad"), std::string::npos) << text;
+  // The tensors read before a problem were checked, and stay in the report.
+  EXPECT_NE(text.find("c.jsonl#0  no findings\nc.jsonl  stopped after 1 tensor: c.jsonl:2: bad"),
+            std::string::npos)
+      << text;
   EXPECT_NE(
-      text.find("checked 2 tensors in 2 files: 2 errors, 1 warning, 1 info; 1 file unreadable"),
+      text.find("checked 3 tensors in 3 files: 2 errors, 1 warning, 1 info; 2 files unreadable"),
       std::string::npos)
       << text;
 
@@ -110,6 +115,7 @@ TEST(FindingsReport, CountsAndSummary) {
   EXPECT_EQ(json["files"][0]["tensors"][0]["counts"]["error"], 2);
   EXPECT_EQ(json["files"][0]["tensors"][0]["findings"][1]["severity"], "warning");
   EXPECT_EQ(json["files"][1]["error"]["hint"], "fix it");
+  EXPECT_EQ(json["files"][2]["tensors"].size(), 1U);
   EXPECT_EQ(json["summary"]["findings"]["info"], 1);
 }
 

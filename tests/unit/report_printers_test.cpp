@@ -3,9 +3,14 @@
 // typed values; what is for one audience never reaches the other.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <functional>
+#include <memory>
+
 #include <fmt/format.h>
 
 #include "report/json_printer.hpp"
+#include "report/json_stream_printer.hpp"
 #include "report/text_printer.hpp"
 
 namespace dlpack_usm::report {
@@ -208,6 +213,67 @@ TEST(Printers, ATableWalkedOnceGivesARowPerObjectAndAListOfObjects) {
             "  error     DLP-X\n");
   EXPECT_EQ(json.document(),
             Value::parse(R"({"findings": [{"rule_id": "DLP-X", "severity": "error"}]})"));
+}
+
+// What JsonStreamPrinter writes for `walk`, read back from a temporary file.
+std::string streamed(const std::function<void(Printer&)>& walk) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::tmpfile(), &std::fclose);
+  JsonStreamPrinter printer(file.get());
+  walk(printer);
+  printer.finish();
+  std::string text(static_cast<std::size_t>(std::ftell(file.get())), '\0');
+  std::rewind(file.get());
+  EXPECT_EQ(std::fread(text.data(), 1, text.size(), file.get()), text.size());
+  return text;
+}
+
+// What print_json prints for the document JsonPrinter builds from `walk`.
+std::string whole(const std::function<void(Printer&)>& walk) {
+  JsonPrinter printer;
+  walk(printer);
+  return printer.document().dump(2, ' ', false, Value::error_handler_t::replace) + "\n";
+}
+
+TEST(JsonStreamPrinter, WritesByteForByteWhatTheWholeDocumentPrints) {
+  auto walk = [](Printer& printer) {
+    print_sample(printer);
+    printer.data("bad utf-8", std::string("gpu\xff"));
+    { ListScope empty_list(printer, "nothing"); }
+    { ObjectScope empty_object(printer, "no fields"); }
+    ListScope items(printer, "items");
+    printer.data({}, Value{{"nested", Value::array({1, 2})}, {"empty", Value::array()}});
+    ObjectScope item(printer, {});
+    printer.field("shape", Value::array({3, 5}), "3x5");
+  };
+  EXPECT_EQ(streamed(walk), whole(walk));
+}
+
+TEST(JsonStreamPrinter, AnEmptyWalkIsAnEmptyObject) {
+  auto walk = [](Printer&) {};
+  EXPECT_EQ(streamed(walk), "{}\n");
+  EXPECT_EQ(streamed(walk), whole(walk));
+}
+
+TEST(TextPrinter, TextTakenBetweenItemsAddsUpToTheWholeText) {
+  TextPrinter whole_printer;
+  print_sample(whole_printer);
+  TextPrinter drained;
+  std::string taken;
+  {
+    ListScope items(drained, "items");
+    for (int i = 0; i < 3; ++i) {
+      {
+        ObjectScope item(drained, {});
+        drained.line(fmt::format("item {}", i));
+        drained.field("index", i, fmt::format("{}", i));
+      }
+      taken += drained.take_text();
+    }
+  }
+  taken += drained.take_text();
+  EXPECT_EQ(taken, "item 0\nindex  0\nitem 1\nindex  1\nitem 2\nindex  2\n");
+  EXPECT_EQ(drained.take_text(), "");
+  EXPECT_FALSE(whole_printer.text().empty());
 }
 
 }  // namespace
