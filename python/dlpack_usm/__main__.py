@@ -132,6 +132,7 @@ def command_consume(arguments):
 
     found = _consumer_check.check_consumer(
         consumer, devices=arguments.device or None, require=arguments.require or (),
+        cells=arguments.cell or None,
         timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
         command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
     print(found.text())
@@ -207,6 +208,9 @@ def parser():
     consume.add_argument("--device", action="append", metavar="NAME",
                          help="offer on this device only: cpu (kDLCPU host memory) or a USM "
                               "root device such as opencl:cpu:0; repeatable")
+    consume.add_argument("--cell", action="append", metavar="NAME",
+                         help="offer only this cell of the matrix (c-order, dtype-bool, "
+                              "ndim-40, ...); repeatable")
     consume.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
                          help="a case that takes longer is a hang (default 60)")
     consume.add_argument("-v", "--verbose", action="store_true",

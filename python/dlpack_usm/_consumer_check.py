@@ -86,12 +86,13 @@ def _apply_require(results, required):
 
 
 def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runner.TIMEOUT_S,
-                   name=None, progress=None, command_line=None):
+                   name=None, progress=None, command_line=None, cells=None):
     """Offers every case of the matrix to `consumer` (a callable taking a
     producer object, as from_dlpack functions do) and returns a
     ConsumerCheck. `devices` keeps only those devices ("cpu" is plain host
     memory, the others are names such as "opencl:cpu:0"); `require` names
-    features whose clean declines fail. Raises BridgeError (exit code 2)
+    features whose clean declines fail; `cells` keeps only the cells of
+    those names (all by default). Raises BridgeError (exit code 2)
     for an unknown device or feature, 3 when no runtime starts."""
     name = name or consumer_name(consumer)
     started_at = datetime.datetime.now(datetime.timezone.utc)
@@ -104,6 +105,12 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runne
             raise BridgeError(f"no device named {', '.join(unknown)}",
                               f"the devices here are {', '.join(known_devices)}")
     specs = _consumer_plan.cases(matrix, set(devices) if devices else None)
+    if cells:
+        unknown = sorted(set(cells) - {cell["name"] for cell in matrix["cells"]})
+        if unknown:
+            raise BridgeError(f"no cell of the matrix is named {', '.join(unknown)}",
+                              "the cells: " + ", ".join(cell["name"] for cell in matrix["cells"]))
+        specs = [spec for spec in specs if spec["cell"]["name"] in set(cells)]
     known = _consumer_plan.features(specs)
     unknown = sorted(set(require) - set(known))
     if unknown:
