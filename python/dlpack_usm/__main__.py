@@ -120,11 +120,40 @@ def command_capture(arguments):
     return OK
 
 
-def command_consume(arguments):
-    consumer = evaluate(arguments.expr)
+class _LazyConsumer:
+    """The consumer EXPR gives, evaluated on first use: in the child
+    processes that run the cases, so that the command's own process never
+    imports the consumer's library (JAX and torch start threads a fork
+    would leave behind)."""
+
+    def __init__(self, expr):
+        self.expr = expr
+        self._function = None
+
+    def __call__(self, array):
+        if self._function is None:
+            self._function = _consumer_of(self.expr)
+        return self._function(array)
+
+
+def _consumer_of(expr):
+    consumer = evaluate(expr)
     if not callable(consumer):
         raise BridgeError(f"EXPR gives {type(consumer).__name__}, not a callable consumer",
                           "name a function that takes an array, e.g. numpy.from_dlpack")
+    return consumer
+
+
+def _probe_consumer(expr):
+    """In a child: EXPR gives a callable; the versions of what it imported."""
+    _consumer_of(expr)
+    return _consumer_check.package_versions()
+
+
+def command_consume(arguments):
+    from ._consumer_runner import in_child
+    packages = in_child(lambda: _probe_consumer(arguments.expr))
+    consumer = _LazyConsumer(arguments.expr)
 
     def progress(result):
         if arguments.verbose:
@@ -132,7 +161,7 @@ def command_consume(arguments):
 
     found = _consumer_check.check_consumer(
         consumer, devices=arguments.device or None, require=arguments.require or (),
-        cells=arguments.cell or None,
+        cells=arguments.cell or None, packages=packages,
         timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
         command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
     print(found.text())

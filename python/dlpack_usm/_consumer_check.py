@@ -58,7 +58,7 @@ def consumer_name(consumer):
     return f"{module}.{name}" if module else name
 
 
-def _versions():
+def package_versions():
     """The versions of the consumers' packages people ask about."""
     found = {}
     for module in ("numpy", "dpnp", "dpctl", "torch", "cupy", "jax", "jaxlib",
@@ -86,7 +86,7 @@ def _apply_require(results, required):
 
 
 def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runner.TIMEOUT_S,
-                   name=None, progress=None, command_line=None, cells=None):
+                   name=None, progress=None, command_line=None, cells=None, packages=None):
     """Offers every case of the matrix to `consumer` (a callable taking a
     producer object, as from_dlpack functions do) and returns a
     ConsumerCheck. `devices` keeps only those devices ("cpu" is plain host
@@ -120,7 +120,8 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runne
     _apply_require(results, require)
     finished_at = datetime.datetime.now(datetime.timezone.utc)
     header = {"tool": {"name": "dlpack-usm", "version": _library.tool_version()},
-              "consumer": name, "packages": _versions(),
+              "consumer": name,
+              "packages": packages if packages is not None else package_versions(),
               "started_at": started_at.isoformat(), "finished_at": finished_at.isoformat(),
               "duration_ms": round((time.monotonic() - started) * 1000, 3),
               "command_line": command_line or [], "runtime": matrix["runtime"],
