@@ -92,6 +92,9 @@ def run_case(consumer, spec):
             unread = f"reading the result back raised {describe_exception(error)}"
     renamed = [_capsules.capsule_name(capsule) for capsule in producer.capsules]
     offers = list(producer.offers)
+    # Before the result dies: 0 where the consumer still uses the memory
+    # (zero copy), 1 where it copied and let go.
+    while_alive = [_offers.state(info["handle"])["deleter_calls"] for info in offers]
     result = None
     gc.collect()
     producer.capsules.clear()
@@ -106,6 +109,7 @@ def run_case(consumer, spec):
                                                           "flags", "checksum")}
                               for info in offers],
                    "capsule_names_after": renamed,
+                   "deleter_calls_before_result_died": while_alive,
                    "deleter_calls": [state["deleter_calls"] for state in states]})
     if raised is not None:
         record["raised"] = {"type": type(raised).__name__, "message": str(raised)}

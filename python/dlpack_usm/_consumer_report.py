@@ -40,6 +40,16 @@ def text(consumer, results):
     """The table: one row per device and axis, one mark per value, then the
     failing cases with their messages and the totals."""
     lines = [f"consumer {consumer}"]
+    asked = []
+    for result in results:
+        for call in result.get("calls", []):
+            if call["method"] == "__dlpack__":
+                text_call = ", ".join(f"{key}={value!r}" for key, value in call.items()
+                                      if key != "method")
+                if text_call not in asked:
+                    asked.append(text_call)
+    for text_call in asked:
+        lines.append(f"  asked: __dlpack__({text_call})")
     rows = {}
     for result in results:
         key = (result["device"], result["memory"], result["axis"])

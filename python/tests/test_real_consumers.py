@@ -66,6 +66,13 @@ def test_numpy_takes_host_memory_in_every_layout(numpy_found):
         assert outcome(numpy_found, case) == "accepted", numpy_found.case(case)
 
 
+def test_numpy_shares_the_memory_until_its_array_dies(numpy_found):
+    # Zero copy: the deleter has not run while numpy's array lives, and runs
+    # once when it is collected.
+    case = numpy_found.case("consumer/cpu/cpu/c-order")
+    assert case["deleter_calls_before_result_died"] == [0] and case["deleter_calls"] == [1]
+
+
 def test_numpy_takes_legacy_capsules(numpy_found):
     # A producer that only knows legacy DLPack answers max_version=(1, 0)
     # with a "dltensor" capsule; numpy takes it and renames it.
@@ -194,13 +201,17 @@ def test_dpnp_crashes_on_null_strides_in_usm(dpnp_found):
             case = dpnp_found.case(f"consumer/{device}/{kind}/{cell}")
             assert case["outcome"] == "crash" and "SIGSEGV" in case["message"], case
     assert outcome(dpnp_found, f"consumer/{device}/device/strides-null-1.1") == "crash"
-    # On host memory it copies through numpy, which reads NULL strides right.
+    # On host memory it reads NULL strides right (see below).
     assert outcome(dpnp_found, "consumer/cpu/cpu/c-order") == "accepted"
 
 
 def test_dpnp_ignores_byte_offset_of_host_tensors(dpnp_found):
-    # A kDLCPU tensor is copied into USM from `data`, without byte_offset:
-    # every view with an offset gives the wrong elements.
+    # For a kDLCPU tensor dpnp returns a numpy.ndarray over the producer's
+    # memory (zero copy: the deleter runs when it dies), built from `data`
+    # without byte_offset: every view with an offset gives wrong elements.
+    host = dpnp_found.case("consumer/cpu/cpu/c-order")
+    assert host["result"]["device"] == [1, 0]
+    assert host["deleter_calls_before_result_died"] == [0] and host["deleter_calls"] == [1]
     for cell in ("byte-offset", "negative-stride", "scalar-byte-offset", "legacy-byte-offset"):
         case = dpnp_found.case(f"consumer/cpu/cpu/{cell}")
         assert case["outcome"] == "wrong", case
