@@ -43,6 +43,12 @@ def test_a_passing_run_writes_report_and_junit(tmp_path):
     assert {(entry["axis"], entry["value"], entry["outcome"]) for entry in document["profile"]} == \
         {("memory", "cpu", "accepted"), ("layout", "negative-stride", "accepted"),
          ("dtype", "bool", "accepted")}
+    require("jsonschema")
+    sys.path.insert(0, os.path.join(TESTS, os.pardir, os.pardir, "tests", "tools"))
+    import validate_outputs
+    schema = os.path.join(TESTS, os.pardir, os.pardir, "conformance", "schema",
+                          "consume-report.schema.json")
+    assert validate_outputs.validate_schema(schema, [str(report)])
     cases = ElementTree.parse(junit).getroot().iter("testcase")
     assert sorted(case.get("name") for case in cases) == sorted(
         entry["case"] for entry in document["profile"])

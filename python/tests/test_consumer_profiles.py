@@ -9,8 +9,10 @@ import os
 
 import pytest
 
-PROFILES = sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
-                                         os.pardir, "fixtures", "consumer_profiles", "*.json")))
+from conftest import require
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
+PROFILES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "consumer_profiles", "*.json")))
 AXES = {"dtype", "layout", "usm-kind", "version", "invalid", "memory"}
 OUTCOMES = {"accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
             "deleter-misuse", "refused"}
@@ -28,11 +30,19 @@ def test_a_committed_profile_has_the_report_shape(path):
         assert entry["case"] == result["id"] and entry["outcome"] == result["outcome"]
 
 
+@pytest.mark.parametrize("path", PROFILES, ids=os.path.basename)
+def test_a_committed_profile_follows_the_schema(path):
+    require("jsonschema")
+    import validate_outputs
+    schema = os.path.join(ROOT, "conformance", "schema", "consume-report.schema.json")
+    assert validate_outputs.validate_schema(schema, [path])
+
+
 def test_the_python_manual_documents_every_consume_option():
     import subprocess
     import sys
-    page = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
-                             "man", "dlpack-usm-python.7"), encoding="utf-8").read()
+    with open(os.path.join(ROOT, "man", "dlpack-usm-python.7"), encoding="utf-8") as file:
+        page = file.read()
     page = page.replace("\\-", "-")
     result = subprocess.run([sys.executable, "-m", "dlpack_usm", "consume", "--help"],
                             capture_output=True, text=True, timeout=60)
