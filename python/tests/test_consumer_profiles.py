@@ -50,3 +50,26 @@ def test_the_python_manual_documents_every_consume_option():
     assert options - {"--help"}
     for option in options - {"--help"}:
         assert option in page, option
+
+
+def test_python_offers_the_cases_check_consumer_offers():
+    # One definition of the matrix: the USM cases of `dlpack-usm check
+    # --consumer LIB --list` are the USM cases of consume, id for id.
+    import subprocess
+    binary = os.environ.get("DLPACK_USM_BINARY")
+    if not binary:
+        pytest.skip("DLPACK_USM_BINARY is not set (ctest sets it to the built dlpack-usm)")
+    from dlpack_usm import _consumer_plan, _consumer_runner, _offers
+    library = os.path.join(os.path.dirname(binary), "tests", "fixture-plugins",
+                           "libfixture_consumer.so")
+    listed = subprocess.run([binary, "check", "--consumer", library, "--list"],
+                            capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    matrix = _consumer_runner.in_child(_offers.matrix)
+    devices = [device["name"] for device in matrix["devices"]]
+    if not devices:
+        pytest.skip("no USM device here")
+    python_ids = {spec["id"] for spec in _consumer_plan.cases(matrix, set(devices))}
+    command_ids = {line for line in listed.stdout.split()
+                   if any(line.startswith(f"consumer/{name}/") for name in devices)}
+    assert python_ids == command_ids
