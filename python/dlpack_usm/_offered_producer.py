@@ -3,6 +3,7 @@ consumer matrix, exported on demand by __dlpack__ as the array API standard
 has a producer do, with every call and its arguments recorded."""
 
 from . import _offers
+from ._errors import BridgeError
 
 KDL_CPU = 1
 KDL_ONEAPI = 14
@@ -66,7 +67,12 @@ class OfferedProducer:
         if copied and version < (1, 0):
             # A legacy tensor cannot say IS_COPIED; the copy is made all the same.
             copied = False
-        capsule, info = _offers.offer(self._cell, memory, self._device_id, version, copied)
+        try:
+            capsule, info = _offers.offer(self._cell, memory, self._device_id, version, copied)
+        except BridgeError as error:
+            # The tool failed to offer the cell: no finding about the consumer.
+            self.untestable = f"the tool could not offer this cell: {error.message}"
+            raise BufferError(self.untestable) from None
         if capsule is None:
             # The standard's way for a producer that cannot export what is asked.
             self.untestable = info["untestable"]

@@ -101,3 +101,12 @@ def test_the_bridge_offers_what_the_matrix_lists():
         gc.collect()
         assert _offers.state(info["handle"])["deleter_calls"] == 1
         _offers.release(info["handle"])
+
+
+def test_a_cell_the_tool_cannot_offer_is_no_finding_about_the_consumer():
+    # No root device 99: the producer raises BufferError and says why, so
+    # the case is not applicable rather than the consumer's refusal.
+    producer = OfferedProducer("c-order", "device", device_id=99)
+    with pytest.raises(BufferError, match="could not offer"):
+        producer.__dlpack__(max_version=(1, 0))
+    assert "device_id 99" in producer.untestable
