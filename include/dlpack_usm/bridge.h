@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_4). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_5). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 4u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 5u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -130,6 +130,46 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream,
  * the deleter of a tensor they give) without dereferencing them itself. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_read_memory(const void* address, uint64_t size,
                                                         void* destination);
+
+/* ABI version 5: the consumer matrix of `dlpack-usm check --consumer`, for a
+ * caller that offers its tensors to consumers of its own (the Python
+ * package's `consume`). The offers use the SYCL runtime where dpctl's C
+ * interface loads, else the OpenCL runtime.
+ *
+ * The cells and the root devices with USM: *result_json is {"runtime",
+ * "devices": [{"name", "device_id", "kinds", "first_kind"}], "cells":
+ * [{"name", "axis" ("version", "dtype", "layout", "invalid"), "valid",
+ * "dtype", "shape", "strides", "byte_offset", "version", "flags",
+ * "null_data", "features", "features_by_kind"}]}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_matrix(char** result_json);
+
+/* Offers one cell: `request_json` is {"cell": NAME, "memory": "cpu" | "host"
+ * | "device" | "shared", "device_id": N, "version": "MAJOR.MINOR" (the
+ * newest the consumer asked for), "copied": BOOL}. "cpu" is plain host
+ * memory (kDLCPU); the others are USM of the root device N (kDLOneAPI),
+ * allocated and exported as the command line's check does. *managed_tensor
+ * is the DLManagedTensorVersioned* or DLManagedTensor* ("capsule_name" says
+ * which), or NULL when the cell cannot be tested here ("untestable" says
+ * why) or needs a newer version than the consumer asked for
+ * ("consumer_too_old" says which). Its deleter counts its calls; the memory stays readable until
+ * the offer is released. *result_json is {"handle", "cell", "valid", "capsule_name", "device",
+ * "version", "flags", "dropped_flags", "dtype", "dtype_code", "dtype_bits", "shape",
+ * "element_bytes", "elements" (hex, in logical order), "checksum", "untestable",
+ * "consumer_too_old"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_offer(const char* request_json,
+                                                           void** managed_tensor,
+                                                           char** result_json);
+
+/* What became of offer `handle`: {"deleter_calls", "written_bytes" (bytes
+ * of its memory that differ from what was offered), "stray_deleter_calls"
+ * (calls with a tensor the bridge never offered, process-wide)}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_offer_state(uint64_t handle,
+                                                                 char** result_json);
+
+/* Forgets offer `handle` and frees its memory; an offer whose deleter never
+ * ran keeps its memory (the consumer may still read it): {"released"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_offer_release(uint64_t handle,
+                                                                   char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

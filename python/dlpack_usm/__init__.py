@@ -5,19 +5,22 @@ catalog, through libdlpack_usm (ctypes; no compiler needed).
     dlpack_usm.inspect(numpy.arange(6))        # the facts, as `capsule dump` shows them
     dlpack_usm.check(numpy.arange(6))          # the findings: tensor rules and protocol rules
     dlpack_usm.capture(numpy.arange(6), "a.json")  # a capsule file for `capsule check`
+    dlpack_usm.check_consumer(numpy.from_dlpack)  # the consumer matrix offered to numpy
 
 The library is found through DLPACK_USM_LIBRARY, else where CMake put it for
 this copy of the package. `python3 -m dlpack_usm --help` is the command line;
 man dlpack-usm-python(7) documents both."""
 
 from . import _consumers, _contained, _cuda, _exchange_api, _protocol, _sycl, _tensor_json
+from ._consumer_check import ConsumerCheck, check_consumer
 from ._errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
 from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
 from ._library import tool_version
 from .rules import CATALOG, Finding, PythonRule, finding
 
-__all__ = ["BridgeError", "CATALOG", "DEFAULT_MAX_VERSION", "Finding", "Inspection", "NotApplicable",
-           "PythonRule", "capture", "check", "check_report", "inspect", "tool_version"]
+__all__ = ["BridgeError", "CATALOG", "ConsumerCheck", "DEFAULT_MAX_VERSION", "Finding",
+           "Inspection", "NotApplicable", "PythonRule", "capture", "check", "check_consumer",
+           "check_report", "inspect", "tool_version"]
 
 
 def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=None):

@@ -1,4 +1,4 @@
-"""python3 -m dlpack_usm check EXPR | capture EXPR -o FILE | rules: the bridge
+"""python3 -m dlpack_usm check EXPR | capture EXPR -o FILE | consume EXPR | rules: the bridge
 for people who want no code. EXPR is a Python expression; any module it
 names (numpy, dpnp, torch, ...) is imported on first use. Exit codes are
 dlpack-usm's: 0 ok, 1 findings (errors; --strict: warnings too), 2 usage,
@@ -10,7 +10,7 @@ import importlib
 import json
 import sys
 
-from . import _library, capture, check_report
+from . import _consumer_check, _library, capture, check_report
 from ._errors import BridgeError, NotApplicable
 from ._inspect import DEFAULT_MAX_VERSION
 from .rules import CATALOG
@@ -120,6 +120,67 @@ def command_capture(arguments):
     return OK
 
 
+class _LazyConsumer:
+    """The consumer EXPR gives, evaluated on first use: in the child
+    processes that run the cases, so that the command's own process never
+    imports the consumer's library (JAX and torch start threads a fork
+    would leave behind)."""
+
+    def __init__(self, expr):
+        self.expr = expr
+        self._function = None
+
+    def __call__(self, array):
+        if self._function is None:
+            self._function = _consumer_of(self.expr)
+        return self._function(array)
+
+
+def _consumer_of(expr):
+    consumer = evaluate(expr)
+    if not callable(consumer):
+        raise BridgeError(f"EXPR gives {type(consumer).__name__}, not a callable consumer",
+                          "name a function that takes an array, e.g. numpy.from_dlpack")
+    return consumer
+
+
+def _probe_consumer(expr):
+    """In a child: EXPR gives a callable; the versions of what it imported."""
+    _consumer_of(expr)
+    return _consumer_check.package_versions()
+
+
+def command_consume(arguments):
+    from ._consumer_runner import in_child
+    packages = in_child(lambda: _probe_consumer(arguments.expr))
+    consumer = _LazyConsumer(arguments.expr)
+
+    def progress(result):
+        if arguments.verbose:
+            print(f"{result['id']}: {result['outcome']}", file=sys.stderr)
+
+    found = _consumer_check.check_consumer(
+        consumer, devices=arguments.device or None, require=arguments.require or (),
+        cells=arguments.cell or None, packages=packages,
+        timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
+        command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
+    print(found.text())
+    if arguments.report:
+        write_file(arguments.report, json.dumps(found.to_json(), indent=2) + "\n")
+    if arguments.junit:
+        write_file(arguments.junit, found.junit())
+    return OK if found.passed else FINDINGS
+
+
+def write_file(path, text):
+    try:
+        with open(path, "w", encoding="utf-8") as output:
+            output.write(text)
+    except OSError as error:
+        raise BridgeError(f"cannot write {path}: {error.strerror}",
+                          "check that its folder exists and is writable", exit_code=3) from None
+
+
 def command_rules(arguments):
     if arguments.json:
         # The shape of `dlpack-usm rules --json` (conformance/schema/rules.schema.json),
@@ -164,6 +225,27 @@ def parser():
                                  help="max_version passed to __dlpack__ (default 1.3)")
     capture_command.set_defaults(run=command_capture)
 
+    consume = commands.add_parser(
+        "consume", help="offer the consumer matrix to the consumer EXPR (e.g. numpy.from_dlpack)")
+    consume.add_argument("expr", metavar="EXPR",
+                         help="Python expression giving the consumer, e.g. numpy.from_dlpack")
+    consume.add_argument("--report", metavar="FILE", help="write the JSON report with the profile")
+    consume.add_argument("--junit", metavar="FILE", help="write JUnit XML, one case per cell")
+    consume.add_argument("--require", nargs="+", metavar="FEATURE", default=[],
+                         help="a clean decline of a case with FEATURE fails (e.g. legacy, "
+                              "size0, device-usm)")
+    consume.add_argument("--device", action="append", metavar="NAME",
+                         help="offer on this device only: cpu (kDLCPU host memory) or a USM "
+                              "root device such as opencl:cpu:0; repeatable")
+    consume.add_argument("--cell", action="append", metavar="NAME",
+                         help="offer only this cell of the matrix (c-order, dtype-bool, "
+                              "ndim-40, ...); repeatable")
+    consume.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
+                         help="a case that takes longer is a hang (default 60)")
+    consume.add_argument("-v", "--verbose", action="store_true",
+                         help="print each case's outcome on stderr as it ends")
+    consume.set_defaults(run=command_consume)
+
     rules = commands.add_parser("rules", help="the Python-level rule catalog")
     rules.add_argument("--json", action="store_true", help="print one JSON document")
     rules.set_defaults(run=command_rules)
@@ -171,10 +253,12 @@ def parser():
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
         arguments = parser().parse_args(argv)
     except SystemExit as exit_request:
         return USAGE if exit_request.code not in (0, None) else OK
+    arguments.argv = argv
     try:
         return arguments.run(arguments)
     except BridgeError as error:

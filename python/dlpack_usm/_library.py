@@ -7,7 +7,7 @@ import os
 
 from ._errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 _library = None
 
@@ -65,6 +65,17 @@ def _declare(library):
     library.dlpack_usm_bridge_read_memory.restype = ctypes.c_int
     library.dlpack_usm_bridge_read_memory.argtypes = [ctypes.c_void_p, ctypes.c_uint64,
                                                       ctypes.c_void_p]
+    library.dlpack_usm_bridge_consumer_matrix.restype = ctypes.c_int
+    library.dlpack_usm_bridge_consumer_matrix.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_consumer_offer.restype = ctypes.c_int
+    library.dlpack_usm_bridge_consumer_offer.argtypes = [
+        ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_consumer_offer_state.restype = ctypes.c_int
+    library.dlpack_usm_bridge_consumer_offer_state.argtypes = [
+        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_consumer_offer_release.restype = ctypes.c_int
+    library.dlpack_usm_bridge_consumer_offer_release.argtypes = [
+        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
 

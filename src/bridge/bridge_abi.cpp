@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bridge/consumer_cells.hpp"
+#include "bridge/consumer_offer.hpp"
 #include "bridge/cuda_facts.hpp"
 #include "bridge/sycl_exchange.hpp"
 #include "bridge/tensor_inspection.hpp"
@@ -164,6 +166,36 @@ int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream, char** result_json) {
 int dlpack_usm_bridge_read_memory(const void* address, uint64_t size, void* destination) {
   if (destination == nullptr) return 2;
   return dlpack_usm::facts::copy_readable(destination, address, size) ? 0 : 1;
+}
+
+int dlpack_usm_bridge_consumer_matrix(char** result_json) {
+  return guarded(result_json, [] { return dlpack_usm::bridge::consumer_matrix_json(); });
+}
+
+int dlpack_usm_bridge_consumer_offer(const char* request_json, void** managed_tensor,
+                                     char** result_json) {
+  if (managed_tensor != nullptr) *managed_tensor = nullptr;
+  return guarded(result_json, [&] {
+    if (request_json == nullptr || managed_tensor == nullptr) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_consumer_offer was given a NULL argument");
+    }
+    nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
+    if (!request.is_object() || !request.contains("cell")) {
+      throw Error(ExitCode::usage, "the offer request is no JSON object with a \"cell\"",
+                  "pass {\"cell\": NAME, \"memory\": KIND, ...} (bridge.h)");
+    }
+    ordered_json info;
+    *managed_tensor = dlpack_usm::bridge::offer_cell(request, info);
+    return info;
+  });
+}
+
+int dlpack_usm_bridge_consumer_offer_state(uint64_t handle, char** result_json) {
+  return guarded(result_json, [&] { return dlpack_usm::bridge::offer_state(handle); });
+}
+
+int dlpack_usm_bridge_consumer_offer_release(uint64_t handle, char** result_json) {
+  return guarded(result_json, [&] { return dlpack_usm::bridge::offer_release(handle); });
 }
 
 void dlpack_usm_bridge_free(char* text) {

@@ -1,0 +1,132 @@
+"""check_consumer: the consumer matrix of `dlpack-usm check --consumer`
+offered to a Python consumer (numpy.from_dlpack, torch.from_dlpack, ...),
+each case contained, the declines of required features made failures."""
+
+import datetime
+import sys
+import time
+from dataclasses import dataclass, field
+
+from . import _consumer_plan, _consumer_report, _consumer_runner, _library, _offers
+from ._errors import BridgeError
+
+
+@dataclass
+class ConsumerCheck:
+    """What check_consumer found: every case (dicts, as the report holds
+    them), the report's header, and the features required."""
+    consumer: str
+    results: list
+    header: dict
+    required: list = field(default_factory=list)
+
+    @property
+    def profile(self):
+        return _consumer_report.profile(self.results)
+
+    @property
+    def failed(self):
+        return [result for result in self.results if result["status"] == "fail"]
+
+    @property
+    def passed(self):
+        return not self.failed
+
+    def case(self, case_id):
+        """The result of case `case_id` ("consumer/cpu/cpu/c-order")."""
+        for result in self.results:
+            if result["id"] == case_id:
+                return result
+        raise KeyError(case_id)
+
+    def outcome(self, case_id):
+        return self.case(case_id)["outcome"]
+
+    def to_json(self):
+        return _consumer_report.report_json(self.header, self.results)
+
+    def text(self):
+        return _consumer_report.text(self.consumer, self.results)
+
+    def junit(self):
+        return _consumer_report.junit(self.consumer, self.results)
+
+
+def consumer_name(consumer):
+    module = getattr(consumer, "__module__", None) or ""
+    name = getattr(consumer, "__qualname__", None) or repr(consumer)
+    return f"{module}.{name}" if module else name
+
+
+def package_versions():
+    """The versions of the consumers' packages people ask about."""
+    found = {}
+    for module in ("numpy", "dpnp", "dpctl", "torch", "cupy", "jax", "jaxlib",
+                   "array_api_strict"):
+        if module in sys.modules:
+            found[module] = str(getattr(sys.modules[module], "__version__", "unknown"))
+    return found
+
+
+def _apply_require(results, required):
+    """A clean decline of a case with a required feature fails, as
+    `check --require` makes it."""
+    for result in results:
+        wanted = sorted(set(required) & set(result["features"]))
+        if result["status"] != "not_supported" or not wanted:
+            continue
+        message = (f"rule DLP-CONSUMER-REJECTS-VALID: declined, but {', '.join(wanted)} is "
+                   f"required (--require): {result['message']}")
+        result["status"] = "fail"
+        result["required"] = wanted
+        result["findings"] = result.get("findings", []) + [
+            {"rule_id": "DLP-CONSUMER-REJECTS-VALID", "severity": "warning",
+             "message": message}]
+        result["message"] = message
+
+
+def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runner.TIMEOUT_S,
+                   name=None, progress=None, command_line=None, cells=None, packages=None):
+    """Offers every case of the matrix to `consumer` (a callable taking a
+    producer object, as from_dlpack functions do) and returns a
+    ConsumerCheck. `devices` keeps only those devices ("cpu" is plain host
+    memory, the others are names such as "opencl:cpu:0"); `require` names
+    features whose clean declines fail; `cells` keeps only the cells of
+    those names (all by default). Raises BridgeError (exit code 2)
+    for an unknown device or feature, 3 when no runtime starts."""
+    name = name or consumer_name(consumer)
+    started_at = datetime.datetime.now(datetime.timezone.utc)
+    started = time.monotonic()
+    matrix = _consumer_runner.in_child(_offers.matrix, timeout_s)
+    known_devices = _consumer_plan.device_names(matrix)
+    if devices:
+        unknown = sorted(set(devices) - set(known_devices))
+        if unknown:
+            raise BridgeError(f"no device named {', '.join(unknown)}",
+                              f"the devices here are {', '.join(known_devices)}")
+    specs = _consumer_plan.cases(matrix, set(devices) if devices else None)
+    if cells:
+        unknown = sorted(set(cells) - {cell["name"] for cell in matrix["cells"]})
+        if unknown:
+            raise BridgeError(f"no cell of the matrix is named {', '.join(unknown)}",
+                              "the cells: " + ", ".join(cell["name"] for cell in matrix["cells"]))
+        specs = [spec for spec in specs if spec["cell"]["name"] in set(cells)]
+    known = _consumer_plan.features(specs)
+    unknown = sorted(set(require) - set(known))
+    if unknown:
+        raise BridgeError(f"--require names no feature of the matrix: {', '.join(unknown)}",
+                          f"features: {', '.join(known)}")
+    results = _consumer_runner.run_contained(consumer, specs, timeout_s, progress)
+    _apply_require(results, require)
+    finished_at = datetime.datetime.now(datetime.timezone.utc)
+    header = {"tool": {"name": "dlpack-usm", "version": _library.tool_version()},
+              "consumer": name,
+              "packages": packages if packages is not None else package_versions(),
+              "started_at": started_at.isoformat(), "finished_at": finished_at.isoformat(),
+              "duration_ms": round((time.monotonic() - started) * 1000, 3),
+              "command_line": command_line or [], "runtime": matrix["runtime"],
+              "devices": [{"name": "cpu", "memory": ["cpu"]}] +
+                         [{"name": device["name"], "device_id": device["device_id"],
+                           "memory": device["kinds"]} for device in matrix["devices"]],
+              "required": sorted(require)}
+    return ConsumerCheck(name, results, header, sorted(require))

@@ -1,0 +1,161 @@
+"""Runs the cases of a consumer check contained, as the command line's
+workers do: the cases go in order through a forked child process that
+reports each start and each result on a pipe; a child that dies (an abort,
+a segfault) or stops answering (a hang) is charged to the case it was
+running, and a new child goes on with the next case. The parent never
+calls the consumer nor the runtime, so nothing it keeps can be damaged."""
+
+import faulthandler
+import json
+import os
+import select
+import signal
+import time
+
+from . import _consumer_case
+from ._errors import BridgeError, describe_exception
+
+TIMEOUT_S = 60
+
+
+def _child(work, write_fd):
+    """In the child: runs `work(send)` and leaves without cleaning up."""
+    faulthandler.disable()
+    os.dup2(2, 1)  # a consumer's prints must not mix with the command's output
+    status = 0
+    try:
+        def send(kind, payload):
+            os.write(write_fd, (kind + " " + json.dumps(payload) + "\n").encode())
+        work(send)
+    except BridgeError as error:
+        os.write(write_fd, ("X " + json.dumps({"message": error.message, "hint": error.hint,
+                                               "exit_code": error.exit_code}) + "\n").encode())
+        status = 3
+    except BaseException as error:  # noqa: B036 - the tool's own bug, reported by the parent
+        os.write(write_fd, ("X " + json.dumps({
+            "message": f"internal error in the case runner: {describe_exception(error)}",
+            "hint": "this is a bug of dlpack_usm; please report it", "exit_code": 4}) +
+            "\n").encode())
+        status = 4
+    finally:
+        os._exit(status)
+
+
+class _Child:
+    """A forked child running `work`, read line by line."""
+
+    def __init__(self, work):
+        read_fd, write_fd = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(read_fd)
+            _child(work, write_fd)
+        os.close(write_fd)
+        self.fd = read_fd
+        self.buffer = b""
+
+    def next_line(self, timeout_s):
+        """(kind, payload), None at the end, or "timeout"."""
+        deadline = time.monotonic() + timeout_s
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            ready, _, _ = select.select([self.fd], [], [], remaining)
+            if not ready:
+                return "timeout"
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        kind, _, payload = line.decode().partition(" ")
+        return kind, json.loads(payload)
+
+    def end(self, kill=False):
+        """How the child ended: None for a clean exit, else a description."""
+        if kill:
+            os.kill(self.pid, signal.SIGKILL)
+        os.close(self.fd)
+        _, status = os.waitpid(self.pid, 0)
+        if os.WIFSIGNALED(status):
+            return signal.Signals(os.WTERMSIG(status)).name
+        code = os.WEXITSTATUS(status)
+        return None if code == 0 else f"exit status {code}"
+
+
+def _tool_error(payload):
+    raise BridgeError(payload["message"], payload.get("hint", ""),
+                      exit_code=payload.get("exit_code", 4))
+
+
+def in_child(function, timeout_s=TIMEOUT_S):
+    """function()'s JSON answer, computed in a child (the runtime starts
+    there, never in this process)."""
+    child = _Child(lambda send: send("R", function()))
+    line = child.next_line(timeout_s)
+    ended = child.end(kill=line == "timeout")
+    if line in (None, "timeout"):
+        raise BridgeError(f"the bridge's child process ended without an answer ({ended or line})",
+                          "run `dlpack-usm list-devices` to see whether the runtime starts",
+                          exit_code=3)
+    if line[0] == "X":
+        _tool_error(line[1])
+    return line[1]
+
+
+def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None):
+    """The result of every case of `specs`, in order, each contained."""
+    results = []
+    while len(results) < len(specs):
+        first = len(results)
+
+        def work(send, first=first):
+            for index in range(first, len(specs)):
+                send("S", index)
+                send("R", _consumer_case.run_case(consumer, specs[index]))
+
+        child = _Child(work)
+        running, started = None, time.monotonic()
+        while True:
+            line = child.next_line(timeout_s)
+            if line == "timeout" or line is None:
+                ended = child.end(kill=line == "timeout")
+                if running is None:
+                    raise BridgeError(f"the case runner's child ended before its first case "
+                                      f"({ended or 'no answer'})", exit_code=4)
+                results.append(_contained_failure(specs[running], line == "timeout", ended,
+                                                  timeout_s, started))
+                if progress:
+                    progress(results[-1])
+                break
+            kind, payload = line
+            if kind == "X":
+                child.end(kill=True)
+                _tool_error(payload)
+            if kind == "S":
+                running, started = payload, time.monotonic()
+            elif kind == "R":
+                results.append(payload)
+                running = None
+                if progress:
+                    progress(payload)
+                if len(results) == len(specs):
+                    child.end()
+                    break
+    return results
+
+
+def _contained_failure(spec, hung, ended, timeout_s, started):
+    record = dict(spec)
+    if hung:
+        outcome = "hang"
+        message = (f"the consumer did not return within {timeout_s} s; its child process was "
+                   "killed and the next case runs in a new one")
+    else:
+        outcome = "crash"
+        message = (f"the consumer crashed ({ended}); only its child process died, and the next "
+                   "case runs in a new one")
+    record.update(outcome=outcome, status="fail", message=message, findings=[],
+                  duration_ms=round((time.monotonic() - started) * 1000, 3))
+    return record

@@ -1,0 +1,116 @@
+"""Consumers for the consumer checks' own tests: each breaks one rule of
+the consumer matrix (numpy does the protocol's work where a consumer needs
+it), and a helper that runs check_consumer on a few cells of kDLCPU memory."""
+
+import ctypes
+import os
+import time
+
+import numpy as np
+
+import dlpack_usm
+from dlpack_usm import _capsules, _readback
+
+_set_name = ctypes.pythonapi.PyCapsule_SetName
+_set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_set_name.restype = ctypes.c_int
+_USED = {"dltensor": b"used_dltensor", "dltensor_versioned": b"used_dltensor_versioned"}
+_DELETER_OFFSET = {"dltensor": 56, "dltensor_versioned": 16}
+_Deleter = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+KEPT = []
+
+
+class Holder:
+    """Hands one capsule on (to numpy.from_dlpack)."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, **keywords):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def _deleter_of(capsule):
+    name = _capsules.capsule_name(capsule)
+    pointer = _capsules.capsule_pointer(capsule, name)
+    return pointer, _Deleter(ctypes.c_void_p.from_address(pointer + _DELETER_OFFSET[name]).value)
+
+
+def reads_reversed(x):
+    """Wrong data: the rows in reverse order."""
+    return np.from_dlpack(x)[::-1]
+
+
+def refuses(x):
+    x.__dlpack__(max_version=(1, 0))
+    raise ValueError("this consumer takes nothing")
+
+
+def declines(x):
+    x.__dlpack__(max_version=(1, 0))
+    raise BufferError("this consumer supports nothing")
+
+
+def accepts_anything(x):
+    """Takes the tensor over (renames, calls the deleter) without looking at it."""
+    capsule = x.__dlpack__(max_version=(1, 3))
+    name = _capsules.capsule_name(capsule)
+    pointer, deleter = _deleter_of(capsule)
+    _set_name(capsule, _USED[name])
+    deleter(pointer)
+    return np.zeros(1, dtype=np.float32)
+
+
+def leaks(x):
+    """Keeps numpy's array alive for ever: the deleter never runs."""
+    array = np.from_dlpack(x)
+    KEPT.append(array)
+    return array.copy()
+
+
+def deletes_twice(x):
+    capsule = x.__dlpack__(max_version=(1, 0))
+    pointer, deleter = _deleter_of(capsule)
+    copy = np.from_dlpack(Holder(capsule)).copy()  # numpy's array dies: the deleter runs
+    deleter(pointer)                               # and once more
+    return copy
+
+
+def keeps_name(x):
+    """Reads the elements itself and never renames the capsule."""
+    capsule = x.__dlpack__(max_version=(1, 0))
+    described = _readback._describe(capsule)
+    elements = _readback._gather_host(described["dl_tensor"])
+    tensor = described["dl_tensor"]
+    return np.frombuffer(elements, dtype=np.float32).reshape(tensor["shape"]).copy()
+
+
+def writes_read_only(x):
+    array = np.from_dlpack(x)
+    copy = array.copy()
+    ctypes.memset(array.ctypes.data, 0, 4)
+    return copy
+
+
+def aborts_on_f_order(x):
+    if x._cell == "f-order":
+        os.abort()
+    return np.from_dlpack(x)
+
+
+def hangs_on_f_order(x):
+    if x._cell == "f-order":
+        time.sleep(120)
+    return np.from_dlpack(x)
+
+
+def check(consumer, cells, **keywords):
+    """check_consumer on kDLCPU memory, for `cells` only."""
+    return dlpack_usm.check_consumer(consumer, devices=["cpu"], cells=cells, **keywords)
+
+
+def rules(result):
+    return sorted({finding["rule_id"] for finding in result.get("findings", [])})

@@ -1,0 +1,98 @@
+"""python3 -m dlpack_usm consume EXPR as a user (or CI, or the lead on the GPU
+machine) runs it: the table, the report with its profile, JUnit with one
+testcase per cell, --require, and the exit codes of dlpack-usm (0 ok, 1 a
+case failed, 2 usage, 3 environment). It needs neither dpctl (the bridge
+falls back to its OpenCL runtime) nor jsonschema."""
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+
+from conftest import require
+
+np = require("numpy")
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+PROFILE_KEYS = {"device", "axis", "value", "outcome", "case"}
+
+
+def run(*arguments, env=None):
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS])
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-m", "dlpack_usm", "consume", *arguments],
+                          capture_output=True, text=True, env=environment, timeout=300)
+
+
+def test_a_passing_run_writes_report_and_junit(tmp_path):
+    report, junit = tmp_path / "numpy.json", tmp_path / "numpy.xml"
+    result = run("numpy.from_dlpack", "--device", "cpu", "--cell", "c-order", "--cell",
+                 "negative-stride", "--cell", "dtype-bool", "--report", str(report),
+                 "--junit", str(junit))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "consumer numpy.from_dlpack" in result.stdout
+    assert "3 cases: 3 passed, 0 failed" in result.stdout
+    document = json.loads(report.read_text())
+    assert document["schema"] == "dlpack-usm.consume-report/1"
+    assert document["consumer"] == "numpy.from_dlpack"
+    assert document["summary"]["cases"] == 3
+    assert all(set(entry) == PROFILE_KEYS for entry in document["profile"])
+    assert {(entry["axis"], entry["value"], entry["outcome"]) for entry in document["profile"]} == \
+        {("memory", "cpu", "accepted"), ("layout", "negative-stride", "accepted"),
+         ("dtype", "bool", "accepted")}
+    require("jsonschema")
+    sys.path.insert(0, os.path.join(TESTS, os.pardir, os.pardir, "tests", "tools"))
+    import validate_outputs
+    schema = os.path.join(TESTS, os.pardir, os.pardir, "conformance", "schema",
+                          "consume-report.schema.json")
+    assert validate_outputs.validate_schema(schema, [str(report)])
+    cases = ElementTree.parse(junit).getroot().iter("testcase")
+    assert sorted(case.get("name") for case in cases) == sorted(
+        entry["case"] for entry in document["profile"])
+
+
+def test_a_failing_case_exits_1_and_is_a_junit_failure(tmp_path):
+    junit = tmp_path / "numpy.xml"
+    result = run("numpy.from_dlpack", "--device", "cpu", "--cell", "dtype-bfloat16",
+                 "--junit", str(junit))
+    assert result.returncode == 1
+    assert "FAIL consumer/cpu/cpu/dtype-bfloat16: refused" in result.stdout
+    (case,) = ElementTree.parse(junit).getroot().iter("testcase")
+    assert case.find("failure").get("type") == "refused"
+
+
+def test_require_turns_a_decline_into_a_failure():
+    # numpy asks for DLPack 1.0, so float8 (1.1) is declined: not supported...
+    arguments = ("numpy.from_dlpack", "--device", "cpu", "--cell", "dtype-float8_e5m2")
+    assert run(*arguments).returncode == 0
+    # ...until the feature is required.
+    required = run(*arguments, "--require", "float8_e5m2")
+    assert required.returncode == 1
+    assert "float8_e5m2 is required" in required.stdout
+
+
+def test_usage_and_environment_errors():
+    unknown = run("numpy.from_dlpack", "--require", "purple-usm")
+    assert unknown.returncode == 2
+    assert "dlpack-usm: error: --require names no feature" in unknown.stderr
+    assert run("numpy.from_dlpack", "--device", "nowhere").returncode == 2
+    assert run("numpy.arange(3)").returncode == 2
+    assert run("numpy.from_dlpack", "--timeout").returncode == 2
+    unwritable = run("numpy.from_dlpack", "--device", "cpu", "--cell", "c-order", "--report",
+                     "/nonexistent-folder/report.json")
+    assert unwritable.returncode == 3
+    assert "cannot write /nonexistent-folder/report.json" in unwritable.stderr
+
+
+def test_without_dpctl_the_opencl_runtime_offers_usm(tmp_path):
+    # The GPU machine has no dpctl: the bridge offers USM through OpenCL.
+    report = tmp_path / "r.json"
+    result = run("numpy.from_dlpack", "--cell", "c-order", "--report", str(report),
+                 env={"DLPACK_USM_DPCTL": str(tmp_path / "no-dpctl.so")})
+    assert result.returncode in (0, 1), result.stderr
+    document = json.loads(report.read_text())
+    assert document["runtime"] == "opencl"
+    assert document["results"][0]["id"] == "consumer/cpu/cpu/c-order"

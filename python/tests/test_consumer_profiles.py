@@ -1,0 +1,75 @@
+"""The consumer profiles committed under fixtures/consumer_profiles (reports
+of `python3 -m dlpack_usm consume`, from this machine and the GPU machine)
+keep the report's shape: one profile entry per case, with the axes and
+outcomes the manual lists."""
+
+import glob
+import json
+import os
+
+import pytest
+
+from conftest import require
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
+PROFILES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "consumer_profiles", "*.json")))
+AXES = {"dtype", "layout", "usm-kind", "version", "invalid", "memory"}
+OUTCOMES = {"accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
+            "deleter-misuse", "refused"}
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=os.path.basename)
+def test_a_committed_profile_has_the_report_shape(path):
+    with open(path, encoding="utf-8") as file:
+        report = json.load(file)
+    assert report["schema"] == "dlpack-usm.consume-report/1"
+    assert len(report["profile"]) == len(report["results"]) == report["summary"]["cases"]
+    for entry, result in zip(report["profile"], report["results"]):
+        assert set(entry) == {"device", "axis", "value", "outcome", "case"}
+        assert entry["axis"] in AXES and entry["outcome"] in OUTCOMES
+        assert entry["case"] == result["id"] and entry["outcome"] == result["outcome"]
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=os.path.basename)
+def test_a_committed_profile_follows_the_schema(path):
+    require("jsonschema")
+    import validate_outputs
+    schema = os.path.join(ROOT, "conformance", "schema", "consume-report.schema.json")
+    assert validate_outputs.validate_schema(schema, [path])
+
+
+def test_the_python_manual_documents_every_consume_option():
+    import subprocess
+    import sys
+    with open(os.path.join(ROOT, "man", "dlpack-usm-python.7"), encoding="utf-8") as file:
+        page = file.read()
+    page = page.replace("\\-", "-")
+    result = subprocess.run([sys.executable, "-m", "dlpack_usm", "consume", "--help"],
+                            capture_output=True, text=True, timeout=60)
+    options = {word.strip(",[]") for word in result.stdout.split() if word.startswith("--")}
+    assert options - {"--help"}
+    for option in options - {"--help"}:
+        assert option in page, option
+
+
+def test_python_offers_the_cases_check_consumer_offers():
+    # One definition of the matrix: the USM cases of `dlpack-usm check
+    # --consumer LIB --list` are the USM cases of consume, id for id.
+    import subprocess
+    binary = os.environ.get("DLPACK_USM_BINARY")
+    if not binary:
+        pytest.skip("DLPACK_USM_BINARY is not set (ctest sets it to the built dlpack-usm)")
+    from dlpack_usm import _consumer_plan, _consumer_runner, _offers
+    library = os.path.join(os.path.dirname(binary), "tests", "fixture-plugins",
+                           "libfixture_consumer.so")
+    listed = subprocess.run([binary, "check", "--consumer", library, "--list"],
+                            capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    matrix = _consumer_runner.in_child(_offers.matrix)
+    devices = [device["name"] for device in matrix["devices"]]
+    if not devices:
+        pytest.skip("no USM device here")
+    python_ids = {spec["id"] for spec in _consumer_plan.cases(matrix, set(devices))}
+    command_ids = {line for line in listed.stdout.split()
+                   if any(line.startswith(f"consumer/{name}/") for name in devices)}
+    assert python_ids == command_ids

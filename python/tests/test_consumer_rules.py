@@ -1,0 +1,79 @@
+"""The consumer checks judge consumers, not snapshots: a consumer that breaks
+one rule fails for that rule alone, with the outcome the profile names, and
+a consumer doing it right (numpy on a float32 C-order host tensor) passes.
+Every case runs contained: an abort or a hang is charged to its case, and
+the next case runs in a new child."""
+
+import pytest
+
+from conftest import require
+
+np = require("numpy")
+
+import consumers  # noqa: E402
+
+
+def test_a_right_consumer_passes():
+    found = consumers.check(np.from_dlpack, ["c-order", "f-order", "negative-stride"])
+    assert found.passed
+    assert {result["outcome"] for result in found.results} == {"accepted"}
+    assert all(result["deleter_calls"] == [1] for result in found.results)
+
+
+@pytest.mark.parametrize("consumer,cell,outcome,rule", [
+    (consumers.reads_reversed, "c-order", "wrong", "DLP-CONSUMER-CHECKSUM"),
+    (consumers.refuses, "c-order", "refused", "DLP-CONSUMER-REJECTS-VALID"),
+    (consumers.accepts_anything, "major-version-2", "accepted-invalid",
+     "DLP-CONSUMER-ACCEPTS-INVALID"),
+    (consumers.leaks, "c-order", "deleter-misuse", "DLP-CONSUMER-DELETER-COUNT"),
+    (consumers.deletes_twice, "c-order", "deleter-misuse", "DLP-CONSUMER-DELETER-COUNT"),
+    (consumers.keeps_name, "c-order", "deleter-misuse", "DLP-PY-CONSUMER-RENAME"),
+    (consumers.writes_read_only, "read-only", "wrong", "DLP-CONSUMER-WRITES-READ-ONLY"),
+])
+def test_each_broken_consumer_fails_for_its_rule_only(consumer, cell, outcome, rule):
+    found = consumers.check(consumer, [cell])
+    (result,) = found.results
+    assert result["status"] == "fail", result
+    assert result["outcome"] == outcome, result
+    assert consumers.rules(result) == [rule], result
+    assert found.profile == [{"device": "cpu", "axis": result["axis"], "value": result["value"],
+                              "outcome": outcome, "case": result["id"]}]
+
+
+def test_a_clean_decline_is_not_supported_until_required():
+    found = consumers.check(consumers.declines, ["c-order", "dtype-bool"])
+    assert found.passed
+    assert [result["status"] for result in found.results] == ["not_supported"] * 2
+    assert [result["outcome"] for result in found.results] == ["declined"] * 2
+    required = consumers.check(consumers.declines, ["c-order", "dtype-bool"], require=["bool"])
+    by_cell = {result["cell"]["name"]: result for result in required.results}
+    assert by_cell["c-order"]["status"] == "not_supported"
+    assert by_cell["dtype-bool"]["status"] == "fail"
+    assert consumers.rules(by_cell["dtype-bool"]) == ["DLP-CONSUMER-REJECTS-VALID"]
+
+
+def test_refusing_an_invalid_tensor_passes():
+    found = consumers.check(consumers.refuses, ["major-version-2"])
+    assert found.passed and found.results[0]["outcome"] == "refused"
+
+
+def test_an_abort_is_charged_to_its_case_and_the_run_goes_on():
+    found = consumers.check(consumers.aborts_on_f_order, ["c-order", "f-order", "strided"])
+    outcomes = {result["cell"]["name"]: result["outcome"] for result in found.results}
+    assert outcomes == {"c-order": "accepted", "f-order": "crash", "strided": "accepted"}
+    assert "SIGABRT" in found.case("consumer/cpu/cpu/f-order")["message"]
+
+
+def test_a_hang_is_charged_to_its_case_and_the_run_goes_on():
+    found = consumers.check(consumers.hangs_on_f_order, ["c-order", "f-order", "strided"],
+                            timeout_s=3)
+    outcomes = {result["cell"]["name"]: result["outcome"] for result in found.results}
+    assert outcomes == {"c-order": "accepted", "f-order": "hang", "strided": "accepted"}
+
+
+def test_unknown_features_devices_and_cells_are_usage_errors():
+    import dlpack_usm
+    for keywords in ({"require": ["purple"]}, {"devices": ["nowhere"]}, {"cells": ["nothing"]}):
+        with pytest.raises(dlpack_usm.BridgeError) as raised:
+            dlpack_usm.check_consumer(np.from_dlpack, **keywords)
+        assert raised.value.exit_code == 2

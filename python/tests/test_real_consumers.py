@@ -1,0 +1,250 @@
+"""Real consumers under the consumer matrix (`python3 -m dlpack_usm consume`):
+numpy 2.x, array-api-strict (numpy underneath) and dpnp, on kDLCPU host
+memory and on every USM kind of the root devices the bridge's runtime sees.
+Each assertion is a behaviour of that consumer, found by running it and
+explained where it stands; a change in a release shows up here by name."""
+
+import pytest
+
+from conftest import require
+
+np = require("numpy")
+
+import dlpack_usm  # noqa: E402
+from dlpack_usm import _consumer_plan, _consumer_runner, _offers  # noqa: E402
+
+FLOAT8_AND_SMALLER = ["float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
+                      "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
+                      "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn"]
+
+
+def usm_device(found):
+    """The first USM root device of the run, or skip (no USM runtime here)."""
+    usm = [device["name"] for device in found.header["devices"] if device["name"] != "cpu"]
+    if not usm:
+        from optional_module import required
+        if required():
+            pytest.fail("the bridge's runtime sees no USM device (USM is required here)")
+        pytest.skip("no USM device: scripts/setup.sh installs Intel's CPU OpenCL runtime")
+    return usm[0]
+
+
+def outcome(found, case):
+    return found.case(case)["outcome"]
+
+
+@pytest.fixture(scope="module")
+def numpy_found():
+    return dlpack_usm.check_consumer(np.from_dlpack)
+
+
+@pytest.fixture(scope="module")
+def strict_found():
+    strict = require("array_api_strict")
+    return dlpack_usm.check_consumer(strict.from_dlpack)
+
+
+# numpy 2.x ---------------------------------------------------------------
+
+def test_numpy_asks_for_dlpack_1_0_with_every_keyword(numpy_found):
+    # numpy.from_dlpack calls __dlpack__(stream=None, max_version=(1, 0),
+    # dl_device=None, copy=None): it reads DLPack 1.0, no later minor.
+    assert numpy_found.case("consumer/cpu/cpu/c-order")["calls"] == [
+        {"method": "__dlpack__", "stream": None, "max_version": [1, 0], "dl_device": None,
+         "copy": None}]
+
+
+def test_numpy_takes_host_memory_in_every_layout(numpy_found):
+    # numpy honours strides, byte_offset, negative and zero strides, size-0
+    # and ndim up to 64 (NPY_MAXDIMS since 2.0), so ndim 40 too.
+    for cell in ("c-order", "f-order", "strided", "byte-offset", "negative-stride",
+                 "extent-1-strides", "broadcast", "broadcast-all", "size0-strides",
+                 "size0-zero-strides", "size0-null-data", "scalar-byte-offset",
+                 "legacy-byte-offset", "strides-null-1.1", "ndim-0", "ndim-8", "ndim-40",
+                 "is-copied"):
+        case = "consumer/cpu/cpu/" + cell
+        assert outcome(numpy_found, case) == "accepted", numpy_found.case(case)
+
+
+def test_numpy_shares_the_memory_until_its_array_dies(numpy_found):
+    # Zero copy: the deleter has not run while numpy's array lives, and runs
+    # once when it is collected.
+    case = numpy_found.case("consumer/cpu/cpu/c-order")
+    assert case["deleter_calls_before_result_died"] == [0] and case["deleter_calls"] == [1]
+
+
+def test_numpy_takes_legacy_capsules(numpy_found):
+    # A producer that only knows legacy DLPack answers max_version=(1, 0)
+    # with a "dltensor" capsule; numpy takes it and renames it.
+    case = numpy_found.case("consumer/cpu/cpu/legacy")
+    assert case["outcome"] == "accepted"
+    assert case["capsule_names_after"] == ["used_dltensor"]
+
+
+def test_numpy_marks_read_only_tensors_read_only(numpy_found):
+    # numpy makes the array of a READ_ONLY tensor non-writeable, so its own
+    # re-export carries READ_ONLY again.
+    case = numpy_found.case("consumer/cpu/cpu/read-only")
+    assert case["outcome"] == "accepted" and case["result"]["read_only"] is True
+
+
+def test_numpy_dtypes(numpy_found):
+    # bool, the ints, float16/32/64 and complex are numpy dtypes; bfloat16
+    # is not, and numpy refuses it with RuntimeError("Unsupported dtype in
+    # DLTensor."), not BufferError: a named refusal, which fails.
+    for dtype in ("bool", "int8", "uint64", "float16", "float64", "complex128"):
+        assert outcome(numpy_found, f"consumer/cpu/cpu/dtype-{dtype}") == "accepted"
+    bfloat16 = numpy_found.case("consumer/cpu/cpu/dtype-bfloat16")
+    assert bfloat16["outcome"] == "refused" and bfloat16["status"] == "fail"
+    assert bfloat16["raised"] == {"type": "RuntimeError",
+                                  "message": "Unsupported dtype in DLTensor."}
+    # The float8/6/4 codes came with DLPack 1.1; numpy asks for 1.0, so the
+    # producer cannot give them (BufferError): declined, as not supported.
+    for dtype in FLOAT8_AND_SMALLER:
+        case = numpy_found.case(f"consumer/cpu/cpu/dtype-{dtype}")
+        assert (case["outcome"], case["status"]) == ("declined", "not_supported"), case
+
+
+def test_numpy_versions(numpy_found):
+    # DLPack 1.1 and 1.2 are above numpy's max_version (1, 0): declined.
+    for version in ("1.1", "1.2"):
+        assert numpy_found.case(f"consumer/cpu/cpu/version-{version}")["status"] == \
+            "not_supported"
+    assert outcome(numpy_found, "consumer/cpu/cpu/version-1.0") == "accepted"
+
+
+def test_numpy_refuses_a_major_version_it_does_not_know(numpy_found):
+    # "the exported DLPack major version is too high": BufferError, and the
+    # deleter still runs once (through the capsule).
+    case = numpy_found.case("consumer/cpu/invalid/major-version-2")
+    assert (case["outcome"], case["status"]) == ("declined", "pass")
+    assert case["raised"]["type"] == "BufferError" and case["deleter_calls"] == [1]
+
+
+def test_numpy_refuses_usm_with_runtime_error(numpy_found):
+    # numpy reads host memory only. For a kDLOneAPI tensor it raises
+    # RuntimeError("Unsupported device in DLTensor.") - not the BufferError
+    # of a clean decline - on every USM kind; the capsule is not renamed and
+    # its destructor calls the deleter.
+    device = usm_device(numpy_found)
+    for kind in ("host", "device", "shared"):
+        case = numpy_found.case(f"consumer/{device}/{kind}/c-order")
+        assert case["outcome"] == "refused" and case["status"] == "fail"
+        assert case["raised"] == {"type": "RuntimeError",
+                                  "message": "Unsupported device in DLTensor."}
+        assert case["deleter_calls"] == [1]
+
+
+def test_numpy_profile_has_one_entry_per_case(numpy_found):
+    profile = numpy_found.profile
+    assert len(profile) == len(numpy_found.results)
+    assert {"device": "cpu", "axis": "memory", "value": "cpu", "outcome": "accepted",
+            "case": "consumer/cpu/cpu/c-order"} in profile
+    assert {entry["axis"] for entry in profile} <= {"dtype", "layout", "usm-kind", "version",
+                                                    "invalid", "memory"}
+
+
+# array-api-strict ------------------------------------------------------------
+
+def test_array_api_strict_is_numpy_without_float16(strict_found, numpy_found):
+    # array-api-strict wraps numpy.from_dlpack, so it takes what numpy takes,
+    # except float16, which is no array API dtype: TypeError "The
+    # array_api_strict namespace does not support the dtype 'float16'".
+    case = strict_found.case("consumer/cpu/cpu/dtype-float16")
+    assert case["outcome"] == "refused" and case["raised"]["type"] == "TypeError"
+    assert "float16" in case["raised"]["message"]
+    for result in strict_found.results:
+        if result["id"] != "consumer/cpu/cpu/dtype-float16":
+            assert result["outcome"] == outcome(numpy_found, result["id"]), result["id"]
+
+
+def test_array_api_strict_reads_host_memory_only(strict_found):
+    device = usm_device(strict_found)
+    case = strict_found.case(f"consumer/{device}/device/c-order")
+    assert case["raised"]["message"] == "Unsupported device in DLTensor."
+
+
+# dpnp ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def dpnp_found():
+    dpnp = require("dpnp")
+    return dlpack_usm.check_consumer(dpnp.from_dlpack)
+
+
+def test_dpnp_takes_every_usm_kind(dpnp_found):
+    # dpnp imports kDLOneAPI tensors of SYCL's default context zero-copy, on
+    # host, device and shared USM alike (explicit strides; see below for
+    # NULL strides). The matrix offers dtypes and layouts on device USM; the
+    # other kinds are offered here with the same cell.
+    dpnp = require("dpnp")
+    device = usm_device(dpnp_found)
+    assert outcome(dpnp_found, f"consumer/{device}/device/dtype-float32") == "accepted"
+    matrix = _consumer_runner.in_child(_offers.matrix)
+    specs = [spec for spec in _consumer_plan.cases(matrix, {device})
+             if spec["cell"]["name"] == "dtype-float32"]
+    for kind in ("host", "shared"):
+        spec = dict(specs[0], memory=kind, id=f"consumer/{device}/{kind}/dtype-float32")
+        (result,) = _consumer_runner.run_contained(dpnp.from_dlpack, [spec])
+        assert result["outcome"] == "accepted", result
+        assert result["result"]["device"][0] == 14  # still kDLOneAPI: no copy
+
+
+def test_dpnp_crashes_on_null_strides_in_usm(dpnp_found):
+    # dpnp.from_dlpack asks for max_version (1, 0), so the version cells
+    # (legacy, 1.0, and c-order negotiated down to 1.0) come with NULL
+    # strides, which DLPack allows before 1.2 for compact tensors. On
+    # kDLOneAPI memory dpnp dereferences them: SIGSEGV, on every USM kind.
+    device = usm_device(dpnp_found)
+    for kind in ("host", "device", "shared"):
+        for cell in ("legacy", "version-1.0", "c-order"):
+            case = dpnp_found.case(f"consumer/{device}/{kind}/{cell}")
+            assert case["outcome"] == "crash" and "SIGSEGV" in case["message"], case
+    assert outcome(dpnp_found, f"consumer/{device}/device/strides-null-1.1") == "crash"
+    # On host memory it reads NULL strides right (see below).
+    assert outcome(dpnp_found, "consumer/cpu/cpu/c-order") == "accepted"
+
+
+def test_dpnp_ignores_byte_offset_of_host_tensors(dpnp_found):
+    # For a kDLCPU tensor dpnp returns a numpy.ndarray over the producer's
+    # memory (zero copy: the deleter runs when it dies), built from `data`
+    # without byte_offset: every view with an offset gives wrong elements.
+    host = dpnp_found.case("consumer/cpu/cpu/c-order")
+    assert host["result"]["device"] == [1, 0]
+    assert host["deleter_calls_before_result_died"] == [0] and host["deleter_calls"] == [1]
+    for cell in ("byte-offset", "negative-stride", "scalar-byte-offset", "legacy-byte-offset"):
+        case = dpnp_found.case(f"consumer/cpu/cpu/{cell}")
+        assert case["outcome"] == "wrong", case
+        assert [item["rule_id"] for item in case["findings"]] == ["DLP-CONSUMER-CHECKSUM"]
+    device = usm_device(dpnp_found)
+    # In USM, byte_offset is honoured.
+    assert outcome(dpnp_found, f"consumer/{device}/device/byte-offset") == "accepted"
+
+
+def test_dpnp_refuses_size0_null_data_in_usm_with_type_error(dpnp_found):
+    # A size-0 tensor with data == NULL (what the header recommends) makes
+    # dpnp's USM import raise TypeError from a constructor, not BufferError.
+    device = usm_device(dpnp_found)
+    case = dpnp_found.case(f"consumer/{device}/device/size0-null-data")
+    assert case["outcome"] == "refused" and case["raised"]["type"] == "TypeError"
+
+
+def test_dpnp_declines_bfloat16_and_refuses_the_invalid_tensors(dpnp_found):
+    device = usm_device(dpnp_found)
+    # "Can not import DLPack tensor with type code 4": a clean BufferError.
+    case = dpnp_found.case(f"consumer/{device}/device/dtype-bfloat16")
+    assert (case["outcome"], case["status"]) == ("declined", "not_supported")
+    # A pointer of another context, a host pointer, major version 2: all
+    # refused with BufferError, the deleter called once.
+    for cell in ("separate-context", "unknown-pointer", "major-version-2"):
+        case = dpnp_found.case(f"consumer/{device}/invalid/{cell}")
+        if case["status"] == "not_applicable":
+            continue  # a runtime whose default context knows every context's pointers
+        assert case["outcome"] == "declined" and case["status"] == "pass", case
+        assert case["deleter_calls"] == [1]
+
+
+def test_dpnp_keeps_read_only(dpnp_found):
+    device = usm_device(dpnp_found)
+    case = dpnp_found.case(f"consumer/{device}/device/read-only")
+    assert case["outcome"] == "accepted" and case["result"]["read_only"] is True

@@ -1,0 +1,33 @@
+// The consumer matrix of `check --consumer` as the Python package sees it:
+// the cells (suite/consumer_matrix.hpp) and the root devices with USM of the
+// bridge's runtime, as one JSON document, so that `python3 -m dlpack_usm
+// consume` offers exactly what the command line offers.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+// consumer_matrix.hpp names dl::Release without including its header.
+#include "dlpack/names.hpp"
+#include "runtime/runtime.hpp"
+#include "suite/consumer_matrix.hpp"
+
+namespace dlpack_usm::bridge {
+
+// The runtime the consumer offers use: SYCL (dpctl's C interface) where it
+// loads, so that a SYCL consumer in the same process shares its default
+// contexts; the OpenCL runtime otherwise. `name` is "sycl" or "opencl".
+runtime::Runtime& offer_runtime(std::string* name = nullptr);
+
+// {"runtime", "devices": [{"name", "device_id", "kinds", "first_kind"}],
+//  "cells": [{"name", "axis", "valid", "dtype", "shape", "strides",
+//             "byte_offset", "version", "flags", "features",
+//             "features_by_kind"}]}
+nlohmann::ordered_json consumer_matrix_json();
+
+// The cell called `name` (valid or invalid); Error(usage) for no such cell.
+// `valid` tells which.
+suite::OfferedShape find_cell(const std::string& name, bool& valid);
+
+}  // namespace dlpack_usm::bridge
