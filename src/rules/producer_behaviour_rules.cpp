@@ -43,8 +43,8 @@ constexpr std::array kProducerBehaviourRules{
     RuleDefinition{
         {"DLP-PRODUCER-READ-ONLY-LEGACY", "behaviour",
          "READ_ONLY tensor handed out as a legacy DLManagedTensor", Severity::warning,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLPACK_FLAG_BITMASK_READ_ONLY", "heuristic",
-         "bit mask to indicate that the tensor is read only.",
+         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPACK_FLAG_BITMASK_READ_ONLY",
+         "heuristic", "bit mask to indicate that the tensor is read only.",
          "Only DLManagedTensorVersioned has flags: a legacy tensor cannot say it is read only, "
          "so a consumer may write into it. Asked for a READ_ONLY tensor below DLPack 1.0, a "
          "producer declines (numpy raises BufferError for a read-only array)."},
