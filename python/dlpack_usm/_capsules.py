@@ -11,6 +11,8 @@ _api.PyCapsule_GetName.restype = ctypes.c_char_p
 _api.PyCapsule_GetName.argtypes = [ctypes.py_object]
 _api.PyCapsule_GetPointer.restype = ctypes.c_void_p
 _api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_api.PyCapsule_GetDestructor.restype = ctypes.c_void_p
+_api.PyCapsule_GetDestructor.argtypes = [ctypes.py_object]
 
 LEGACY = "dltensor"
 VERSIONED = "dltensor_versioned"
@@ -34,6 +36,11 @@ def capsule_pointer(capsule, name):
     if not _api.PyCapsule_IsValid(capsule, name.encode()):
         raise ValueError(f"capsule is not a valid capsule named {name!r}")
     return _api.PyCapsule_GetPointer(capsule, name.encode())
+
+
+def has_destructor(capsule):
+    """Whether the capsule calls a destructor when it is freed."""
+    return bool(_api.PyCapsule_GetDestructor(capsule))
 
 
 def describe(value):

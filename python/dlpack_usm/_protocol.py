@@ -52,7 +52,37 @@ def _element_count(capsule):
     return count
 
 
-def _check_legacy_default(obj, origin):
+# What a consumer of DLPack 0.x that passes max_version says it speaks.
+LEGACY_MAX_VERSION = (0, 8)
+
+
+def _destructor_findings(capsule, inspection, kwargs):
+    """DLP-PY-CAPSULE-DESTRUCTOR: a tensor with a deleter in a capsule that
+    will never call it when dropped unconsumed."""
+    if not inspection.capsule.get("deleter", True) or _capsules.has_destructor(capsule):
+        return []
+    return [finding("DLP-PY-CAPSULE-DESTRUCTOR", "capsule destructor",
+                    f"__dlpack__({_arguments(kwargs)}) returned a {inspection.capsule_name!r} "
+                    "capsule whose tensor has a deleter, but the capsule has no destructor: "
+                    "dropped unconsumed, it never calls the deleter and the tensor leaks")]
+
+
+def _legacy_findings(capsule, kwargs, base, origin):
+    """Findings on a "dltensor" capsule a DLPack 0.x consumer got: its
+    destructor, and whether the array it carries is read only."""
+    inspection = read_capsule(capsule, origin)
+    found = _destructor_findings(capsule, inspection, kwargs)
+    if base.capsule_name == _capsules.VERSIONED and \
+            "READ_ONLY" in _tensor_json.flag_names(base.capsule):
+        found.append(finding("DLP-PY-READ-ONLY-LEGACY", "__dlpack__",
+                             f"__dlpack__({_arguments(kwargs)}) returned a \"dltensor\" capsule "
+                             "of an array whose versioned export is READ_ONLY: a legacy "
+                             "DLManagedTensor has no flag to say so, and its consumer may write "
+                             "into it (raise BufferError instead, as numpy does)"))
+    return found
+
+
+def _check_legacy_default(obj, base, origin):
     capsule, error = _ask(obj)
     if error is not None:
         return []  # BufferError is allowed, and other failures are seen everywhere else
@@ -63,7 +93,26 @@ def _check_legacy_default(obj, origin):
                         "capsule, which a consumer of DLPack 0.x cannot read")]
     if name != _capsules.LEGACY:
         return [_name_finding(capsule, {})]
-    return []
+    return _legacy_findings(capsule, {}, base, origin)
+
+
+def _check_legacy_max_version(obj, base, origin):
+    """A consumer of DLPack 0.x that passes max_version=(0, 8): a legacy
+    capsule or BufferError is the answer, never a versioned one (a producer
+    that compares max_version the wrong way round gives one)."""
+    kwargs = {"max_version": LEGACY_MAX_VERSION}
+    capsule, error = _ask(obj, **kwargs)
+    if error is not None:
+        return []  # TypeError: no max_version (DLP-PY-VERSIONED-OFFERED); BufferError: allowed
+    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
+    if name == _capsules.VERSIONED:
+        return [finding("DLP-PY-VERSION-ABOVE-MAX", "__dlpack__",
+                        f"__dlpack__({_arguments(kwargs)}) returned a \"dltensor_versioned\" "
+                        "capsule (DLPack 1.x) to a consumer of DLPack 0.x, which cannot read it: "
+                        "answer with a \"dltensor\" capsule or raise BufferError")]
+    if name != _capsules.LEGACY:
+        return [_name_finding(capsule, kwargs)]
+    return _legacy_findings(capsule, kwargs, base, origin)
 
 
 def _check_versioned(obj, max_version, origin):
@@ -92,7 +141,7 @@ def _check_versioned(obj, max_version, origin):
     if name != _capsules.VERSIONED:
         return [_name_finding(capsule, kwargs)], False
     inspection = read_capsule(capsule, origin)
-    found = []
+    found = _destructor_findings(capsule, inspection, kwargs)
     version = _tensor_json.version(inspection.capsule)
     if version is not None and version[0] > max_version[0]:
         found.append(finding("DLP-PY-VERSION-ABOVE-MAX", "version.major",
@@ -221,7 +270,12 @@ def check_producer(obj, base, max_version, origin):
     """The producer's protocol findings; `base` is the Inspection of the
     capsule __dlpack__(max_version=...) gave. A capsule whose tensor cannot
     be read ends the check it was asked for with that finding."""
-    found = _check_legacy_default(obj, origin)
+    found = []
+    for check in (_check_legacy_default, _check_legacy_max_version):
+        try:
+            found += check(obj, base, origin)
+        except UnreadableTensor as unreadable:
+            found.append(unreadable_finding(unreadable))
     try:
         versioned_found, speaks_versioned = _check_versioned(obj, max_version, origin)
     except UnreadableTensor as unreadable:

@@ -77,7 +77,26 @@ CATALOG = (
                "warning", "1.0", ARRAY_API, "should",
                "Else, the producer should raise a BufferError here to tell users that the "
                "consumer's max_version is too old to allow the data exchange to happen.",
-               "A consumer cannot read a newer major version than its max_version."),
+               "A consumer cannot read a newer major version than its max_version: neither a "
+               "2.x tensor asked for with max_version=(1, x), nor a \"dltensor_versioned\" "
+               "capsule (1.x) asked for with max_version=(0, x), which a producer comparing "
+               "max_version the wrong way round gives."),
+    PythonRule("DLP-PY-CAPSULE-DESTRUCTOR", "A tensor capsule with a deleter but no capsule "
+               "destructor", "error", "0.x", PYTHON_SPEC, "must",
+               "The producer must set the PyCapsule name to \"dltensor\" so that it can be "
+               "inspected by name, and set PyCapsule_Destructor that calls the deleter of the "
+               "DLManagedTensor when the \"dltensor\"-named capsule is no longer needed.",
+               "PyCapsule_GetDestructor returns NULL for a capsule whose tensor has a deleter: a "
+               "capsule dropped unconsumed (a consumer that raised, a probe) never calls it, and "
+               "the tensor leaks. A NULL deleter has nothing to call."),
+    PythonRule("DLP-PY-READ-ONLY-LEGACY", "A read-only array exported as a legacy capsule",
+               "warning", "1.0", ARRAY_API, HEURISTIC,
+               "DLPack 1.0 added a flag to indicate that the array is read-only "
+               "(DLPACK_FLAG_BITMASK_READ_ONLY).",
+               "The versioned export says READ_ONLY, yet __dlpack__() or "
+               "__dlpack__(max_version=(0, x)) hands the same array out as a \"dltensor\" "
+               "capsule, whose DLManagedTensor has no flags: its consumer may write into it. "
+               "numpy raises BufferError instead."),
     PythonRule("DLP-PY-EXPORT-RAISED", "__dlpack__ raised instead of exporting", "warning",
                "0.x", ARRAY_API, HEURISTIC,
                "Exports the array for consumption by from_dlpack() as a DLPack capsule.",

@@ -7,7 +7,7 @@ import ctypes
 
 import numpy
 
-from dlpack_usm import _exchange_api
+from dlpack_usm import _capsules, _exchange_api
 
 KDL_CPU = 1
 KDL_CUDA = 2
@@ -91,6 +91,60 @@ def mark_used(capsule, name):
     """Renames a capsule named `name`, which the caller asked for and now
     owns as a consumer, to its "used_" name."""
     _api.PyCapsule_SetName(capsule, _USED_NAMES[name])
+
+
+# PyCapsule_New keeps the name's pointer: these bytes outlive every capsule.
+_TENSOR_NAMES = {"dltensor": b"dltensor", "dltensor_versioned": b"dltensor_versioned"}
+
+
+class NoDestructor(Delegate):
+    """Re-wraps each of numpy's capsules in a capsule of its own created
+    without a destructor: numpy's tensor, deleter and all, in a capsule that
+    never calls the deleter when it is dropped unconsumed."""
+
+    def __dlpack__(self, **kwargs):
+        capsule = self.array.__dlpack__(**kwargs)
+        name = _capsules.capsule_name(capsule)
+        pointer = _api.PyCapsule_GetPointer(capsule, _TENSOR_NAMES[name])
+        mark_used(capsule, name)  # numpy's capsule no longer frees the tensor
+        return _api.PyCapsule_New(pointer, _TENSOR_NAMES[name], None)
+
+
+class ReadOnlyLegacy(Delegate):
+    """A read-only array whose versioned export says READ_ONLY, but whose
+    legacy export (what a DLPack 0.x consumer gets) hands the same memory
+    out through a writable view, where no flag can say it is read only."""
+
+    def __init__(self):
+        super().__init__()
+        self.writable = self.array
+        self.array = self.writable.view()
+        self.array.flags.writeable = False
+
+    def __dlpack__(self, max_version=None, **kwargs):
+        if max_version is None or max_version[0] < 1:
+            return self.writable.__dlpack__(**kwargs)
+        return self.array.__dlpack__(max_version=max_version, **kwargs)
+
+
+class VersionedForAnyMaxVersion(Delegate):
+    """Takes any max_version as a sign the consumer speaks DLPack 1.x: a
+    consumer of 0.8 that says so gets a "dltensor_versioned" capsule."""
+
+    def __dlpack__(self, max_version=None, **kwargs):
+        if max_version is None:
+            return self.array.__dlpack__(**kwargs)
+        return self.array.__dlpack__(max_version=(1, 0), **kwargs)
+
+
+class MaxVersionWrongWayRound(Delegate):
+    """Compares max_version the wrong way round: versioned below 1.0,
+    legacy from 1.0 on."""
+
+    def __dlpack__(self, max_version=None, **kwargs):
+        if max_version is not None and max_version < (1, 0):
+            return self.array.__dlpack__(max_version=(1, 0), **kwargs)
+        return self.array.__dlpack__(**kwargs)
 
 
 # An address no process can read: not canonical on x86-64 (the kernel

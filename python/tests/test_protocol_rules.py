@@ -3,6 +3,7 @@ reported under that rule and no other error or warning, and numpy, a real
 producer that keeps it, is not."""
 
 import ctypes
+import json
 
 import pytest
 
@@ -13,7 +14,8 @@ np = require("numpy")
 import dlpack_usm  # noqa: E402
 from dlpack_usm import _capsules, _exchange_api  # noqa: E402
 from dlpack_usm.rules import CATALOG  # noqa: E402
-from producers import KDL_CPU, Delegate, OwnTensor, mark_used  # noqa: E402
+from producers import (KDL_CPU, Delegate, MaxVersionWrongWayRound, NoDestructor,  # noqa: E402
+                       OwnTensor, ReadOnlyLegacy, VersionedForAnyMaxVersion, mark_used)
 
 
 def python_findings(obj, consumer=None):
@@ -118,6 +120,9 @@ FAILING = [
     ("DLP-PY-LEGACY-DEFAULT", lambda: VersionedByDefault()),
     ("DLP-PY-VERSIONED-OFFERED", lambda: LegacyOnly()),
     ("DLP-PY-VERSION-ABOVE-MAX", lambda: AboveMaxMajor()),
+    ("DLP-PY-VERSION-ABOVE-MAX", lambda: VersionedForAnyMaxVersion()),
+    ("DLP-PY-CAPSULE-DESTRUCTOR", lambda: NoDestructor()),
+    ("DLP-PY-READ-ONLY-LEGACY", lambda: ReadOnlyLegacy()),
     ("DLP-PY-KEYWORD-TYPEERROR", lambda: KeywordRaisesWrongType()),
     ("DLP-PY-DL-DEVICE-FOREIGN", lambda: IgnoresDlDevice()),
     ("DLP-PY-DL-DEVICE-OWN", lambda: RefusesOwnDevice()),
@@ -128,7 +133,8 @@ FAILING = [
 ]
 
 
-@pytest.mark.parametrize("rule_id,make", FAILING, ids=[rule for rule, _ in FAILING])
+@pytest.mark.parametrize("rule_id,make", FAILING,
+                         ids=[f"{rule}-{index}" for index, (rule, _) in enumerate(FAILING)])
 def test_a_producer_that_breaks_one_rule_is_reported_for_it_alone(rule_id, make):
     assert judged_ids(python_findings(make())) == [rule_id]
 
@@ -139,6 +145,31 @@ def test_a_missing_dlpack_device_is_reported():
 
 def test_numpy_keeps_every_producer_rule():
     assert judged_ids(python_findings(np.arange(6, dtype=np.float32).reshape(2, 3))) == []
+
+
+def test_numpy_refuses_a_legacy_capsule_of_a_read_only_array():
+    array = np.arange(6, dtype=np.float32)
+    array.flags.writeable = False
+    assert judged_ids(python_findings(array)) == []
+
+
+def test_max_version_compared_the_wrong_way_round_breaks_both_directions():
+    # Legacy for max_version=(1, 3), versioned for max_version=(0, 8).
+    assert judged_ids(python_findings(MaxVersionWrongWayRound())) == \
+        ["DLP-PY-VERSION-ABOVE-MAX", "DLP-PY-VERSIONED-OFFERED"]
+
+
+def test_a_capsule_without_destructor_never_runs_the_deleter_when_dropped():
+    # What the rule rests on, shown on a capsule of the fixture: dropped
+    # unconsumed, it leaves numpy's tensor (and its reference) behind.
+    import sys
+    # Counted outside the assert: pytest's rewritten asserts hold references.
+    for producer, kept in ((Delegate(), False), (NoDestructor(), True)):
+        before = sys.getrefcount(producer.array)
+        capsule = producer.__dlpack__(max_version=(1, 0))
+        del capsule
+        after = sys.getrefcount(producer.array)
+        assert (after > before) == kept, (type(producer).__name__, before, after)
 
 
 def test_a_consumer_that_does_not_rename_is_reported():
@@ -174,3 +205,18 @@ def test_the_capsules_asked_for_are_released():
     before = sys.getrefcount(array)
     dlpack_usm.check(array, consumer=None)
     assert sys.getrefcount(array) == before
+
+
+@pytest.mark.parametrize("expression,rule_id,exit_code", [
+    ("producers.NoDestructor()", "DLP-PY-CAPSULE-DESTRUCTOR", 1),
+    ("producers.ReadOnlyLegacy()", "DLP-PY-READ-ONLY-LEGACY", 0),
+    ("producers.VersionedForAnyMaxVersion()", "DLP-PY-VERSION-ABOVE-MAX", 0),
+])
+def test_the_command_line_names_the_producer_gap(expression, rule_id, exit_code):
+    # An error fails the check (exit 1); a warning is named and exits 0.
+    from test_command_line import run
+    result = run("check", "--json", "--no-consumer", expression)
+    assert result.returncode == exit_code, (result.stdout, result.stderr)
+    fired = {item["rule_id"] for item in json.loads(result.stdout)["findings"]
+             if item["rule_id"].startswith("DLP-PY-")}
+    assert fired == {rule_id}

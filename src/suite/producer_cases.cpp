@@ -12,7 +12,9 @@
 #include "facts/element_size.hpp"
 #include "plugin/host_table.hpp"
 #include "suite/live_matrix.hpp"
+#include "suite/produce_request.hpp"
 #include "suite/produced_tensor.hpp"
+#include "suite/producer_lifetime.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -21,22 +23,7 @@ using facts::UsmKind;
 using runtime::DeviceInfo;
 
 constexpr const char* kContentRule = "DLP-PRODUCER-CONTENT";
-
-std::uint32_t layout_code(exchange::Order order) {
-  switch (order) {
-    case exchange::Order::c:
-      return DLPACK_USM_LAYOUT_C;
-    case exchange::Order::f:
-      return DLPACK_USM_LAYOUT_F;
-    case exchange::Order::strided:
-      return DLPACK_USM_LAYOUT_STRIDED;
-    case exchange::Order::offset:
-      return DLPACK_USM_LAYOUT_OFFSET;
-    case exchange::Order::negative:
-      return DLPACK_USM_LAYOUT_NEGATIVE;
-  }
-  return DLPACK_USM_LAYOUT_C;
-}
+constexpr const char* kReadOnlyLegacyRule = "DLP-PRODUCER-READ-ONLY-LEGACY";
 
 // A producer case: the matrix tensor the library is asked for.
 struct ProduceCase final : CaseDetails {
@@ -44,12 +31,32 @@ struct ProduceCase final : CaseDetails {
   MatrixTensor tensor;
 };
 
+// A lifetime case (producer_lifetime.hpp): the same request, many rounds.
+struct LifetimeCase final : CaseDetails {
+  explicit LifetimeCase(MatrixTensor asked) : tensor(std::move(asked)) {}
+  MatrixTensor tensor;
+};
+
+std::string tensor_id(const DeviceInfo& device, const MatrixTensor& tensor) {
+  return fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name,
+                     facts::to_string(tensor.kind), tensor.dtype, tensor.layout, tensor.version,
+                     tensor.read_only ? "/read-only" : "");
+}
+
 CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor) {
-  return plugin_case(fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name,
-                                 facts::to_string(tensor.kind), tensor.dtype, tensor.layout,
-                                 tensor.version, tensor.read_only ? "/read-only" : ""),
-                     "producer", device.selector_name, {kContentRule, "DLP-PRODUCER-DELETER-LEAK"},
+  std::vector<std::string> rules{kContentRule, "DLP-PRODUCER-DELETER-LEAK"};
+  if (tensor.read_only && live_version(tensor.version) < dl::Release{1, 0}) {
+    rules.emplace_back(kReadOnlyLegacyRule);
+  }
+  return plugin_case(tensor_id(device, tensor), "producer", device.selector_name, std::move(rules),
                      std::make_shared<const ProduceCase>(tensor));
+}
+
+CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
+  return plugin_case(fmt::format("{}/lifetime", tensor_id(device, tensor)), "producer",
+                     device.selector_name,
+                     {kStructLeakRule, kNullDeleterOwnsRule, "DLP-PRODUCER-DELETER-LEAK"},
+                     std::make_shared<const LifetimeCase>(tensor));
 }
 
 void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
@@ -79,59 +86,15 @@ void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
           cases.push_back(produce_case(device, {kind, dtype, layout, version, false}));
         }
       }
+      // Below 1.0 no flag can carry READ_ONLY: the library should decline.
+      cases.push_back(produce_case(device, {kind, dtype, "C", "0.8", true}));
       cases.push_back(produce_case(device, {kind, dtype, "C", "1.0", true}));
       cases.push_back(produce_case(device, {kind, dtype, "C", "1.3", true}));
     }
+    // Both structs: a legacy and a versioned one.
+    cases.push_back(lifetime_case(device, {kind, "float32", "C", "0.8", false}));
+    cases.push_back(lifetime_case(device, {kind, "float32", "C", "1.3", false}));
   }
-}
-
-// What the tool asked for, kept alive for the produce call.
-struct Request {
-  DlpackUsmProduceRequest c{};
-  exchange::Layout layout;
-  dl::DLDataType dtype{};
-  std::uint64_t element_bytes = 0;
-  dl::Release version;
-  bool read_only = false;
-};
-
-Request make_request(PluginSession& session, const DeviceInfo& device, const MatrixTensor& tensor) {
-  runtime::Runtime& runtime = session.runtime();
-  Request request;
-  request.dtype = *dl::parse_dtype(tensor.dtype);
-  request.element_bytes = facts::element_storage_bytes(request.dtype);
-  exchange::Order order = live_order(tensor.layout);
-  request.layout = exchange::make_layout(live_shape(tensor.layout), request.element_bytes, order);
-  request.version = live_version(tensor.version);
-  request.read_only = tensor.read_only;
-
-  const runtime::PlatformInfo* platform = runtime.inventory().platform_of(device.ref);
-  if (platform == nullptr) fail_environment("the device has no platform");
-  DlpackUsmProduceRequest& c = request.c;
-  c.struct_size = sizeof(DlpackUsmProduceRequest);
-  c.device_id = device.ref.root_index;
-  c.sub_device = device.ref.sub_index.value_or(-1);
-  // Each runtime fills its own handles: OpenCL's (ABI 1) or SYCL's (ABI 2).
-  runtime::ContextRef context = runtime.default_context(platform->index);
-  runtime::SyclHandles sycl = runtime.sycl_handles(device.ref);
-  c.cl_device = runtime.native_handles(device.ref).device;
-  c.cl_context = sycl.device == nullptr ? context.handle : nullptr;
-  c.sycl_device = sycl.device;
-  c.sycl_context = sycl.default_context;
-  c.usm_kind = plugin::usm_kind_code(tensor.kind);
-  c.layout = layout_code(order);
-  c.dtype_code = request.dtype.code;
-  c.dtype_bits = request.dtype.bits;
-  c.dtype_lanes = request.dtype.lanes;
-  c.ndim = static_cast<std::int32_t>(request.layout.shape.size());
-  c.shape = request.layout.shape.empty() ? nullptr : request.layout.shape.data();
-  c.strides = request.layout.strides.empty() ? nullptr : request.layout.strides.data();
-  c.byte_offset = request.layout.byte_offset;
-  c.allocation_bytes = request.layout.allocation_bytes;
-  c.dlpack_major = request.version.major;
-  c.dlpack_minor = request.version.minor;
-  c.flags = request.read_only ? dl::kFlagReadOnly : 0;
-  return request;
 }
 
 // The declared dtype, shape and flags against the request; the pattern
@@ -152,7 +115,8 @@ bool matches_request(const Request& request, const facts::TensorFacts& tensor,
                           fmt::join(shape, ", "), fmt::join(request.layout.shape, ", ")));
     return false;
   }
-  if (request.read_only && (tensor.flags & dl::kFlagReadOnly) == 0) {
+  // A legacy tensor has no flags (DLP-PRODUCER-READ-ONLY-LEGACY says so).
+  if (request.read_only && request.versioned() && (tensor.flags & dl::kFlagReadOnly) == 0) {
     found.add(kContentRule,
               fmt::format("rule {}: READ_ONLY was asked for and is not set", kContentRule));
   }
@@ -211,6 +175,13 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   message[sizeof message - 1] = '\0';
   // The library's text, escaped for terminals and made valid UTF-8 for JSON.
   std::string why = printable(message);
+  bool read_only_legacy = request.read_only && !request.versioned();
+  if (status == DLPACK_USM_UNSUPPORTED && read_only_legacy) {
+    return {spec.id, Outcome::pass,
+            fmt::format("the library declined a READ_ONLY tensor below DLPack 1.0, which has no "
+                        "flag to say so: {}",
+                        why)};
+  }
   if (status == DLPACK_USM_UNSUPPORTED) {
     return {spec.id, Outcome::not_supported, fmt::format("the library cannot: {}", why)};
   }
@@ -225,10 +196,16 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
               fmt::format("rule {}: produce returned OK without a tensor", kContentRule));
     return found.result(spec.id, "");
   }
-  bool versioned = request.version >= dl::Release{1, 0};
+  if (read_only_legacy) {
+    found.add(kReadOnlyLegacyRule,
+              fmt::format("rule {}: asked for a READ_ONLY tensor at DLPack {}.{}, the library "
+                          "handed out a legacy DLManagedTensor, which has no flags: its consumer "
+                          "may write into memory meant to be read only",
+                          kReadOnlyLegacyRule, request.version.major, request.version.minor));
+  }
   exchange::CapsuleOwner capsule =
-      versioned ? exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out))
-                : exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
+      request.versioned() ? exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out))
+                          : exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
   ProducedTensor tensor =
       judge_produced(runtime, std::move(capsule), device.ref,
                      fmt::format("plugin:produce:{}", device.selector_name), found);
@@ -258,6 +235,9 @@ std::vector<CaseSpec> ProducerCaseSource::cases() {
 
 CaseResult ProducerCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
                                       const runtime::DeviceInfo& device) {
+  if (const auto* lifetime = dynamic_cast<const LifetimeCase*>(spec.details.get())) {
+    return run_lifetime(session, spec, device, lifetime->tensor);
+  }
   return run_produce(session, spec, device);
 }
 

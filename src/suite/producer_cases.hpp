@@ -3,6 +3,9 @@
 // judge it: the rule engine on its live facts, every element read back in
 // logical order through the strides and byte_offset it declares and compared
 // with the pattern, the deleter called once and the allocation gone after.
+// A READ_ONLY request below DLPack 1.0 should be declined (a legacy tensor
+// has no flags), and each kind gets two lifetime cases (producer_lifetime.hpp)
+// for what its deleter frees beyond the allocation.
 // A library given as LIB:SYMBOL is driven through its DLPackExchangeAPI
 // instead (exchange_api_cases.hpp).
 #pragma once

@@ -66,6 +66,8 @@ ARRAY_API_SENTENCES = [
     "This logic is also applicable to handling of the new dl_device and copy keywords.",
     "Support for a stream value other than None is optional and implementation-dependent.",
     "0 is disallowed due to its ambiguity: 0 could mean either None, 1, or 2.",
+    "DLPack 1.0 added a flag to indicate that the array is read-only "
+    "(DLPACK_FLAG_BITMASK_READ_ONLY).",
 ]
 ARRAY_API_DEVICE_SENTENCES = ["Returns device type and device ID in DLPack format."]
 PYTHON_SPEC_SENTENCES = [
