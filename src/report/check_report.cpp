@@ -230,6 +230,15 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
                                     ? Value(suite::to_string(*result.first_outcome))
                                     : Value(nullptr));
   printer.data("repro", recorded.repro);
+  // A cell of the consumer matrix carries its place in the profile and its
+  // one class there (null where it never ran), so that report merge can
+  // rebuild the profile from the results.
+  if (!recorded.spec.profile_axis.empty()) {
+    std::string cell_class = suite::profile_class(recorded);
+    printer.data("profile", {{"axis", recorded.spec.profile_axis},
+                             {"value", recorded.spec.profile_value},
+                             {"outcome", cell_class.empty() ? Value(nullptr) : Value(cell_class)}});
+  }
 }
 
 void print_check_run(Printer& printer, const CheckRun& run) {

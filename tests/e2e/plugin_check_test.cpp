@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../unit/allocation_reporting.hpp"
@@ -329,6 +330,27 @@ TEST(plugin_check, ProfileOfTheCorrectConsumer) {
   std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
   EXPECT_NE(xml.find("/dtype-bool [dtype=bool]\""), std::string::npos);
   EXPECT_NE(xml.find("/invalid/data-null [invalid=data-null]\""), std::string::npos);
+  // Each result carries its cell and class, so that a merge of shards has
+  // the same profile as the whole run.
+  for (const json& result : report.at("results")) {
+    if (!by_case.contains(result.at("id"))) continue;
+    EXPECT_EQ(result.at("profile").at("outcome"), by_case[result.at("id")].at("outcome"));
+  }
+  std::vector<std::string> merge{"report", "merge", "--report", (dir / "merged.json").string()};
+  for (const char* shard : {"1/2", "2/2"}) {
+    fs::path part = dir / fmt::format("shard{}.json", shard[0]);
+    ToolResult sharded = run_tool({"check", "--consumer", fixture("consumer").string(), "--jobs",
+                                   "2", "--shard", shard, "--report", part.string()});
+    ASSERT_EQ(sharded.exit_code, 0) << sharded.err;
+    merge.push_back(part.string());
+  }
+  ToolResult merged = run_tool(merge);
+  ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  std::set<std::string> whole, rebuilt;
+  for (const json& cell : report.at("profile")) whole.insert(cell.dump());
+  json merged_report = read_json(dir / "merged.json");
+  for (const json& cell : merged_report.at("profile")) rebuilt.insert(cell.dump());
+  EXPECT_EQ(rebuilt, whole);
   fs::remove_all(dir);
 }
 
