@@ -1,4 +1,4 @@
-/* dlpack-usm plugin interface, ABI version 2 (the tool still loads ABI 1).
+/* dlpack-usm plugin interface, ABI version 3 (the tool still loads ABI 1 and 2).
  *
  * A producer or consumer library under test exports one symbol,
  *
@@ -29,7 +29,15 @@
  * functions of the dpctl C interface the tool itself loaded, so that a
  * library allocates in the very SYCL runtime and context the tool looks its
  * pointers up in. The OpenCL fields are NULL then; on --runtime opencl the
- * SYCL fields are. A plugin declaring ABI 1 keeps loading. */
+ * SYCL fields are. A plugin declaring ABI 1 keeps loading.
+ *
+ * ABI 3 appended what the consumer saw to DlpackUsmConsumeResult: the view
+ * it imported (ndim, shape, strides, dtype, device), so that a consumer
+ * that reads the right elements through a wrong view (an extent-1 axis
+ * dropped, another dtype of the same width) is caught, not only one whose
+ * checksum is wrong. The tool hands every consumer the whole ABI 3 struct;
+ * it reads the view only from a plugin declaring ABI 3 that set
+ * view_reported, and judges ABI 1 and 2 plugins by the checksum alone. */
 #ifndef DLPACK_USM_PLUGIN_H
 #define DLPACK_USM_PLUGIN_H
 
@@ -40,7 +48,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_PLUGIN_ABI_VERSION 2u
+#define DLPACK_USM_PLUGIN_ABI_VERSION 3u
 /* The oldest plugin ABI the tool still loads. */
 #define DLPACK_USM_PLUGIN_ABI_OLDEST 1u
 /* The name of the one symbol a plugin exports. */
@@ -48,9 +56,10 @@ extern "C" {
 
 /* Return codes of produce and consume. */
 #define DLPACK_USM_OK 0
-#define DLPACK_USM_UNSUPPORTED 1 /* the library cannot do this request: the case is not_supported \
-                                  */
-#define DLPACK_USM_FAILED (-1)   /* an error: the case fails with the message given */
+#define DLPACK_USM_UNSUPPORTED                                                                  \
+  1                            /* the library cannot do this request: the case is not_supported \
+                                */
+#define DLPACK_USM_FAILED (-1) /* an error: the case fails with the message given */
 
 /* USM kinds, in the order of cl_intel_unified_shared_memory. */
 #define DLPACK_USM_KIND_HOST 1u
@@ -140,12 +149,32 @@ typedef struct DlpackUsmProduceRequest {
 typedef int (*DlpackUsmProduceFn)(const DlpackUsmHost* host, const DlpackUsmProduceRequest* request,
                                   void** out_tensor, char* message, size_t message_size);
 
+/* How many axes a consumer can report in DlpackUsmConsumeResult (ABI 3). A
+ * view of more axes reports its ndim and its first 64 extents and strides;
+ * the tool then compares ndim and those. */
+#define DLPACK_USM_VIEW_MAX_DIMS 64
+
 typedef struct DlpackUsmConsumeResult {
-  uint32_t struct_size;
-  int32_t accepted; /* 1: imported; 0: rejected (reason says why) */
-  /* When accepted: dlpack_usm_checksum over the elements in logical order. */
+  uint32_t struct_size; /* set by the tool: sizeof the struct it hands over */
+  int32_t accepted;     /* 1: imported; 0: rejected (reason says why) */
+  /* When accepted: dlpack_usm_checksum over the elements of the consumer's
+   * own view, in logical row-major order. */
   uint64_t checksum;
   char reason[256];
+  /* ABI 3, when accepted: the view the consumer imported, as its own array
+   * object describes it (not copied from the DLTensor it was given). Fill
+   * these only when struct_size covers them, and set view_reported to 1. */
+  int32_t view_reported;
+  int32_t ndim;
+  int64_t shape[DLPACK_USM_VIEW_MAX_DIMS];
+  /* In elements, as DLTensor's; the compact row-major ones where the view
+   * is compact. Compared on axes of extent > 1 of tensors with elements. */
+  int64_t strides[DLPACK_USM_VIEW_MAX_DIMS];
+  uint8_t dtype_code; /* DLDataType */
+  uint8_t dtype_bits;
+  uint16_t dtype_lanes;
+  int32_t device_type; /* DLDevice */
+  int32_t device_id;
 } DlpackUsmConsumeResult;
 
 /* Imports `tensor` (versioned when `versioned` is 1) as a DLPack consumer

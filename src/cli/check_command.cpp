@@ -166,7 +166,7 @@ std::string gate_runtime(const CheckArguments& args) {
   }
   print_note(
       "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
-      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2)");
+      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)");
   return "opencl";
 }
 

@@ -6,6 +6,7 @@
 
 #include "report/inventory_report.hpp"
 #include "report/json_printer.hpp"
+#include "report/profile_report.hpp"
 #include "report/text_printer.hpp"
 #include "report/text_table.hpp"
 
@@ -229,6 +230,15 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
                                     ? Value(suite::to_string(*result.first_outcome))
                                     : Value(nullptr));
   printer.data("repro", recorded.repro);
+  // A cell of the consumer matrix carries its place in the profile and its
+  // one class there (null where it never ran), so that report merge can
+  // rebuild the profile from the results.
+  if (!recorded.spec.profile_axis.empty()) {
+    std::string cell_class = suite::profile_class(recorded);
+    printer.data("profile", {{"axis", recorded.spec.profile_axis},
+                             {"value", recorded.spec.profile_value},
+                             {"outcome", cell_class.empty() ? Value(nullptr) : Value(cell_class)}});
+  }
 }
 
 void print_check_run(Printer& printer, const CheckRun& run) {
@@ -248,6 +258,7 @@ void print_check_run(Printer& printer, const CheckRun& run) {
   printer.data("options", Value(run.options));
   print_plugins(printer, run);
   printer.table(outcome_table(run));
+  print_profile(printer, suite::capability_profile(run));
   print_expectation_files(printer, run);
   print_summary(printer, run);
   {
@@ -310,8 +321,13 @@ std::string check_run_to_junit(const CheckRun& run) {
     for (const RecordedCase* recorded : members) {
       const suite::CaseResult& result = recorded->result;
       std::string classname = recorded->spec.source + "." + name;
+      // A cell of the consumer matrix says where it sits: "... [layout=broadcast]".
+      std::string testcase = recorded->spec.profile_axis.empty()
+                                 ? result.id
+                                 : fmt::format("{} [{}={}]", result.id, recorded->spec.profile_axis,
+                                               recorded->spec.profile_value);
       xml += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3f}\"",
-                         xml_escape(result.id), xml_escape(classname), result.duration_ms / 1000.0);
+                         xml_escape(testcase), xml_escape(classname), result.duration_ms / 1000.0);
       std::string detail =
           fmt::format("verdict: {}\nrepro: {}", suite::to_string(result.verdict), recorded->repro);
       std::string message = xml_escape(result.message);

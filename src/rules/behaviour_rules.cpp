@@ -55,6 +55,27 @@ constexpr std::array kBehaviourRules{
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
+        {"DLP-CONSUMER-WRONG-VIEW", "behaviour",
+         "Consumer imported another view than the tensor describes", Severity::warning,
+         kFirstRelease, std::nullopt, kStridesReference, "heuristic", kStridesInElements,
+         "A consumer of plugin ABI 3 reports the view it imported: its ndim, shape, dtype and "
+         "device are the tensor's, and so are its strides wherever they decide a position (an "
+         "axis of extent > 1 of a tensor with elements; NULL before 1.2 means compact "
+         "row-major). Reading the right bytes through a wrong view (an extent-1 axis dropped, "
+         "another dtype of the same width) still hands the user a wrong array."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-CONSUMER-CALLS-NULL-DELETER", "behaviour", "Consumer called a NULL deleter",
+         Severity::warning, kFirstRelease, std::nullopt,
+         "dlpack.h 1.3, DLManagedTensorVersioned::deleter", "heuristic",
+         "It can be NULL if there is no way for the caller to provide a reasonable destructor.",
+         "A consumer checks the deleter before calling it; one that calls a NULL deleter dies on "
+         "the jump to address 0. The tool offers a tensor with a NULL deleter and charges a "
+         "crash of that case to this rule."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{
         {"DLP-CONSUMER-REJECTS-VALID", "behaviour", "Consumer rejected a valid tensor",
          Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data",
          "heuristic",
@@ -68,8 +89,10 @@ constexpr std::array kBehaviourRules{
         {"DLP-CONSUMER-ACCEPTS-INVALID", "behaviour", "Consumer accepted an invalid tensor",
          Severity::error, kFirstRelease, std::nullopt, kVersionReference, "must", kMustCallDeleter,
          "A consumer given a major version it does not know may only call the deleter; the "
-         "invalid cases also include pointers unknown to the default context, which dpctl's "
-         "import protocol rejects."},
+         "other invalid cases each break one rule of the catalog (the rule the case names: "
+         "NULL strides from 1.2, a pointer unknown to the default context, a negative or "
+         "overflowing extent, NULL data with elements, an unknown device type, a device_id "
+         "naming no root device), which describe no tensor a consumer can read."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{{"DLP-CONSUMER-DELETER-COUNT", "behaviour",

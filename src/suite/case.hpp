@@ -67,6 +67,12 @@ struct CaseSpec {
   // `decline_rule` instead.
   std::vector<std::string> features = {};
   std::string decline_rule = {};
+  // Where a consumer case sits in the capability profile (check --consumer):
+  // its axis ("dtype", "layout", "usm-kind", "version", "invalid") and its
+  // value on that axis ("bool", "negative-stride", "device-usm", "1.2").
+  // Empty for every other case.
+  std::string profile_axis = {};
+  std::string profile_value = {};
 
   // The details as the source declared them; Error(internal) for a case of
   // another source (a bug of the tool).

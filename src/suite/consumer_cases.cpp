@@ -16,6 +16,7 @@
 #include "exchange/pattern.hpp"
 #include "facts/element_size.hpp"
 #include "suite/consumer_matrix.hpp"
+#include "suite/consumer_view.hpp"
 #include "suite/live_matrix.hpp"
 #include "suite/offered_tensor.hpp"
 #include "suite/produced_tensor.hpp"
@@ -32,6 +33,8 @@ constexpr const char* kRejectsValidRule = "DLP-CONSUMER-REJECTS-VALID";
 constexpr const char* kAcceptsInvalidRule = "DLP-CONSUMER-ACCEPTS-INVALID";
 constexpr const char* kDeleterCountRule = "DLP-CONSUMER-DELETER-COUNT";
 constexpr const char* kWritesReadOnlyRule = "DLP-CONSUMER-WRITES-READ-ONLY";
+constexpr const char* kWrongViewRule = "DLP-CONSUMER-WRONG-VIEW";
+constexpr const char* kCallsNullDeleterRule = "DLP-CONSUMER-CALLS-NULL-DELETER";
 
 facts::UsmKind first_supported_kind(const DeviceInfo& device) {
   for (UsmKind kind : {UsmKind::device, UsmKind::shared, UsmKind::host}) {
@@ -42,12 +45,18 @@ facts::UsmKind first_supported_kind(const DeviceInfo& device) {
 
 // A consumer case: which tensor is offered, valid or not, in which kind of USM.
 struct ConsumeCase final : CaseDetails {
-  ConsumeCase(OfferedShape offered, bool is_valid, UsmKind usm_kind)
-      : shape(std::move(offered)), valid(is_valid), kind(usm_kind) {}
+  ConsumeCase(OfferedShape offered, bool is_valid, UsmKind usm_kind, std::string broken_rule)
+      : shape(std::move(offered)), valid(is_valid), kind(usm_kind), rule(std::move(broken_rule)) {}
   OfferedShape shape;
   bool valid;
   UsmKind kind;
+  std::string rule;  // the catalog rule an invalid tensor breaks
 };
+
+// The view a consumer of plugin ABI 3 reported, where it reported one.
+bool view_reported(const PluginSession& session, const DlpackUsmConsumeResult& result) {
+  return session.table().table->abi_version >= 3 && result.view_reported != 0;
+}
 
 CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
   runtime::Runtime& runtime = session.runtime();
@@ -88,14 +97,25 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
   } else if (valid && result.accepted == 0) {
     found.add(kRejectsValidRule,
               fmt::format("rule {}: the valid tensor was rejected: {}", kRejectsValidRule, reason));
-  } else if (valid && result.checksum != offered.checksum) {
-    found.add(kChecksumRule,
-              fmt::format("rule {}: checksum {:#018x}, the elements in logical order give "
-                          "{:#018x}",
-                          kChecksumRule, result.checksum, offered.checksum));
   } else if (!valid && result.accepted != 0) {
-    found.add(kAcceptsInvalidRule, fmt::format("rule {}: the invalid tensor ({}) was accepted",
-                                               kAcceptsInvalidRule, name));
+    found.add(kAcceptsInvalidRule,
+              fmt::format("rule {}: the invalid tensor ({}, which breaks {}) was accepted",
+                          kAcceptsInvalidRule, name, consume.rule));
+  } else if (valid) {
+    if (result.checksum != offered.checksum) {
+      found.add(kChecksumRule,
+                fmt::format("rule {}: checksum {:#018x}, the elements in logical order give "
+                            "{:#018x}",
+                            kChecksumRule, result.checksum, offered.checksum));
+    }
+    std::optional<std::string> difference =
+        view_reported(session, result)
+            ? first_view_difference(result, consume.shape, device.dlpack_device_id())
+            : std::nullopt;
+    if (difference) {
+      found.add(kWrongViewRule, fmt::format("rule {}: the view the consumer imported differs: {}",
+                                            kWrongViewRule, *difference));
+    }
   }
   if (std::size_t written = (consume.shape.flags & dl::kFlagReadOnly) != 0
                                 ? written_bytes(runtime, device, offered)
@@ -106,20 +126,29 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
                           "consume",
                           kWritesReadOnlyRule, written));
   }
-  if (offered_deleter_calls() != 1) {
+  // A NULL deleter is never called (a call would have crashed the case,
+  // which DLP-CONSUMER-CALLS-NULL-DELETER charges): the tool frees it.
+  bool null_deleter = consume.shape.null_deleter;
+  if (null_deleter) {
+    free_unconsumed(offered);
+  } else if (offered_deleter_calls() != 1) {
     found.add(kDeleterCountRule,
               fmt::format("rule {}: the deleter ran {} times by the time consume returned "
                           "(must be 1)",
                           kDeleterCountRule, offered_deleter_calls()));
   }
+  const char* deleter_note =
+      null_deleter ? "the NULL deleter was left alone" : "the deleter ran once";
   if (declined && found.empty()) {
     return {spec.id, valid ? Outcome::not_supported : Outcome::pass,
-            fmt::format("declined as not supported ({}); the deleter ran once", reason)};
+            fmt::format("declined as not supported ({}); {}", reason, deleter_note)};
   }
-  return found.result(spec.id, valid ? fmt::format("accepted with the right checksum {:#018x}; "
-                                                   "the deleter ran once",
-                                                   offered.checksum)
-                                     : fmt::format("rejected ({}); the deleter ran once", reason));
+  std::string view_note = view_reported(session, result) ? " and view" : "";
+  return found.result(spec.id, valid ? fmt::format("accepted with the right checksum {:#018x}{}; "
+                                                   "{}",
+                                                   offered.checksum, view_note, deleter_note)
+                                     : fmt::format("rejected ({}, which breaks {}); {}", reason,
+                                                   consume.rule, deleter_note));
 }
 
 }  // namespace
@@ -143,8 +172,9 @@ std::vector<std::string> consumer_features() {
 
 std::vector<CaseSpec> ConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  std::vector<std::string> rules{kChecksumRule, kRejectsValidRule, kAcceptsInvalidRule,
-                                 kDeleterCountRule, kWritesReadOnlyRule};
+  std::vector<std::string> rules{kChecksumRule,        kWrongViewRule,    kRejectsValidRule,
+                                 kAcceptsInvalidRule,  kDeleterCountRule, kWritesReadOnlyRule,
+                                 kCallsNullDeleterRule};
   // Not the cross product: every version on every kind, and the dtype and
   // layout axes on the first kind the device has (device USM where it can).
   std::vector<OfferedShape> versions = version_axis();
@@ -159,27 +189,46 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
                                       "the device has no cl_intel_unified_shared_memory"));
         continue;
       }
-      auto add = [&](const OfferedShape& shape, bool valid, UsmKind kind, std::string_view group,
-                     std::vector<std::string> features) {
-        CaseSpec spec =
-            plugin_case(fmt::format("consumer/{}/{}/{}", device, group, shape.name), "consumer",
-                        device, rules, std::make_shared<const ConsumeCase>(shape, valid, kind));
+      // One case per cell: its id, and where it sits in the profile.
+      auto add = [&](const OfferedShape& shape, UsmKind kind, std::string_view group,
+                     std::vector<std::string> features, std::string axis, std::string value,
+                     std::string broken_rule = {}) {
+        bool valid = broken_rule.empty();
+        CaseSpec spec = plugin_case(
+            fmt::format("consumer/{}/{}/{}", device, group, shape.name), "consumer", device, rules,
+            std::make_shared<const ConsumeCase>(shape, valid, kind, std::move(broken_rule)));
         spec.features = std::move(features);
         if (valid) spec.decline_rule = kRejectsValidRule;
+        // A consumer that calls the NULL deleter offered dies on the call.
+        if (shape.null_deleter) spec.crash_rule = kCallsNullDeleterRule;
+        spec.profile_axis = std::move(axis);
+        spec.profile_value = std::move(value);
         cases.push_back(std::move(spec));
       };
       UsmKind first = first_supported_kind(root);
       for (UsmKind kind : kLiveKinds) {
         if (!kind_supported(root, kind)) continue;
+        std::string kind_name = fmt::format("{}-usm", facts::to_string(kind));
         for (const OfferedShape& shape : versions) {
-          add(shape, true, kind, facts::to_string(kind), features_of(shape, kind));
+          // The newest version stands for its kind on the usm-kind axis; the
+          // others are the version axis, on the first kind as is and on the
+          // other kinds with the kind named.
+          std::string version = dl::to_string(shape.version);
+          bool newest = shape.version == dl::kModelRelease;
+          add(shape, kind, facts::to_string(kind), features_of(shape, kind),
+              newest ? "usm-kind" : "version",
+              newest          ? kind_name
+              : kind == first ? version
+                              : fmt::format("{}/{}", version, kind_name));
         }
       }
       for (const OfferedShape& shape : cells) {
-        add(shape, true, first, facts::to_string(first), features_of(shape, std::nullopt));
+        bool dtype = shape.name.starts_with("dtype-");
+        add(shape, first, facts::to_string(first), features_of(shape, std::nullopt),
+            dtype ? "dtype" : "layout", dtype ? shape.name.substr(6) : shape.name);
       }
-      for (const std::string& name : invalid_case_names()) {
-        add(invalid_shape(name), false, first, "invalid", {});
+      for (const InvalidCell& cell : invalid_cells()) {
+        add(invalid_shape(cell.name), first, "invalid", {}, "invalid", cell.name, cell.rule_id);
       }
     }
   }

@@ -1,6 +1,9 @@
 #include "suite/consumer_matrix.hpp"
 
 #include <array>
+#include <cctype>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -12,9 +15,44 @@ namespace {
 
 using facts::UsmKind;
 
-// The invalid tensors a consumer must refuse, each breaking one rule.
-constexpr std::array kInvalidCases{"major-version-2", "separate-context", "unknown-pointer",
-                                   "strides-null-1.2"};
+// The invalid tensors a consumer must refuse, each breaking one rule of the
+// catalog: those offer() breaks through the version, the strides or the
+// allocation, named as they always were (another context's pointer is one
+// the default context does not know) ...
+constexpr std::array<std::pair<const char*, const char*>, 4> kNamedInvalidCells{{
+    {"major-version-2", "DLP-VERSION-MAJOR"},
+    {"separate-context", "DLP-ONEAPI-USM-UNKNOWN"},
+    {"unknown-pointer", "DLP-ONEAPI-USM-UNKNOWN"},
+    {"strides-null-1.2", "DLP-STRIDES-NULL"},
+}};
+
+// ... and those where one field of the struct breaks the rule, generated
+// from the rule id: the cell is named after the rule, so a new rule here is
+// a new cell with no other change.
+struct StructBreak {
+  const char* rule_id;
+  void (*apply)(dl::DLTensor& body, std::int32_t root_device_count);
+};
+constexpr std::array kStructBreaks{
+    // 5 x 2^61 elements: the count fits 64 bits, its bytes do not; a product
+    // taken as signed is negative.
+    StructBreak{"DLP-EXTENT-OVERFLOW",
+                [](dl::DLTensor& body, std::int32_t) { body.shape[0] = std::int64_t{1} << 61; }},
+    StructBreak{"DLP-SHAPE-NEGATIVE", [](dl::DLTensor& body, std::int32_t) { body.shape[0] = -3; }},
+    StructBreak{"DLP-DATA-NULL", [](dl::DLTensor& body, std::int32_t) { body.data = nullptr; }},
+    // 5 and 6 are the device types no DLPack release assigns.
+    StructBreak{"DLP-DEVICE-TYPE-UNKNOWN",
+                [](dl::DLTensor& body, std::int32_t) { body.device.device_type = 5; }},
+    StructBreak{"DLP-ONEAPI-DEVICE-ID-RANGE",
+                [](dl::DLTensor& body, std::int32_t roots) { body.device.device_id = roots; }},
+};
+
+// "DLP-EXTENT-OVERFLOW" -> "extent-overflow".
+std::string cell_name(std::string_view rule_id) {
+  std::string name(rule_id.substr(rule_id.starts_with("DLP-") ? 4 : 0));
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
 
 // A layout of `extents` with the given strides and byte_offset, over an
 // allocation just large enough for every element (at least one element).
@@ -149,6 +187,9 @@ std::vector<OfferedShape> layout_axis() {
   OfferedShape copied = compact("is-copied", {3, 5});
   copied.flags = dl::kFlagIsCopied;
   shapes.push_back(std::move(copied));
+  OfferedShape no_deleter = compact("null-deleter", {3, 5});
+  no_deleter.null_deleter = true;
+  shapes.push_back(std::move(no_deleter));
   return shapes;
 }
 
@@ -186,8 +227,26 @@ std::vector<std::string> features_of(const OfferedShape& shape, std::optional<Us
   return features;
 }
 
+std::vector<InvalidCell> invalid_cells() {
+  std::vector<InvalidCell> cells;
+  for (const auto& [name, rule] : kNamedInvalidCells) cells.push_back({name, rule});
+  for (const StructBreak& broken : kStructBreaks) {
+    cells.push_back({cell_name(broken.rule_id), broken.rule_id});
+  }
+  return cells;
+}
+
 std::vector<std::string> invalid_case_names() {
-  return {kInvalidCases.begin(), kInvalidCases.end()};
+  std::vector<std::string> names;
+  for (InvalidCell& cell : invalid_cells()) names.push_back(std::move(cell.name));
+  return names;
+}
+
+void break_after_export(const std::string& name, dl::DLTensor& body,
+                        std::int32_t root_device_count) {
+  for (const StructBreak& broken : kStructBreaks) {
+    if (cell_name(broken.rule_id) == name) broken.apply(body, root_device_count);
+  }
 }
 
 OfferedShape invalid_shape(const std::string& name) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dlpack/abi.hpp"
+#include "dlpack/names.hpp"
 #include "exchange/layout.hpp"
 #include "facts/tensor_facts.hpp"
 
@@ -28,6 +29,16 @@ struct OfferedShape {
   dl::Release version = dl::kModelRelease;
   std::uint64_t flags = 0;  // set on the versioned tensor after export
   bool null_data = false;
+  // The deleter offered is NULL (dlpack.h: "It can be NULL"): the tool keeps
+  // ownership and frees the tensor after consume.
+  bool null_deleter = false;
+};
+
+// An invalid tensor of the matrix: its name and the rule of the tool's
+// catalog it breaks (and no other rule of warning or error severity).
+struct InvalidCell {
+  std::string name;
+  std::string rule_id;
 };
 
 std::uint64_t element_bytes_of(const OfferedShape& shape);
@@ -38,10 +49,18 @@ std::vector<OfferedShape> dtype_axis();
 std::vector<OfferedShape> layout_axis();
 // The version axis: legacy, 1.0 to 1.3, NULL strides where allowed.
 std::vector<OfferedShape> version_axis();
-// The names of the invalid tensors, and the tensor each starts from (it is
-// broken after export by offer()).
+// The invalid tensors, and the tensor each starts from (it is broken after
+// export by offer(), through break_after_export() where the struct alone is
+// broken).
+std::vector<InvalidCell> invalid_cells();
 std::vector<std::string> invalid_case_names();
 OfferedShape invalid_shape(const std::string& name);
+// Breaks an exported tensor's body the way invalid cell `name` needs, where
+// the struct alone is broken (not the version, strides or allocation, which
+// offer() handles). `root_device_count` is the number of USM-capable and
+// other root devices, for a device_id out of range.
+void break_after_export(const std::string& name, dl::DLTensor& body,
+                        std::int32_t root_device_count);
 
 // What a valid case asks of the consumer, for --require: its name, its
 // dtype, its USM kind where the case stands for the kind (the version axis),

@@ -39,7 +39,9 @@ void reset_offered_deleter_calls() {
 }
 
 void free_unconsumed(const OfferedTensor& offered) {
-  if (offered.versioned) {
+  if (offered.kept_deleter) {
+    offered.kept_deleter(offered.tensor);
+  } else if (offered.versioned) {
     g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(offered.tensor));
   } else {
     g_legacy_deleter(static_cast<dl::DLManagedTensor*>(offered.tensor));
@@ -106,7 +108,12 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   if (exported.capsule.is_versioned()) {
     dl::DLManagedTensorVersioned* tensor = exported.capsule.release_versioned();
     g_versioned_deleter = tensor->deleter;
-    tensor->deleter = counting_versioned_deleter;
+    tensor->deleter = shape.null_deleter ? nullptr : counting_versioned_deleter;
+    if (shape.null_deleter) {
+      offered.kept_deleter = [](void* kept) {
+        g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(kept));
+      };
+    }
     tensor->flags |= shape.flags;
     if (name == "major-version-2") tensor->version.major = 2;
     body = &tensor->dl_tensor;
@@ -114,7 +121,12 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   } else {
     dl::DLManagedTensor* tensor = exported.capsule.release_legacy();
     g_legacy_deleter = tensor->deleter;
-    tensor->deleter = counting_legacy_deleter;
+    tensor->deleter = shape.null_deleter ? nullptr : counting_legacy_deleter;
+    if (shape.null_deleter) {
+      offered.kept_deleter = [](void* kept) {
+        g_legacy_deleter(static_cast<dl::DLManagedTensor*>(kept));
+      };
+    }
     body = &tensor->dl_tensor;
     offered.tensor = tensor;
     offered.versioned = false;
@@ -122,6 +134,7 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   if (shape.null_data) body->data = nullptr;
   if (broadcast) std::copy(layout.strides.begin(), layout.strides.end(), body->strides);
   if (name == "strides-null-1.2") body->strides = nullptr;
+  break_after_export(name, *body, runtime.inventory().root_device_count());
   if (name == "separate-context") {
     offered.separate = runtime.allocate(device.ref, kind, offered.buffer->size(),
                                         runtime::ContextChoice::separate);

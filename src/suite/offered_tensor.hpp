@@ -25,6 +25,9 @@ struct OfferedTensor {
   bool versioned = true;
   std::uint64_t checksum = DLPACK_USM_CHECKSUM_SEED;
   std::vector<std::byte> image;  // the allocation's bytes as offered
+  // Set when the tensor was offered with a NULL deleter: the tool kept
+  // ownership, and this frees the tensor once the case is done with it.
+  void (*kept_deleter)(void* tensor) = nullptr;
 };
 
 // Exports `shape` on `device` in USM of `kind`, and breaks it the way an
@@ -36,7 +39,8 @@ OfferedTensor offer(runtime::Runtime& runtime, const runtime::DeviceInfo& device
 // reset (a worker runs many cases in one process; only the first call frees).
 int offered_deleter_calls();
 void reset_offered_deleter_calls();
-// Frees an offered tensor the consumer never saw.
+// Frees an offered tensor the consumer never saw, or one offered with a NULL
+// deleter (the tool's to free).
 void free_unconsumed(const OfferedTensor& offered);
 
 // How many bytes of the allocation differ from what was offered: the tool's

@@ -84,6 +84,13 @@ RecordedCase parse_case(const ShardReport& input, const ordered_json& json) {
     result.first_outcome = parse_outcome(first->get<std::string>());
   }
   recorded.repro = text_member(input, json, "repro");
+  // Where a consumer case sits in the capability profile; its class follows
+  // from the outcome and rules again.
+  auto profile = json.find("profile");
+  if (profile != json.end() && profile->is_object()) {
+    recorded.spec.profile_axis = profile->value("axis", std::string());
+    recorded.spec.profile_value = profile->value("value", std::string());
+  }
   return recorded;
 }
 

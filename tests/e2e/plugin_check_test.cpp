@@ -8,9 +8,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../unit/allocation_reporting.hpp"
@@ -276,6 +278,111 @@ TEST(plugin_check, SyclProducerAndConsumerShareTheDefaultContext) {
           << result.dump();
     }
     EXPECT_GT(passed, producer ? 40 : 30) << role;
+    fs::remove_all(dir);
+  }
+}
+
+// The capability profile of the correct consumer: one entry per consumer
+// case that ran, every valid cell accepted or declined (with the reason in
+// the text), every invalid one refused, in JSON, text and JUnit alike.
+TEST(plugin_check, ProfileOfTheCorrectConsumer) {
+  fs::path dir = scratch_dir("profile");
+  ToolResult run =
+      run_tool({"check", "--consumer", fixture("consumer").string(), "--jobs", "2", "--report",
+                (dir / "report.json").string(), "--junit", (dir / "junit.xml").string()});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  json report = read_json(dir / "report.json");
+  if (!report.contains("profile")) GTEST_SKIP() << "no device with USM here";
+  std::map<std::string, json> by_case;
+  for (const json& cell : report.at("profile")) by_case[cell.at("case")] = cell;
+  int invalid = 0;
+  for (const json& result : report.at("results")) {
+    std::string id = result.at("id");
+    if (id.ends_with("/usm") || result.at("outcome") == "skipped") continue;
+    if (id.ends_with("/separate-context") && result.at("outcome") == "not_supported") continue;
+    ASSERT_TRUE(by_case.contains(id)) << id;
+    const json& cell = by_case[id];
+    EXPECT_EQ(cell.at("device"), result.at("device")) << id;
+    if (cell.at("axis") == "invalid") {
+      ++invalid;
+      EXPECT_EQ(cell.at("outcome"), "refused") << id;
+    } else {
+      EXPECT_EQ(cell.at("outcome"), result.at("outcome") == "pass" ? "accepted" : "declined") << id;
+    }
+  }
+  EXPECT_GE(invalid, 8);
+  auto outcome_of = [&](const std::string& axis, const std::string& value) {
+    for (const json& cell : report.at("profile")) {
+      if (cell.at("axis") == axis && cell.at("value") == value) return cell.at("outcome");
+    }
+    return json("absent");
+  };
+  EXPECT_EQ(outcome_of("dtype", "bool"), "accepted");
+  EXPECT_EQ(outcome_of("dtype", "float4_e2m1fn"), "declined");
+  EXPECT_EQ(outcome_of("layout", "null-deleter"), "accepted");
+  EXPECT_EQ(outcome_of("layout", "ndim-40"), "declined");
+  EXPECT_EQ(outcome_of("invalid", "oneapi-device-id-range"), "refused");
+  EXPECT_EQ(outcome_of("version", "1.2"), "accepted");
+  EXPECT_NE(run.out.find("capability profile:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("(this consumer takes at most 32 dimensions)"), std::string::npos)
+      << run.out;
+  std::ifstream junit(dir / "junit.xml");
+  std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("/dtype-bool [dtype=bool]\""), std::string::npos);
+  EXPECT_NE(xml.find("/invalid/data-null [invalid=data-null]\""), std::string::npos);
+  // Each result carries its cell and class, so that a merge of shards has
+  // the same profile as the whole run.
+  for (const json& result : report.at("results")) {
+    if (!by_case.contains(result.at("id"))) continue;
+    EXPECT_EQ(result.at("profile").at("outcome"), by_case[result.at("id")].at("outcome"));
+  }
+  std::vector<std::string> merge{"report", "merge", "--report", (dir / "merged.json").string()};
+  for (const char* shard : {"1/2", "2/2"}) {
+    fs::path part = dir / fmt::format("shard{}.json", shard[0]);
+    ToolResult sharded = run_tool({"check", "--consumer", fixture("consumer").string(), "--jobs",
+                                   "2", "--shard", shard, "--report", part.string()});
+    ASSERT_EQ(sharded.exit_code, 0) << sharded.err;
+    merge.push_back(part.string());
+  }
+  ToolResult merged = run_tool(merge);
+  ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  std::set<std::string> whole, rebuilt;
+  for (const json& cell : report.at("profile")) whole.insert(cell.dump());
+  json merged_report = read_json(dir / "merged.json");
+  for (const json& cell : merged_report.at("profile")) rebuilt.insert(cell.dump());
+  EXPECT_EQ(rebuilt, whole);
+  fs::remove_all(dir);
+}
+
+struct ClassCase {
+  std::string library;
+  std::string filter;
+  std::string outcome;  // the profile's class
+};
+
+// Each failing class of the profile, from a broken consumer that shows it.
+TEST(plugin_check, ProfileKeepsTheFailingOutcomesApart) {
+  const std::vector<ClassCase> classes{
+      {"consumer_wrong_view", "consumer/*/device/extent-1-strides", "wrong"},
+      {"consumer_ignores_strides", "consumer/*/device/strided", "wrong"},
+      {"consumer_trusts_shape", "consumer/*/invalid/shape-negative", "accepted-invalid"},
+      {"consumer_calls_null_deleter", "consumer/*/device/null-deleter", "deleter-misuse"},
+      {"consumer_double_delete", "consumer/*/device/c-order", "deleter-misuse"},
+      {"consumer_hang", "consumer/*/device/c-order", "hang"},
+      {"consumer_rejects_null_data", "consumer/*/device/size0-null-data", "declined"},
+  };
+  for (const ClassCase& expected : classes) {
+    fs::path dir = scratch_dir(std::string("class-").append(expected.library));
+    ToolResult run =
+        run_tool({"check", "--consumer", fixture(expected.library).string(), "--filter",
+                  expected.filter, "--timeout", "3", "--report", (dir / "report.json").string()});
+    EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.out << run.err;
+    json report = read_json(dir / "report.json");
+    if (!report.contains("profile")) GTEST_SKIP() << "no device with USM here";
+    EXPECT_EQ(run.exit_code, 1) << expected.library << " fails the gate";
+    for (const json& cell : report.at("profile")) {
+      EXPECT_EQ(cell.at("outcome"), expected.outcome) << expected.library << ": " << cell;
+    }
     fs::remove_all(dir);
   }
 }

@@ -8,6 +8,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "report/check_report.hpp"
+#include "suite/check_run.hpp"
 #include "tool_process.hpp"
 
 namespace dlpack_usm::e2e {
@@ -76,6 +80,74 @@ TEST(CapsuleCheckText, IsTheGoldenText) {
                                 source_path("tests/data/missing.json")});
   EXPECT_EQ(result.exit_code, 2) << result.err;
   EXPECT_EQ(result.out, golden("capsule-check-strict.txt"));
+}
+
+// A consumer case of the matrix as `check --consumer` records it.
+suite::RecordedCase consumer_case(const std::string& cell, const std::string& axis,
+                                  const std::string& value, suite::Outcome outcome,
+                                  const std::string& message, std::vector<std::string> rules = {}) {
+  suite::RecordedCase recorded;
+  recorded.spec.id = fmt::format("consumer/opencl:cpu:0/{}", cell);
+  recorded.spec.source = "consumer";
+  recorded.spec.device = "opencl:cpu:0";
+  recorded.spec.profile_axis = axis;
+  recorded.spec.profile_value = value;
+  recorded.result = suite::CaseResult(recorded.spec.id, outcome, message);
+  recorded.result.rule_ids = std::move(rules);
+  if (suite::is_failing(outcome)) recorded.result.verdict = suite::Verdict::regression;
+  recorded.repro =
+      fmt::format("dlpack-usm check --consumer /lib/libc.so --filter '{}'", recorded.spec.id);
+  return recorded;
+}
+
+// The check summary of a consumer run, with every class of the capability
+// profile: accepted and declined values per axis, refused invalid tensors,
+// and the failures (wrong view, accepted invalid, NULL deleter called, hang).
+TEST(CheckSummaryText, ConsumerProfileIsTheGoldenText) {
+  using suite::Outcome;
+  suite::CheckRun run;
+  run.plugins = nlohmann::json::array({{{"role", "consumer"},
+                                        {"path", "/lib/libc.so"},
+                                        {"interface", "dlpack_usm_plugin"},
+                                        {"name", "fixture-consumer"},
+                                        {"version", "1.0"}}});
+  const std::string accepted =
+      "accepted with the right checksum 0x0123456789abcdef and view; "
+      "the deleter ran once";
+  const std::string whole_bytes =
+      "declined as not supported (this consumer reads whole-byte elements of up to 64 bytes); "
+      "the deleter ran once";
+  run.cases = {
+      consumer_case("device/c-order", "usm-kind", "device-usm", Outcome::pass, accepted),
+      consumer_case("host/c-order", "usm-kind", "host-usm", Outcome::pass, accepted),
+      consumer_case("device/legacy", "version", "0.8", Outcome::pass, accepted),
+      consumer_case("device/dtype-bool", "dtype", "bool", Outcome::pass, accepted),
+      consumer_case("device/dtype-int8", "dtype", "int8", Outcome::pass, accepted),
+      consumer_case("device/dtype-float6_e2m3fn", "dtype", "float6_e2m3fn", Outcome::not_supported,
+                    whole_bytes),
+      consumer_case("device/dtype-float4_e2m1fn", "dtype", "float4_e2m1fn", Outcome::not_supported,
+                    whole_bytes),
+      consumer_case("device/negative-stride", "layout", "negative-stride", Outcome::pass, accepted),
+      consumer_case("device/ndim-40", "layout", "ndim-40", Outcome::not_supported,
+                    "declined as not supported (this consumer takes at most 32 dimensions); the "
+                    "deleter ran once"),
+      consumer_case("device/extent-1-strides", "layout", "extent-1-strides", Outcome::fail,
+                    "rule DLP-CONSUMER-WRONG-VIEW: the view the consumer imported differs: ndim "
+                    "is 2, the tensor offered has 3",
+                    {"DLP-CONSUMER-WRONG-VIEW"}),
+      consumer_case("device/null-deleter", "layout", "null-deleter", Outcome::crash,
+                    "the case died on SIGSEGV", {"DLP-CONSUMER-CALLS-NULL-DELETER"}),
+      consumer_case("device/read-only", "layout", "read-only", Outcome::timeout,
+                    "no result within 3000 ms; the watchdog killed the case", {"DLP-PLUGIN-HANG"}),
+      consumer_case("invalid/major-version-2", "invalid", "major-version-2", Outcome::pass,
+                    "rejected (unknown DLPack major version, which breaks DLP-VERSION-MAJOR); the "
+                    "deleter ran once"),
+      consumer_case("invalid/extent-overflow", "invalid", "extent-overflow", Outcome::fail,
+                    "rule DLP-CONSUMER-ACCEPTS-INVALID: the invalid tensor (extent-overflow, which "
+                    "breaks DLP-EXTENT-OVERFLOW) was accepted",
+                    {"DLP-CONSUMER-ACCEPTS-INVALID"}),
+  };
+  EXPECT_EQ(report::check_run_summary(run), golden("check-consumer-profile.txt"));
 }
 
 }  // namespace

@@ -20,6 +20,14 @@ report = json.load(open(sys.argv[1]))
 names = sorted(p["name"] for p in report["plugins"])
 assert names == ["fixture-consumer", "fixture-producer"], names
 assert report["summary"]["gate"] == "passed"
+ran = [r for r in report["results"] if r["source"] == "consumer" and r["outcome"] == "pass"]
+profile = report.get("profile", [])
+assert bool(profile) == bool(ran), "a consumer run that ran cases carries its capability profile"
+if ran:
+  assert {cell["axis"] for cell in profile} == {"dtype", "layout", "usm-kind", "version", "invalid"}
 PY
 grep -q '<property name="producer" value="fixture-producer 1.0' "$work/junit.xml"
+if grep -q '"profile"' "$work/report.json"; then
+  grep -q '/dtype-bool \[dtype=bool\]"' "$work/junit.xml"
+fi
 echo "plugin check passed; report, JUnit and results.jsonl are valid"
