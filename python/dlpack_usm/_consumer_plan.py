@@ -9,20 +9,27 @@ CPU = "cpu"
 USM_ONLY = ("separate-context", "unknown-pointer")
 
 
-def _profile_place(cell, memory):
-    """(axis, value) of a cell in the capability profile."""
+def _profile_place(cell, memory, first):
+    """(axis, value) of a cell in the capability profile, named as
+    `dlpack-usm check --consumer` names them: the newest version cell stands
+    for its memory ("cpu", or "device-usm" on the usm-kind axis); the other
+    versions are named as they are on the first kind, and with their kind
+    ("1.0/host-usm") on the others."""
     axis = cell["axis"]
     if axis == "version":
+        kind = memory if memory == CPU else f"{memory}-usm"
         if cell["name"] == "c-order":
-            return ("memory", CPU) if memory == CPU else ("usm-kind", memory)
-        return "version", cell["version"]
+            return ("memory", CPU) if memory == CPU else ("usm-kind", kind)
+        if memory == first:
+            return "version", cell["version"]
+        return "version", f"{cell['version']}/{kind}"
     if axis == "dtype":
         return "dtype", cell["dtype"]
     return axis, cell["name"]
 
 
-def _spec(device, device_id, memory, group, cell, features):
-    axis, value = _profile_place(cell, memory)
+def _spec(device, device_id, memory, group, cell, features, first=CPU):
+    axis, value = _profile_place(cell, memory, first)
     features = sorted(set(features))
     return {"id": f"consumer/{device}/{group}/{cell['name']}", "device": device,
             "device_id": device_id, "memory": memory, "axis": axis, "value": value,
@@ -52,14 +59,14 @@ def cases(matrix, devices=None):
             for cell in cells:
                 if cell["axis"] == "version":
                     specs.append(_spec(device["name"], device["device_id"], kind, kind, cell,
-                                       cell["features_by_kind"][kind]))
+                                       cell["features_by_kind"][kind], first))
         for cell in cells:
             if cell["axis"] in ("dtype", "layout"):
                 specs.append(_spec(device["name"], device["device_id"], first, first, cell,
-                                   cell["features"]))
+                                   cell["features"], first))
             elif cell["axis"] == "invalid":
                 specs.append(_spec(device["name"], device["device_id"], first, "invalid", cell,
-                                   []))
+                                   [], first))
     return specs
 
 

@@ -9,8 +9,6 @@
 namespace dlpack_usm::rules {
 namespace {
 
-void judged_by_plugin_cases(const RuleContext&, Reporter&) {}
-
 constexpr std::string_view kDeleterReference = "dlpack.h 1.3, DLManagedTensorVersioned::deleter";
 
 // None of the three rests on a must: the header describes what the deleter

@@ -97,4 +97,8 @@ std::optional<std::int64_t> unsigned_division_stride(std::int64_t stride,
 // True when the tensor is known to hold no elements.
 bool known_empty(const RuleContext& context);
 
+// The check of a behaviour rule: nothing to see in the facts of one tensor,
+// as the plugin cases report these rules themselves.
+void judged_by_plugin_cases(const RuleContext& context, Reporter& reporter);
+
 }  // namespace dlpack_usm::rules
