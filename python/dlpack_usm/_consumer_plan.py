@@ -5,8 +5,9 @@ ones on the first kind a device has (device USM where it can); and the same
 on plain host memory (kDLCPU), which host-only consumers can take."""
 
 CPU = "cpu"
-# The invalid cells that break a rule of USM pointers have no kDLCPU form.
-USM_ONLY = ("separate-context", "unknown-pointer")
+# The invalid cells that break a rule of USM pointers or kDLOneAPI device
+# ids have no kDLCPU form.
+USM_ONLY = ("separate-context", "unknown-pointer", "oneapi-device-id-range")
 
 
 def _profile_place(cell, memory, first):

@@ -121,6 +121,20 @@ def test_numpy_refuses_a_major_version_it_does_not_know(numpy_found):
     assert case["raised"]["type"] == "BufferError" and case["deleter_calls"] == [1]
 
 
+def test_numpy_on_invalid_host_tensors(numpy_found):
+    # numpy checks extents (ValueError for a negative one and for a byte
+    # count past what it can hold) and the device type, but takes NULL data
+    # with 15 elements: an array over address 0, the DLP-DATA-NULL tensor.
+    refused = {"extent-overflow": "ValueError", "shape-negative": "ValueError",
+               "device-type-unknown": "RuntimeError"}
+    for cell, error in refused.items():
+        case = numpy_found.case(f"consumer/cpu/invalid/{cell}")
+        assert (case["outcome"], case["status"]) == ("refused", "pass"), case
+        assert case["raised"]["type"] == error and case["deleter_calls"] == [1], case
+    case = numpy_found.case("consumer/cpu/invalid/data-null")
+    assert (case["outcome"], case["status"]) == ("accepted-invalid", "fail"), case
+
+
 def test_numpy_refuses_usm_with_runtime_error(numpy_found):
     # numpy reads host memory only. For a kDLOneAPI tensor it raises
     # RuntimeError("Unsupported device in DLTensor.") - not the BufferError
