@@ -52,6 +52,19 @@ def test_a_clean_decline_is_not_supported_until_required():
     assert consumers.rules(by_cell["dtype-bool"]) == ["DLP-CONSUMER-REJECTS-VALID"]
 
 
+def test_invalid_cells_of_one_struct_field_reach_a_legacy_consumer_broken():
+    # Only a major version needs the versioned struct; an extent, the data
+    # pointer or the device type breaks a legacy tensor as well. Host memory
+    # gets them broken as USM does: a consumer taking anything is caught.
+    cells = ["extent-overflow", "shape-negative", "data-null", "device-type-unknown"]
+    found = consumers.check(consumers.legacy_accepts_anything, cells + ["major-version-2"])
+    by_cell = {result["cell"]["name"]: result for result in found.results}
+    for cell in cells:
+        assert by_cell[cell]["outcome"] == "accepted-invalid", by_cell[cell]
+        assert consumers.rules(by_cell[cell]) == ["DLP-CONSUMER-ACCEPTS-INVALID"]
+    assert by_cell["major-version-2"]["status"] == "not_applicable"
+
+
 def test_refusing_an_invalid_tensor_passes():
     found = consumers.check(consumers.refuses, ["major-version-2"])
     assert found.passed and found.results[0]["outcome"] == "refused"

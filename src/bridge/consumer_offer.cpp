@@ -217,10 +217,10 @@ Offer& find_offer(std::uint64_t handle) {
 // asked for), or nothing. `consumer_too_old` tells whether the consumer's
 // own max_version is the reason (a decline of the cell's feature) rather
 // than the cell having no form at that version (not applicable).
-std::string unofferable(const OfferedShape& shape, bool valid, dl::Release version,
-                        bool& consumer_too_old) {
+std::string unofferable(const OfferedShape& shape, dl::Release version, bool& consumer_too_old) {
   consumer_too_old = false;
-  if (!valid && version < dl::Release{1, 0}) {
+  // The other invalid cells break a field both structs have.
+  if (shape.name == "major-version-2" && version < dl::Release{1, 0}) {
     return fmt::format(
         "the invalid cell '{}' needs a versioned tensor; the consumer asked for "
         "a legacy one",
@@ -258,7 +258,7 @@ void* offer_cell(const nlohmann::json& request, ordered_json& info) {
   if (asked < dl::Release{1, 0}) asked = dl::kLastLegacyRelease;
   dl::Release version = std::min(asked, shape.version);
   bool consumer_too_old = false;
-  if (std::string why = unofferable(shape, valid, asked, consumer_too_old); !why.empty()) {
+  if (std::string why = unofferable(shape, asked, consumer_too_old); !why.empty()) {
     info = {{"handle", 0},
             {"cell", shape.name},
             {"valid", valid},
