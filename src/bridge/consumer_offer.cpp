@@ -113,7 +113,7 @@ dl::Release parse_release(const std::string& text) {
 void offer_host(Offer& offer, const OfferedShape& shape) {
   const exchange::Layout& layout = shape.layout;
   std::uint64_t bytes = std::max<std::uint64_t>(layout.allocation_bytes, 1);
-  offer.image = exchange::pattern_image(layout, suite::element_bytes_of(shape));
+  offer.image = suite::offered_image(shape);
   offer.image.resize(bytes, exchange::kGapFiller);
   std::size_t rounded = (bytes + 255) / 256 * 256;
   offer.host.reset(static_cast<std::byte*>(std::aligned_alloc(256, rounded)));

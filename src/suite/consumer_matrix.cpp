@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "dlpack/names.hpp"
+#include "exchange/pattern.hpp"
 #include "facts/element_size.hpp"
 
 namespace dlpack_usm::suite {
@@ -225,6 +226,24 @@ std::vector<std::string> features_of(const OfferedShape& shape, std::optional<Us
   if (name == "ndim-40") features.emplace_back("high-ndim");
   if (name == "ndim-0" || name == "scalar-byte-offset") features.emplace_back("ndim0");
   return features;
+}
+
+std::vector<std::byte> offered_image(const OfferedShape& shape) {
+  std::uint64_t element_bytes = element_bytes_of(shape);
+  const exchange::Layout& layout = shape.layout;
+  std::vector<std::byte> image = exchange::pattern_image(layout, element_bytes);
+  if (shape.dtype.code != dl::kDLBool) return image;
+  std::uint64_t count = facts::checked_element_count(layout.shape).value_or(0);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::int64_t at =
+        static_cast<std::int64_t>(layout.byte_offset) +
+        exchange::element_byte_position(i, layout.shape, layout.strides, element_bytes);
+    for (std::uint64_t b = 0; b < element_bytes; ++b) {
+      std::byte& value = image[static_cast<std::size_t>(at) + b];
+      value = b == 0 ? (value & std::byte{1}) : std::byte{0};
+    }
+  }
+  return image;
 }
 
 std::vector<InvalidCell> invalid_cells() {

@@ -6,6 +6,7 @@
 // Python package's consumer checks (through the bridge) offer the same cells.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,6 +43,12 @@ struct InvalidCell {
 };
 
 std::uint64_t element_bytes_of(const OfferedShape& shape);
+
+// The allocation's bytes as offered: the tool's pattern at every element's
+// position and the gap filler between them, except that a bool element
+// holds 0 or 1 (its pattern byte's lowest bit), the only values a bool
+// may hold, so that a consumer normalising bools reads what was offered.
+std::vector<std::byte> offered_image(const OfferedShape& shape);
 
 // The dtype axis: every dtype of the tool's table, 3x5 C order.
 std::vector<OfferedShape> dtype_axis();

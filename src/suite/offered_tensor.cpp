@@ -78,7 +78,7 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   offered.buffer = std::make_shared<runtime::UsmBuffer>(
       runtime.allocate(device.ref, kind, std::max<std::uint64_t>(allocation_bytes, 1),
                        runtime::ContextChoice::platform_default));
-  offered.image = exchange::pattern_image(layout, element_bytes);
+  offered.image = offered_image(shape);
   offered.image.resize(allocation_bytes, exchange::kGapFiller);
   const std::vector<std::byte>& image = offered.image;
   runtime.copy(offered.buffer->context(), device.ref, offered.buffer->data(), image.data(),

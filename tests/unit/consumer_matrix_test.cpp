@@ -5,6 +5,7 @@
 // compared field by field where it matters.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 
 #include "exchange/live_facts.hpp"
@@ -72,6 +73,27 @@ TEST(ConsumerMatrix, InvalidCellsAreNamedAfterTheirRules) {
                            "oneapi-device-id-range"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
+}
+
+TEST(ConsumerMatrix, ABoolCellHoldsOnlyZeroAndOne) {
+  std::optional<OfferedShape> bool_cell;
+  std::optional<OfferedShape> int8_cell;
+  for (OfferedShape& shape : dtype_axis()) {
+    if (shape.name == "dtype-bool") bool_cell = shape;
+    if (shape.name == "dtype-int8") int8_cell = shape;
+  }
+  ASSERT_TRUE(bool_cell && int8_cell);
+  std::vector<std::byte> bools = offered_image(*bool_cell);
+  std::vector<std::byte> bytes = offered_image(*int8_cell);
+  ASSERT_EQ(bools.size(), bytes.size());
+  std::set<int> values;
+  for (std::size_t i = 0; i < bools.size(); ++i) {
+    values.insert(static_cast<int>(bools[i]));
+    // The pattern's lowest bit, so the elements still differ from their
+    // neighbours (15 elements: both values appear).
+    EXPECT_EQ(bools[i], bytes[i] & std::byte{1}) << i;
+  }
+  EXPECT_EQ(values, (std::set<int>{0, 1}));
 }
 
 // A correct report of the 3x1x5 view with an odd stride on its extent-1 axis.
