@@ -24,7 +24,10 @@ void JsonStreamPrinter::start_entry(std::string_view key) {
   std::string text = scope.empty ? "\n" : ",\n";
   text.append(2 * scopes_.size(), ' ');
   // Keys go through the same dump as values, so they are escaped alike.
-  if (!scope.is_list) text += dumped(Value(std::string(key))) + ": ";
+  if (!scope.is_list) {
+    text += dumped(Value(std::string(key)));
+    text += ": ";
+  }
   scope.empty = false;
   write(text);
 }
@@ -40,8 +43,11 @@ void JsonStreamPrinter::close() {
   scopes_.pop_back();
   // An empty scope closes on its own line: "[]" and "{}", as dump writes them.
   std::string text;
-  if (!scope.empty) text = "\n" + std::string(2 * scopes_.size(), ' ');
-  text += scope.is_list ? "]" : "}";
+  if (!scope.empty) {
+    text += '\n';
+    text.append(2 * scopes_.size(), ' ');
+  }
+  text += scope.is_list ? ']' : '}';
   write(text);
 }
 
