@@ -140,7 +140,8 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_read_memory(const void* address, uin
  * "devices": [{"name", "device_id", "kinds", "first_kind"}], "cells":
  * [{"name", "axis" ("version", "dtype", "layout", "invalid"), "valid",
  * "dtype", "shape", "strides", "byte_offset", "version", "flags",
- * "null_data", "features", "features_by_kind"}]}. */
+ * "null_data", "features", "features_by_kind"}], "severities": {RULE_ID:
+ * "error" | "warning" | "info"} of the catalog's DLP-CONSUMER-* rules}. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_matrix(char** result_json);
 
 /* Offers one cell: `request_json` is {"cell": NAME, "memory": "cpu" | "host"

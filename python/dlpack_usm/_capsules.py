@@ -1,6 +1,8 @@
-"""PyCapsule access through ctypes.pythonapi. The package only ever reads
-capsules: it never renames or consumes one it did not create, so the
-producer's destructor frees the tensor when the capsule is dropped."""
+"""PyCapsule access through ctypes.pythonapi. The package reads other
+people's capsules and never renames or consumes one it did not create, so
+the producer's destructor frees the tensor when the capsule is dropped. Its
+own tensors (the bridge's exports and the consumer matrix's offers) go out
+in capsules made here, whose destructor keeps the same protocol."""
 
 import ctypes
 
@@ -13,6 +15,16 @@ _api.PyCapsule_GetPointer.restype = ctypes.c_void_p
 _api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _api.PyCapsule_GetDestructor.restype = ctypes.c_void_p
 _api.PyCapsule_GetDestructor.argtypes = [ctypes.py_object]
+
+# The raw forms, for a destructor: it gets the capsule as a PyObject*, not
+# as a Python object.
+_Destructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_new_capsule = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p,
+                                 _Destructor)(("PyCapsule_New", _api))
+_raw_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_IsValid", _api))
+_raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", _api))
 
 LEGACY = "dltensor"
 VERSIONED = "dltensor_versioned"
@@ -47,3 +59,32 @@ def describe(value):
     if is_capsule(value):
         return f"a PyCapsule named {capsule_name(value)!r}"
     return f"a {type(value).__module__}.{type(value).__qualname__}"
+
+
+# Both structs have their deleter at a known offset: DLManagedTensor
+# {DLTensor (48 bytes), manager_ctx, deleter}; DLManagedTensorVersioned
+# {version (8), manager_ctx, deleter, ...}.
+_DELETER_OFFSET = {b"dltensor": 56, b"dltensor_versioned": 16}
+_Deleter = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+# PyCapsule_New keeps the name's pointer, not a copy: the names live here.
+_NAMES = {LEGACY: b"dltensor", VERSIONED: b"dltensor_versioned"}
+
+
+@_Destructor
+def _release_unconsumed(capsule):
+    # The protocol: a capsule still named dltensor(_versioned) when it dies
+    # was never consumed, and its destructor calls the tensor's deleter. A
+    # consumer renames it to used_* when it takes the tensor over.
+    for name, offset in _DELETER_OFFSET.items():
+        if _raw_is_valid(capsule, name):
+            pointer = _raw_get_pointer(capsule, name)
+            deleter = ctypes.c_void_p.from_address(pointer + offset).value
+            if deleter:
+                _Deleter(deleter)(pointer)
+            return
+
+
+def new_owning_capsule(tensor, name):
+    """A capsule named `name` (LEGACY or VERSIONED) over the managed tensor
+    at address `tensor`, calling its deleter when it dies unconsumed."""
+    return _new_capsule(tensor, _NAMES[name], _release_unconsumed)

@@ -3,16 +3,14 @@ through an OfferedProducer, the consumer called on it, what it returned read
 back, the capsule's renaming and the deleter's calls counted once the result
 is gone. Runs in the process it is called in (_consumer_runner contains it)."""
 
+import functools
 import gc
 import time
 
-from . import _capsules, _offers, _readback
+from . import _capsules, _offers, _readback, rules
 from ._errors import BridgeError, describe_exception
 from ._offered_producer import OfferedProducer
 
-SEVERITY = {"DLP-CONSUMER-CHECKSUM": "warning", "DLP-CONSUMER-REJECTS-VALID": "warning",
-            "DLP-CONSUMER-ACCEPTS-INVALID": "error", "DLP-CONSUMER-DELETER-COUNT": "error",
-            "DLP-CONSUMER-WRITES-READ-ONLY": "warning", "DLP-PY-CONSUMER-RENAME": "error"}
 # Outcome by the first rule broken, most telling first.
 OUTCOME_OF_RULE = {"DLP-CONSUMER-ACCEPTS-INVALID": "accepted-invalid",
                    "DLP-CONSUMER-REJECTS-VALID": "refused", "DLP-CONSUMER-CHECKSUM": "wrong",
@@ -21,8 +19,19 @@ OUTCOME_OF_RULE = {"DLP-CONSUMER-ACCEPTS-INVALID": "accepted-invalid",
                    "DLP-PY-CONSUMER-RENAME": "deleter-misuse"}
 
 
+@functools.lru_cache(maxsize=None)
+def _catalog_severities():
+    """The consumer rules' severities in the tool's catalog (once per process)."""
+    return _offers.matrix()["severities"]
+
+
+def _severity(rule):
+    python_rule = rules.find_rule(rule)
+    return python_rule.severity if python_rule else _catalog_severities()[rule]
+
+
 def _finding(rule, message):
-    return {"rule_id": rule, "severity": SEVERITY[rule], "message": f"rule {rule}: {message}"}
+    return {"rule_id": rule, "severity": _severity(rule), "message": f"rule {rule}: {message}"}
 
 
 def _compare(view, offered):

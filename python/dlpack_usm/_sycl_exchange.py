@@ -4,44 +4,15 @@ library exports imported by the tool. Both sides use the one SYCL runtime
 dpctl loaded, and its default platform contexts, as the protocol asks."""
 
 import ctypes
-import json
 
 from . import _capsules
 from ._library import library, read_answer
 
-_VERSIONED = b"dltensor_versioned"
-_USED = b"used_dltensor_versioned"
 kDLOneAPI = 14
 
-_pythonapi = ctypes.pythonapi
-_Destructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-_new_capsule = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p,
-                                 _Destructor)(("PyCapsule_New", _pythonapi))
-_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(
-    ("PyCapsule_IsValid", _pythonapi))
-_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
-    ("PyCapsule_GetPointer", _pythonapi))
 _set_name = ctypes.pythonapi.PyCapsule_SetName
 _set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _set_name.restype = ctypes.c_int
-
-
-class _DLManagedTensorVersioned(ctypes.Structure):
-    # Only the fields up to the deleter are read: version, manager_ctx, deleter.
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
-                ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
-
-
-@_Destructor
-def _release_unconsumed(capsule):
-    # A capsule nobody consumed still owns its tensor: the protocol says the
-    # capsule's destructor calls the deleter then (a consumer renames it).
-    if not _is_valid(capsule, _VERSIONED):
-        return
-    pointer = _get_pointer(capsule, _VERSIONED)
-    managed = _DLManagedTensorVersioned.from_address(pointer)
-    if managed.deleter:
-        ctypes.CFUNCTYPE(None, ctypes.c_void_p)(managed.deleter)(pointer)
 
 
 class ToolTensor:
@@ -56,7 +27,7 @@ class ToolTensor:
             usm_kind.encode(), device_id, str(data.dtype).encode(), raw, len(raw),
             ctypes.byref(pointer), ctypes.byref(result))
         self.info = read_answer(code, result)
-        self._capsule = _new_capsule(pointer.value, _VERSIONED, _release_unconsumed)
+        self._capsule = _capsules.new_owning_capsule(pointer.value, _capsules.VERSIONED)
 
     def __dlpack_device__(self):
         return (kDLOneAPI, self.info["device_id"])

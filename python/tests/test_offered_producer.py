@@ -80,6 +80,23 @@ def test_a_cell_newer_than_asked_is_declined_with_buffer_error():
     assert producer.consumer_too_old and producer.untestable is None
 
 
+def test_the_matrix_carries_the_catalogs_consumer_severities():
+    # The Python consumer checks take their findings' severities from the
+    # tool's catalog (`dlpack-usm rules`), not from a copy of it.
+    import json
+    import os
+    import subprocess
+    binary = os.environ.get("DLPACK_USM_BINARY")
+    if not binary:
+        pytest.skip("DLPACK_USM_BINARY names the tool (ctest sets it)")
+    listed = json.loads(subprocess.run([binary, "rules", "--json"], capture_output=True,
+                                       text=True, check=True, timeout=60).stdout)
+    rules = listed["rules"] if isinstance(listed, dict) else listed
+    expected = {rule["rule_id"]: rule["severity"] for rule in rules
+                if rule["rule_id"].startswith("DLP-CONSUMER-")}
+    assert expected and _offers.matrix()["severities"] == expected
+
+
 def test_the_bridge_offers_what_the_matrix_lists():
     matrix = _offers.matrix()
     names = [cell["name"] for cell in matrix["cells"]]

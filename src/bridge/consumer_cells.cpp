@@ -1,5 +1,7 @@
 #include "bridge/consumer_cells.hpp"
 
+#include "rules/rule.hpp"
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -85,7 +87,18 @@ ordered_json consumer_matrix_json() {
   for (const std::string& name : suite::invalid_case_names()) {
     cells.push_back(cell_json(suite::invalid_shape(name), "invalid", false));
   }
-  return {{"runtime", runtime_name}, {"devices", devices}, {"cells", cells}};
+  // The severities of the consumer rules, from the one catalog, for the
+  // findings the Python consumer checks make.
+  ordered_json severities = ordered_json::object();
+  for (const rules::RuleInfo& rule : rules::rule_catalog()) {
+    if (rule.id.starts_with("DLP-CONSUMER-")) {
+      severities[std::string(rule.id)] = rules::to_string(rule.severity);
+    }
+  }
+  return {{"runtime", runtime_name},
+          {"devices", devices},
+          {"cells", cells},
+          {"severities", severities}};
 }
 
 OfferedShape find_cell(const std::string& name, bool& valid) {
