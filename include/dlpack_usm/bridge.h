@@ -175,6 +175,17 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_offer_release(uint64_t hand
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);
 
+/* ABI version 5: writes `size` bytes of `content` to `path` as the command
+ * line writes its reports: a regular file or a path that does not exist is
+ * replaced atomically (a reader sees the old content or the new; a failed
+ * write leaves the old file), a character device or a FIFO is written in
+ * place, anything else is refused (2); a write error is 3. `option` names
+ * the path in messages (e.g. "--report"; may be NULL). *result_json is
+ * {"written": SIZE}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_write_output(const char* path, const void* content,
+                                                         uint64_t size, const char* option,
+                                                         char** result_json);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@ import argparse
 import builtins
 import importlib
 import json
+import os
 import sys
 
 from . import _consumer_check, _library, capture, check_report
@@ -151,6 +152,10 @@ def _probe_consumer(expr):
 
 
 def command_consume(arguments):
+    if arguments.report and arguments.junit and \
+            os.path.realpath(arguments.report) == os.path.realpath(arguments.junit):
+        raise BridgeError(f"--report and --junit name the same file {arguments.report}",
+                          "give each output a file of its own", exit_code=2)
     from ._consumer_runner import in_child
     packages = in_child(lambda: _probe_consumer(arguments.expr))
     consumer = _LazyConsumer(arguments.expr)
@@ -165,20 +170,14 @@ def command_consume(arguments):
         timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
         command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
     print(found.text())
+    # Written as the command line writes its reports (atomically over a
+    # regular file, in place on a device or FIFO), by the same code.
     if arguments.report:
-        write_file(arguments.report, json.dumps(found.to_json(), indent=2) + "\n")
+        _library.write_output(arguments.report, json.dumps(found.to_json(), indent=2) + "\n",
+                              "--report")
     if arguments.junit:
-        write_file(arguments.junit, found.junit())
+        _library.write_output(arguments.junit, found.junit(), "--junit")
     return OK if found.passed else FINDINGS
-
-
-def write_file(path, text):
-    try:
-        with open(path, "w", encoding="utf-8") as output:
-            output.write(text)
-    except OSError as error:
-        raise BridgeError(f"cannot write {path}: {error.strerror}",
-                          "check that its folder exists and is writable", exit_code=3) from None
 
 
 def command_rules(arguments):

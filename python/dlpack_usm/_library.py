@@ -76,6 +76,10 @@ def _declare(library):
     library.dlpack_usm_bridge_consumer_offer_release.restype = ctypes.c_int
     library.dlpack_usm_bridge_consumer_offer_release.argtypes = [
         ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_write_output.restype = ctypes.c_int
+    library.dlpack_usm_bridge_write_output.argtypes = [
+        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_char_p,
+        ctypes.POINTER(ctypes.c_void_p)]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
 
@@ -159,6 +163,17 @@ def read_answer(code, result):
         raise BridgeError(answer.get("error", "the bridge refused"), answer.get("hint", ""),
                           exit_code=code)
     return answer
+
+
+def write_output(path, text, option):
+    """Writes `text` to `path` as the command line writes its reports
+    (replaced atomically, or in place on a device or FIFO); BridgeError with
+    exit 2 or 3 when it cannot."""
+    data = text.encode("utf-8")
+    result = ctypes.c_void_p()
+    code = library().dlpack_usm_bridge_write_output(os.fsencode(path), data, len(data),
+                                                     option.encode(), ctypes.byref(result))
+    read_answer(code, result)
 
 
 def read_memory(address, size):

@@ -84,7 +84,8 @@ def test_usage_and_environment_errors():
     unwritable = run("numpy.from_dlpack", "--device", "cpu", "--cell", "c-order", "--report",
                      "/nonexistent-folder/report.json")
     assert unwritable.returncode == 3
-    assert "cannot write /nonexistent-folder/report.json" in unwritable.stderr
+    assert "--report /nonexistent-folder/report.json: the directory /nonexistent-folder is " \
+        "not writable" in unwritable.stderr
 
 
 def test_without_dpctl_the_opencl_runtime_offers_usm(tmp_path):
@@ -96,3 +97,23 @@ def test_without_dpctl_the_opencl_runtime_offers_usm(tmp_path):
     document = json.loads(report.read_text())
     assert document["runtime"] == "opencl"
     assert document["results"][0]["id"] == "consumer/cpu/cpu/c-order"
+
+
+def test_outputs_are_written_as_the_command_line_writes_reports(tmp_path):
+    # An existing report is replaced by a new file (never truncated and
+    # rewritten in place), /dev/null stays a device, a folder is refused
+    # (2), and the two outputs may not be one file.
+    report = tmp_path / "report.json"
+    report.write_text("old")
+    before = os.stat(report).st_ino
+    cell = ("numpy.from_dlpack", "--device", "cpu", "--cell", "c-order")
+    result = run(*cell, "--report", str(report), "--junit", os.devnull)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert os.stat(report).st_ino != before
+    assert json.loads(report.read_text())["summary"]["cases"] == 1
+    assert os.path.exists(os.devnull) and not os.path.isfile(os.devnull)
+    refused = run(*cell, "--report", str(tmp_path))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert str(tmp_path) in refused.stderr
+    same = run(*cell, "--report", str(report), "--junit", str(report))
+    assert same.returncode == 2 and "same file" in same.stderr

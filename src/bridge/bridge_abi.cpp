@@ -8,6 +8,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@
 #include "bridge/sycl_exchange.hpp"
 #include "bridge/tensor_inspection.hpp"
 #include "build_info.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "facts/memory_reader.hpp"
 #include "facts/readable_memory.hpp"
@@ -196,6 +198,19 @@ int dlpack_usm_bridge_consumer_offer_state(uint64_t handle, char** result_json) 
 
 int dlpack_usm_bridge_consumer_offer_release(uint64_t handle, char** result_json) {
   return guarded(result_json, [&] { return dlpack_usm::bridge::offer_release(handle); });
+}
+
+int dlpack_usm_bridge_write_output(const char* path, const void* content, uint64_t size,
+                                   const char* option, char** result_json) {
+  return guarded(result_json, [&] {
+    if (path == nullptr || (content == nullptr && size > 0)) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_write_output was given a NULL argument");
+    }
+    dlpack_usm::write_file_atomically(path,
+                                      std::string_view(static_cast<const char*>(content), size),
+                                      option != nullptr ? option : "");
+    return ordered_json{{"written", size}};
+  });
 }
 
 void dlpack_usm_bridge_free(char* text) {
