@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_5). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_6). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 5u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 6u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -140,8 +140,10 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_read_memory(const void* address, uin
  * "devices": [{"name", "device_id", "kinds", "first_kind"}], "cells":
  * [{"name", "axis" ("version", "dtype", "layout", "invalid"), "valid",
  * "dtype", "shape", "strides", "byte_offset", "version", "flags",
- * "null_data", "features", "features_by_kind"}], "severities": {RULE_ID:
- * "error" | "warning" | "info"} of the catalog's DLP-CONSUMER-* rules}. */
+ * "null_data", "features", "features_by_kind", "twin" (the name of the cell's
+ * compact twin, which dlpack_usm_bridge_consumer_offer also offers, or
+ * null)}], "classes": [{"name", "symbol", "meaning"}] (the profile classes
+ * and the legend every rendering of a profile uses)}. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_matrix(char** result_json);
 
 /* Offers one cell: `request_json` is {"cell": NAME, "memory": "cpu" | "host"
@@ -171,6 +173,29 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_offer_state(uint64_t handle
  * ran keeps its memory (the consumer may still read it): {"released"}. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_offer_release(uint64_t handle,
                                                                    char** result_json);
+
+/* ABI version 6: the rule catalog, every family (the Python protocol's
+ * "python" family included): *result_json is what `dlpack-usm rules --json`
+ * prints (conformance/schema/rules.schema.json). */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_rules(char** result_json);
+
+/* ABI version 6: the verdict on what a consumer did with one offered cell,
+ * by the model `check --consumer` judges C libraries with (a decline is
+ * never a failure; harm is). `observation_json` is {"cell", "valid",
+ * "broken_rule", "unknown_major", "read_only", "null_deleter", "action"
+ * ("accepted" | "declined" | "crashed" | "hung" | "never_imported" |
+ * "not_applicable"), "reason", "exception_type", "device_declined" (true
+ * where the plainest tensor on the same memory was declined too; null when
+ * not asked), "data_difference" and "view_difference" (text or null),
+ * "deleter_calls", "expected_deleter_calls", "read_only_bytes_written",
+ * "capsule_not_renamed", "twin" ({"cell", "accepted"} or null: the compact
+ * twin offered after a decline), "required_features"}; absent members take
+ * their defaults. *result_json is {"outcome" (the profile class, or null),
+ * "status" ("pass" | "warn" | "fail" | "not_supported" | "not_applicable"),
+ * "message", "findings": [{"rule_id", "severity", "message"}],
+ * "decline_reason", "exception_type"}; a malformed observation is 2. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_verdict(const char* observation_json,
+                                                             char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

@@ -16,11 +16,19 @@ from ._consumer_check import ConsumerCheck, check_consumer
 from ._errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
 from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
 from ._library import tool_version
-from .rules import CATALOG, Finding, PythonRule, finding
+from .rules import Finding, PythonRule, catalog, finding
 
 __all__ = ["BridgeError", "CATALOG", "ConsumerCheck", "DEFAULT_MAX_VERSION", "Finding",
-           "Inspection", "NotApplicable", "PythonRule", "capture", "check", "check_consumer",
-           "check_report", "inspect", "tool_version"]
+           "Inspection", "NotApplicable", "PythonRule", "capture", "catalog", "check",
+           "check_consumer", "check_report", "inspect", "tool_version"]
+
+
+def __getattr__(name):
+    # The Python family of the tool's rule catalog, read through the library
+    # when first used.
+    if name == "CATALOG":
+        return catalog()
+    raise AttributeError(name)
 
 
 def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=None):

@@ -14,7 +14,7 @@ import sys
 from . import _consumer_check, _library, capture, check_report
 from ._errors import BridgeError, NotApplicable
 from ._inspect import DEFAULT_MAX_VERSION
-from .rules import CATALOG
+from .rules import catalog
 
 OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4
 
@@ -166,7 +166,7 @@ def command_consume(arguments):
 
     found = _consumer_check.check_consumer(
         consumer, devices=arguments.device or None, require=arguments.require or (),
-        cells=arguments.cell or None, packages=packages,
+        cells=arguments.cell or None, packages=packages, strict=arguments.strict,
         timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
         command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
     print(found.text())
@@ -185,10 +185,10 @@ def command_rules(arguments):
         # The shape of `dlpack-usm rules --json` (conformance/schema/rules.schema.json),
         # with "rule_id", the key every JSON output of the tool uses for a rule id.
         rules = [{"rule_id": rule.id, **{key: value for key, value in rule.__dict__.items()
-                                         if key != "id"}} for rule in CATALOG]
+                                         if key != "id"}} for rule in catalog()]
         print(json.dumps({"rules": rules}, indent=2))
         return OK
-    for rule in CATALOG:
+    for rule in catalog():
         print(f"{rule.id}  {rule.severity}  since {rule.since}  {rule.title}")
         print(f"    {rule.reference} ({rule.normative}): {rule.quote}")
     return OK
@@ -239,6 +239,8 @@ def parser():
     consume.add_argument("--cell", action="append", metavar="NAME",
                          help="offer only this cell of the matrix (c-order, dtype-bool, "
                               "ndim-40, ...); repeatable")
+    consume.add_argument("--strict", action="store_true",
+                         help="fail (exit 1) on warnings too, as check --strict does")
     consume.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
                          help="a case that takes longer is a hang (default 60)")
     consume.add_argument("-v", "--verbose", action="store_true",

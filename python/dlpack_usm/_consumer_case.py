@@ -1,37 +1,25 @@
 """One case of a Python consumer under test: a cell of the matrix offered
 through an OfferedProducer, the consumer called on it, what it returned read
 back, the capsule's renaming and the deleter's calls counted once the result
-is gone. Runs in the process it is called in (_consumer_runner contains it)."""
+is gone. This module only observes; the verdict is the tool's one consumer
+model, asked through the bridge (judge()), as `check --consumer` asks it for
+C libraries. Runs in the process it is called in (_consumer_runner contains
+it)."""
 
-import functools
 import gc
 import time
 
-from . import _capsules, _offers, _readback, rules
+from . import _capsules, _library, _offers, _readback
 from ._errors import BridgeError, describe_exception
 from ._offered_producer import OfferedProducer
 
-# Outcome by the first rule broken, most telling first.
-OUTCOME_OF_RULE = {"DLP-CONSUMER-ACCEPTS-INVALID": "accepted-invalid",
-                   "DLP-CONSUMER-REJECTS-VALID": "refused", "DLP-CONSUMER-CHECKSUM": "wrong",
-                   "DLP-CONSUMER-WRITES-READ-ONLY": "wrong",
-                   "DLP-CONSUMER-DELETER-COUNT": "deleter-misuse",
-                   "DLP-PY-CONSUMER-RENAME": "deleter-misuse"}
-
-
-@functools.lru_cache(maxsize=None)
-def _catalog_severities():
-    """The consumer rules' severities in the tool's catalog (once per process)."""
-    return _offers.matrix()["severities"]
-
-
-def _severity(rule):
-    python_rule = rules.find_rule(rule)
-    return python_rule.severity if python_rule else _catalog_severities()[rule]
-
-
-def _finding(rule, message):
-    return {"rule_id": rule, "severity": _severity(rule), "message": f"rule {rule}: {message}"}
+# The plainest tensor of the matrix: a consumer that declines it on some
+# memory does not support that device.
+REFERENCE_CELL = "c-order"
+# Exceptions the DLPack Python specification recommends for a device the
+# consumer does not support (BufferError now, TypeError before): no need to
+# ask whether the decline concerns the device.
+RECOMMENDED_DECLINES = ("BufferError", "TypeError")
 
 
 def _compare(view, offered):
@@ -52,65 +40,73 @@ def _compare(view, offered):
     return None
 
 
-def _without_tensor(producer, cell, raised):
-    """Outcome, status, message and findings of a case where no tensor
-    reached the consumer: the cell cannot be tested here, or the consumer
-    never called __dlpack__."""
-    if producer.untestable is not None:
-        return {"outcome": "declined", "status": "not_applicable", "findings": [],
-                "message": f"not applicable: {producer.untestable}"}
-    if producer.consumer_too_old is not None:
-        return {"outcome": "declined", "status": "not_supported", "findings": [],
-                "message": f"declined by max_version: {producer.consumer_too_old}"}
-    if raised is None:
-        finding = _finding("DLP-CONSUMER-CHECKSUM", "the consumer returned without calling "
-                           "__dlpack__, so it read no element of the tensor")
-        return {"outcome": "wrong", "status": "fail", "findings": [finding],
-                "message": finding["message"]}
-    why = f"{describe_exception(raised)} before calling __dlpack__"
-    if isinstance(raised, BufferError):
-        return {"outcome": "declined", "findings": [], "message": f"declined with {why}",
-                "status": "not_supported" if cell["valid"] else "pass"}
-    if not cell["valid"]:
-        return {"outcome": "refused", "status": "pass", "findings": [],
-                "message": f"refused with {why}"}
-    finding = _finding("DLP-CONSUMER-REJECTS-VALID", f"the valid tensor was rejected: {why}")
-    return {"outcome": "refused", "status": "fail", "findings": [finding],
-            "message": finding["message"]}
-
-
-def run_case(consumer, spec):
-    """The result of one case (a dict, as the report's "results" hold it)."""
-    started = time.monotonic()
-    cell = spec["cell"]
-    producer = OfferedProducer(cell["name"], spec["memory"], spec.get("device_id", 0))
-    findings, raised, result, view, unread = [], None, None, None, None
+def _call(consumer, producer):
+    """(result, exception): the consumer called on the producer. The
+    exception keeps neither traceback nor chain: they hold frames that would
+    keep the capsule (and so its deleter) alive."""
     try:
-        result = consumer(producer)
-    except BaseException as error:  # noqa: B036 - SystemExit from a consumer is a finding too
-        # Without its traceback and chain, the exception holds no frame that
-        # keeps the capsule (and so the deleter) from running.
+        return consumer(producer), None
+    except BaseException as error:  # noqa: B036 - SystemExit from a consumer is a decline too
         raised = error.with_traceback(None)
         raised.__context__ = raised.__cause__ = None
-    if raised is None and producer.offers:
-        try:
-            view = _readback.read_back(result)
-        except BridgeError as error:
-            unread = error.message
-        except Exception as error:  # the consumer's own object failed to re-export
-            unread = f"reading the result back raised {describe_exception(error)}"
-    renamed = [_capsules.capsule_name(capsule) for capsule in producer.capsules]
+        return None, raised
+
+
+def _release(producer, holder):
+    """Drops the result (the one item of `holder`) and the capsules, collects
+    garbage only where a deleter has not run yet (a full collection with
+    torch loaded costs tens of milliseconds), and returns each offer's final
+    state."""
     offers = list(producer.offers)
-    # Before the result dies: 0 where the consumer still uses the memory
-    # (zero copy), 1 where it copied and let go.
-    while_alive = [_offers.state(info["handle"])["deleter_calls"] for info in offers]
-    result = None
-    gc.collect()
+    holder.clear()
     producer.capsules.clear()
-    gc.collect()
     states = [_offers.state(info["handle"]) for info in offers]
+    if any(state["deleter_calls"] == 0 for state in states):
+        gc.collect()
+        states = [_offers.state(info["handle"]) for info in offers]
     for info in offers:
         _offers.release(info["handle"])
+    return states
+
+
+def _accepted_alone(consumer, cell, memory, device_id):
+    """Whether the consumer takes `cell` on `memory` (a twin, or the
+    reference cell), the offer released whatever it does."""
+    producer = OfferedProducer(cell, memory, device_id)
+    result, raised = _call(consumer, producer)
+    holder = [result]
+    result = None
+    _release(producer, holder)
+    return raised is None and bool(producer.offers)
+
+
+def _readback_difference(result, offered):
+    """(view, what differs from the tensor offered or None); a result that
+    cannot be read back differs too: from_dlpack returns an array."""
+    try:
+        view = _readback.read_back(result)
+    except BridgeError as error:
+        return None, f"its result could not be read back: {error.message}"
+    except Exception as error:  # the consumer's own object failed to re-export
+        return None, f"reading its result back raised {describe_exception(error)}"
+    return view, _compare(view, offered)
+
+
+def observe(consumer, spec, required=()):
+    """The record of one case (a dict, as the report holds it) with its
+    observation: what the consumer did with the cell, in the terms of the
+    bridge's consumer verdict (bridge.h, dlpack_usm_bridge_consumer_verdict)."""
+    cell = spec["cell"]
+    producer = OfferedProducer(cell["name"], spec["memory"], spec.get("device_id", 0))
+    result, raised = _call(consumer, producer)
+    view, difference = None, None
+    if raised is None and producer.offers and cell["valid"]:
+        view, difference = _readback_difference(result, producer.offers[-1])
+    renamed = [_capsules.capsule_name(capsule) for capsule in producer.capsules]
+    holder = [result]
+    result = None
+    offers = list(producer.offers)
+    states = _release(producer, holder)
 
     record = dict(spec)
     record.update({"calls": producer.calls, "notes": producer.notes,
@@ -118,7 +114,6 @@ def run_case(consumer, spec):
                                                           "flags", "checksum")}
                               for info in offers],
                    "capsule_names_after": renamed,
-                   "deleter_calls_before_result_died": while_alive,
                    "deleter_calls": [state["deleter_calls"] for state in states]})
     if raised is not None:
         record["raised"] = {"type": type(raised).__name__, "message": str(raised)}
@@ -126,61 +121,69 @@ def run_case(consumer, spec):
         record["result"] = {"device": list(view.device or []), "dtype_code": view.dtype_code,
                             "dtype_bits": view.dtype_bits, "shape": view.shape,
                             "flags": view.flags, "read_through": view.how}
-        if any(info["flags"] & 1 for info in offers):
-            # Whether the consumer kept READ_ONLY on what it gives its users.
-            record["result"]["read_only"] = "READ_ONLY" in view.flags
-    if unread is not None:
-        record["result_unread"] = unread
+    seen = {"cell": cell["name"], "valid": cell["valid"],
+            "broken_rule": cell.get("broken_rule", ""),
+            "unknown_major": cell.get("unknown_major", False),
+            "null_deleter": cell.get("null_deleter", False),
+            "read_only": any(info["flags"] & 1 for info in offers),
+            "deleter_calls": sum(state["deleter_calls"] for state in states),
+            "expected_deleter_calls": len(offers),
+            "read_only_bytes_written": sum(state["written_bytes"] for state in states),
+            "required_features": sorted(set(required) & set(spec["features"]))}
+    seen.update(_what_happened(producer, raised, offers, renamed, difference))
+    if seen["action"] == "declined" and cell["valid"] and producer.consumer_too_old is None:
+        _probe_decline(consumer, spec, seen)
+    record["observation"] = seen
+    return record
 
-    if producer.untestable is not None or producer.consumer_too_old is not None or not offers:
-        record.update(_without_tensor(producer, cell, raised))
-        record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)
-        return record
 
-    offered = offers[-1]
-    if raised is not None and not isinstance(raised, BufferError) and cell["valid"]:
-        findings.append(_finding("DLP-CONSUMER-REJECTS-VALID",
-                                 f"the valid tensor was rejected: {describe_exception(raised)}"))
-    if raised is None and not cell["valid"]:
-        findings.append(_finding("DLP-CONSUMER-ACCEPTS-INVALID",
-                                 f"the invalid tensor ({cell['name']}) was accepted"))
-    if raised is None and cell["valid"] and view is not None:
-        difference = _compare(view, offered)
-        if difference:
-            findings.append(_finding("DLP-CONSUMER-CHECKSUM", difference))
-    written = sum(state["written_bytes"] for state in states)
-    if written and any(info["flags"] & 1 for info in offers):
-        findings.append(_finding("DLP-CONSUMER-WRITES-READ-ONLY",
-                                 f"{written} bytes of the READ_ONLY tensor's memory changed"))
-    calls = sum(state["deleter_calls"] for state in states)
-    if calls != len(offers):
-        findings.append(_finding(
-            "DLP-CONSUMER-DELETER-COUNT",
-            f"the deleter ran {calls} times for {len(offers)} tensor(s) once the consumer's "
-            "result was deleted and collected (must be once each)"))
-    if raised is None and any(name in _capsules.TENSOR_NAMES for name in renamed):
-        findings.append(_finding("DLP-PY-CONSUMER-RENAME",
-                                 f"the consumer returned, and its capsule is still named "
-                                 f"{renamed!r}, not used_*"))
-    record["findings"] = findings
-    if findings:
-        record["outcome"] = OUTCOME_OF_RULE[findings[0]["rule_id"]]
-        record["status"] = "fail"
-        record["message"] = findings[0]["message"]
-    elif raised is None:
-        record["outcome"] = "accepted" if cell["valid"] else "accepted-invalid"
-        record["status"] = "pass"
-        record["message"] = (f"accepted: shape, dtype and elements agree (checksum "
-                             f"{offered['checksum']}); the deleter ran once"
-                             if view is not None else
-                             f"accepted; not read back: {unread}; the deleter ran once")
-    elif isinstance(raised, BufferError):
-        record["outcome"] = "declined"
-        record["status"] = "not_supported" if cell["valid"] else "pass"
-        record["message"] = f"declined with {describe_exception(raised)}; the deleter ran once"
-    else:
-        record["outcome"] = "refused"
-        record["status"] = "pass"
-        record["message"] = f"refused with {describe_exception(raised)}; the deleter ran once"
+def _what_happened(producer, raised, offers, renamed, difference):
+    """The observation's action and what goes with it."""
+    if producer.untestable is not None:
+        return {"action": "not_applicable", "reason": producer.untestable}
+    if producer.consumer_too_old is not None:
+        # The consumer's max_version says it does not take this cell: a
+        # decline, with no exception of its own.
+        return {"action": "declined",
+                "reason": f"declined by max_version: {producer.consumer_too_old}"}
+    if raised is not None:
+        return {"action": "declined", "reason": describe_exception(raised),
+                "exception_type": type(raised).__name__}
+    if not offers:
+        return {"action": "never_imported"}
+    return {"action": "accepted", "data_difference": difference,
+            "capsule_not_renamed": any(name in _capsules.TENSOR_NAMES for name in renamed)}
+
+
+def _probe_decline(consumer, spec, seen):
+    """After a decline of a valid cell: whether the consumer takes the cell's
+    compact twin, and, for an exception the specification does not name for
+    devices, whether it declines the plainest tensor on this memory too."""
+    cell, memory, device_id = spec["cell"], spec["memory"], spec.get("device_id", 0)
+    if cell.get("twin"):
+        seen["twin"] = {"cell": cell["twin"],
+                        "accepted": _accepted_alone(consumer, cell["twin"], memory, device_id)}
+    if seen.get("exception_type", "") in RECOMMENDED_DECLINES + ("",):
+        return
+    seen["device_declined"] = (cell["name"] == REFERENCE_CELL or
+                               not _accepted_alone(consumer, REFERENCE_CELL, memory, device_id))
+
+
+def judge(record):
+    """The record with the verdict of its observation: outcome (the profile
+    class), status, message, findings, and a decline's reason and
+    exception type as fields."""
+    verdict = _library.consumer_verdict(record["observation"])
+    record.update({"outcome": verdict["outcome"], "status": verdict["status"],
+                   "message": verdict["message"], "findings": verdict["findings"],
+                   "decline_reason": verdict["decline_reason"],
+                   "exception_type": verdict["exception_type"]})
+    return record
+
+
+def run_case(consumer, spec, required=()):
+    """The judged record of one case, timed."""
+    started = time.monotonic()
+    record = judge(observe(consumer, spec, required))
     record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)
     return record

@@ -1,6 +1,8 @@
 """check_consumer: the consumer matrix of `dlpack-usm check --consumer`
 offered to a Python consumer (numpy.from_dlpack, torch.from_dlpack, ...),
-each case contained, the declines of required features made failures."""
+each case contained and judged by the tool's one consumer model (a decline
+is never a failure; harm is; a decline of a feature --require names
+fails)."""
 
 import datetime
 import sys
@@ -19,6 +21,7 @@ class ConsumerCheck:
     results: list
     header: dict
     required: list = field(default_factory=list)
+    strict: bool = False  # warnings fail too (--strict)
 
     @property
     def profile(self):
@@ -26,7 +29,8 @@ class ConsumerCheck:
 
     @property
     def failed(self):
-        return [result for result in self.results if result["status"] == "fail"]
+        failing = ("fail", "warn") if self.strict else ("fail",)
+        return [result for result in self.results if result["status"] in failing]
 
     @property
     def passed(self):
@@ -46,10 +50,11 @@ class ConsumerCheck:
         return _consumer_report.report_json(self.header, self.results)
 
     def text(self):
-        return _consumer_report.text(self.consumer, self.results)
+        return _consumer_report.text(self.consumer, self.results, self.header["classes"],
+                                     self.strict)
 
     def junit(self):
-        return _consumer_report.junit(self.consumer, self.results)
+        return _consumer_report.junit(self.consumer, self.results, self.strict)
 
 
 def consumer_name(consumer):
@@ -68,31 +73,16 @@ def package_versions():
     return found
 
 
-def _apply_require(results, required):
-    """A clean decline of a case with a required feature fails, as
-    `check --require` makes it."""
-    for result in results:
-        wanted = sorted(set(required) & set(result["features"]))
-        if result["status"] != "not_supported" or not wanted:
-            continue
-        message = (f"rule DLP-CONSUMER-REJECTS-VALID: declined, but {', '.join(wanted)} is "
-                   f"required (--require): {result['message']}")
-        result["status"] = "fail"
-        result["required"] = wanted
-        result["findings"] = result.get("findings", []) + [
-            {"rule_id": "DLP-CONSUMER-REJECTS-VALID", "severity": "warning",
-             "message": message}]
-        result["message"] = message
-
-
 def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runner.TIMEOUT_S,
-                   name=None, progress=None, command_line=None, cells=None, packages=None):
+                   name=None, progress=None, command_line=None, cells=None, packages=None,
+                   strict=False):
     """Offers every case of the matrix to `consumer` (a callable taking a
     producer object, as from_dlpack functions do) and returns a
     ConsumerCheck. `devices` keeps only those devices ("cpu" is plain host
     memory, the others are names such as "opencl:cpu:0"); `require` names
     features whose clean declines fail; `cells` keeps only the cells of
-    those names (all by default). Raises BridgeError (exit code 2)
+    those names (all by default); `strict` makes warnings fail. Raises
+    BridgeError (exit code 2)
     for an unknown device or feature, 3 when no runtime starts."""
     name = name or consumer_name(consumer)
     started_at = datetime.datetime.now(datetime.timezone.utc)
@@ -116,8 +106,7 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runne
     if unknown:
         raise BridgeError(f"--require names no feature of the matrix: {', '.join(unknown)}",
                           f"features: {', '.join(known)}")
-    results = _consumer_runner.run_contained(consumer, specs, timeout_s, progress)
-    _apply_require(results, require)
+    results = _consumer_runner.run_contained(consumer, specs, timeout_s, progress, require)
     finished_at = datetime.datetime.now(datetime.timezone.utc)
     header = {"tool": {"name": "dlpack-usm", "version": _library.tool_version()},
               "consumer": name,
@@ -128,5 +117,5 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runne
               "devices": [{"name": "cpu", "memory": ["cpu"]}] +
                          [{"name": device["name"], "device_id": device["device_id"],
                            "memory": device["kinds"]} for device in matrix["devices"]],
-              "required": sorted(require)}
-    return ConsumerCheck(name, results, header, sorted(require))
+              "required": sorted(require), "strict": strict, "classes": matrix["classes"]}
+    return ConsumerCheck(name, results, header, sorted(require), strict)

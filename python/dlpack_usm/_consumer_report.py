@@ -11,18 +11,24 @@ OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang"
 AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid")
 
 
+STATUSES = ("pass", "warn", "fail", "not_supported", "not_applicable")
+
+
 def profile(results):
-    """One entry per case: which device, axis and value, and what became of it."""
+    """One entry per case that was judged: which device, axis and value, what
+    became of it, its status and a decline's reason and exception."""
     return [{"device": result["device"], "axis": result["axis"], "value": result["value"],
-             "outcome": result["outcome"], "case": result["id"]} for result in results]
+             "outcome": result["outcome"], "status": result["status"],
+             "reason": result.get("decline_reason", ""),
+             "exception": result.get("exception_type", ""), "case": result["id"]}
+            for result in results if result["outcome"] is not None]
 
 
 def summary(results):
     counts = {}
     for result in results:
         counts[result["status"]] = counts.get(result["status"], 0) + 1
-    return {"cases": len(results), **{status: counts.get(status, 0) for status in
-                                      ("pass", "fail", "not_supported", "not_applicable")}}
+    return {"cases": len(results), **{status: counts.get(status, 0) for status in STATUSES}}
 
 
 def report_json(header, results):
@@ -31,14 +37,11 @@ def report_json(header, results):
             "profile": profile(results)}
 
 
-def _letter(outcome):
-    return {"accepted": "+", "declined": "-", "refused": "r", "wrong": "W",
-            "accepted-invalid": "I", "crash": "C", "hang": "H", "deleter-misuse": "D"}[outcome]
-
-
-def text(consumer, results):
-    """The table: one row per device and axis, one mark per value, then the
-    failing cases with their messages and the totals."""
+def text(consumer, results, classes, strict=False):
+    """The table: one row per device and axis, one mark per value (the
+    legend the bridge gives, the one `check --consumer` prints), then the
+    failing and warning cases with their messages, the totals and the gate."""
+    symbols = {entry["name"]: entry["symbol"] for entry in classes}
     lines = [f"consumer {consumer}"]
     asked = []
     for result in results:
@@ -53,40 +56,51 @@ def text(consumer, results):
     rows = {}
     for result in results:
         key = (result["device"], result["memory"], result["axis"])
-        rows.setdefault(key, []).append(f"{result['value']}{_letter(result['outcome'])}")
+        mark = symbols.get(result["outcome"], ".")
+        rows.setdefault(key, []).append(f"{result['value']}{mark}")
     for (device, memory, axis), marks in rows.items():
         lines.append(f"  {device:<16} {memory:<7} {axis:<9} {' '.join(marks)}")
-    lines.append("  (+ accepted, - declined with BufferError, r refused, W wrong, "
-                 "I accepted an invalid tensor, C crash, H hang, D deleter misuse)")
-    failing = [result for result in results if result["status"] == "fail"]
-    for result in failing:
-        lines.append(f"FAIL {result['id']}: {result['outcome']}: {result['message']}")
+    lines.append("  (" + ", ".join(f"{entry['symbol']} {entry['meaning']}" for entry in classes) +
+                 ", . not applicable)")
+    for status, label in (("fail", "FAIL"), ("warn", "WARN")):
+        for result in results:
+            if result["status"] == status:
+                lines.append(f"{label} {result['id']}: {result['outcome']}: {result['message']}")
     tally = summary(results)
-    lines.append(f"{tally['cases']} cases: {tally['pass']} passed, {tally['fail']} failed, "
-                 f"{tally['not_supported']} declined (not supported), "
+    lines.append(f"{tally['cases']} cases: {tally['pass']} passed, {tally['warn']} warned, "
+                 f"{tally['fail']} failed, {tally['not_supported']} declined, "
                  f"{tally['not_applicable']} not applicable")
+    failed = tally["fail"] + (tally["warn"] if strict else 0)
+    lines.append(f"gate: {'FAILED' if failed else 'PASSED'}{' (strict)' if strict else ''}")
     return "\n".join(lines)
 
 
-def junit(consumer, results):
-    """JUnit XML: one testcase per case (a cell on a device and memory kind)."""
+def junit(consumer, results, strict=False):
+    """JUnit XML: one testcase per case (a cell on a device and memory kind);
+    a warning is a passed testcase that says so (a failure with --strict)."""
     tally = summary(results)
+    failing = ("fail", "warn") if strict else ("fail",)
+    failures = sum(tally[status] for status in failing)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<testsuites name="dlpack-usm consume" tests="{tally["cases"]}" '
-           f'failures="{tally["fail"]}">',
+           f'failures="{failures}">',
            f'  <testsuite name={quoteattr("consume " + consumer)} tests="{tally["cases"]}" '
-           f'failures="{tally["fail"]}" '
+           f'failures="{failures}" '
            f'skipped="{tally["not_supported"] + tally["not_applicable"]}">']
     for result in results:
         seconds = result.get("duration_ms", 0) / 1000
         head = (f'    <testcase classname={quoteattr(result["device"] + "." + result["axis"])} '
                 f'name={quoteattr(result["id"])} time="{seconds:.3f}"')
-        message = quoteattr(f"{result['outcome']}: {result['message']}")
-        if result["status"] == "fail":
+        message = quoteattr(f"{result['outcome'] or 'not applicable'}: {result['message']}")
+        if result["status"] in failing:
             out.append(f"{head}><failure message={message} type={quoteattr(result['outcome'])}>"
                        f"{escape(json.dumps(result.get('findings', [])))}</failure></testcase>")
         elif result["status"] in ("not_supported", "not_applicable"):
             out.append(f"{head}><skipped message={message}/></testcase>")
+        elif result["status"] == "warn":
+            out.append(f'{head}><properties><property name="outcome" value="warn"/></properties>'
+                       f"<system-out>{escape('warning: ' + result['message'])}</system-out>"
+                       "</testcase>")
         else:
             out.append(f"{head}/>")
     out += ["  </testsuite>", "</testsuites>"]

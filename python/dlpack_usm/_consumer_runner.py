@@ -104,8 +104,9 @@ def in_child(function, timeout_s=TIMEOUT_S):
     return line[1]
 
 
-def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None):
-    """The result of every case of `specs`, in order, each contained."""
+def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=()):
+    """The result of every case of `specs`, in order, each contained;
+    `required` names the features whose declines fail (--require)."""
     results = []
     while len(results) < len(specs):
         first = len(results)
@@ -113,7 +114,7 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None):
         def work(send, first=first):
             for index in range(first, len(specs)):
                 send("S", index)
-                send("R", _consumer_case.run_case(consumer, specs[index]))
+                send("R", _consumer_case.run_case(consumer, specs[index], required))
 
         child = _Child(work)
         running, started = None, time.monotonic()
@@ -147,15 +148,19 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None):
 
 
 def _contained_failure(spec, hung, ended, timeout_s, started):
+    """The judged record of a case whose child died or hung."""
     record = dict(spec)
+    cell = spec["cell"]
     if hung:
-        outcome = "hang"
-        message = (f"the consumer did not return within {timeout_s} s; its child process was "
-                   "killed and the next case runs in a new one")
+        reason = (f"the consumer did not return within {timeout_s} s; its child process was "
+                  "killed and the next case runs in a new one")
     else:
-        outcome = "crash"
-        message = (f"the consumer crashed ({ended}); only its child process died, and the next "
-                   "case runs in a new one")
-    record.update(outcome=outcome, status="fail", message=message, findings=[],
-                  duration_ms=round((time.monotonic() - started) * 1000, 3))
+        reason = (f"the consumer crashed ({ended}); only its child process died, and the next "
+                  "case runs in a new one")
+    record["observation"] = {"cell": cell["name"], "valid": cell["valid"],
+                             "broken_rule": cell.get("broken_rule", ""),
+                             "null_deleter": cell.get("null_deleter", False),
+                             "action": "hung" if hung else "crashed", "reason": reason}
+    _consumer_case.judge(record)
+    record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)
     return record

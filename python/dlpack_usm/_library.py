@@ -7,7 +7,7 @@ import os
 
 from ._errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 5
+ABI_VERSION = 6
 
 _library = None
 
@@ -80,6 +80,11 @@ def _declare(library):
     library.dlpack_usm_bridge_write_output.argtypes = [
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_char_p,
         ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_rules.restype = ctypes.c_int
+    library.dlpack_usm_bridge_rules.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_consumer_verdict.restype = ctypes.c_int
+    library.dlpack_usm_bridge_consumer_verdict.argtypes = [ctypes.c_char_p,
+                                                           ctypes.POINTER(ctypes.c_void_p)]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
 
@@ -163,6 +168,22 @@ def read_answer(code, result):
         raise BridgeError(answer.get("error", "the bridge refused"), answer.get("hint", ""),
                           exit_code=code)
     return answer
+
+
+def rules_catalog():
+    """The tool's whole rule catalog, as `dlpack-usm rules --json` prints it."""
+    result = ctypes.c_void_p()
+    return read_answer(library().dlpack_usm_bridge_rules(ctypes.byref(result)), result)
+
+
+def consumer_verdict(observation):
+    """The verdict on what a consumer did with one cell (bridge.h,
+    dlpack_usm_bridge_consumer_verdict): the model `check --consumer` judges
+    C libraries with, so that C and Python cannot disagree."""
+    result = ctypes.c_void_p()
+    code = library().dlpack_usm_bridge_consumer_verdict(json.dumps(observation).encode(),
+                                                        ctypes.byref(result))
+    return read_answer(code, result)
 
 
 def write_output(path, text, option):

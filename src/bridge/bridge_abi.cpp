@@ -213,6 +213,19 @@ int dlpack_usm_bridge_write_output(const char* path, const void* content, uint64
   });
 }
 
+int dlpack_usm_bridge_rules(char** result_json) {
+  return guarded(result_json, [] { return dlpack_usm::bridge::rules_json(); });
+}
+
+int dlpack_usm_bridge_consumer_verdict(const char* observation_json, char** result_json) {
+  return guarded(result_json, [&] {
+    if (observation_json == nullptr) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_consumer_verdict was given no observation");
+    }
+    return dlpack_usm::bridge::consumer_verdict_json(observation_json);
+  });
+}
+
 void dlpack_usm_bridge_free(char* text) {
   std::free(text);
 }

@@ -6,6 +6,9 @@
 
 #include "common/error.hpp"
 #include "dlpack/names.hpp"
+#include "matrix/consumer_verdict.hpp"
+#include "report/rules_report.hpp"
+#include "rules/rule_ids.hpp"
 #include "suite/live_matrix.hpp"
 
 namespace dlpack_usm::bridge {
@@ -18,7 +21,9 @@ using suite::OfferedShape;
 // The kinds in the order the C++ check picks the first one a device has.
 constexpr UsmKind kFirstKindOrder[] = {UsmKind::device, UsmKind::shared, UsmKind::host};
 
-ordered_json cell_json(const OfferedShape& shape, std::string_view axis, bool valid) {
+ordered_json cell_json(const OfferedShape& shape, std::string_view axis, bool valid,
+                       const std::string& broken_rule = {}) {
+  std::optional<OfferedShape> twin = valid ? suite::compact_twin(shape) : std::nullopt;
   ordered_json features_by_kind = ordered_json::object();
   if (axis == "version") {
     for (UsmKind kind : suite::kLiveKinds) {
@@ -37,7 +42,20 @@ ordered_json cell_json(const OfferedShape& shape, std::string_view axis, bool va
       {"flags", shape.flags},
       {"null_data", shape.null_data},
       {"features", valid ? suite::features_of(shape, std::nullopt) : std::vector<std::string>{}},
-      {"features_by_kind", features_by_kind}};
+      {"features_by_kind", features_by_kind},
+      {"twin", twin ? ordered_json(twin->name) : ordered_json(nullptr)},
+      {"broken_rule", broken_rule},
+      {"unknown_major", broken_rule == rules::ids::kVersionMajor},
+      {"null_deleter", shape.null_deleter}};
+}
+
+ordered_json classes_json() {
+  ordered_json classes = ordered_json::array();
+  for (const matrix::ProfileClassInfo& info : matrix::profile_classes()) {
+    classes.push_back(
+        {{"name", info.name}, {"symbol", std::string(1, info.symbol)}, {"meaning", info.meaning}});
+  }
+  return classes;
 }
 
 }  // namespace
@@ -84,24 +102,42 @@ ordered_json consumer_matrix_json() {
   for (const OfferedShape& shape : suite::layout_axis()) {
     cells.push_back(cell_json(shape, "layout", true));
   }
-  for (const std::string& name : suite::invalid_case_names()) {
-    cells.push_back(cell_json(suite::invalid_shape(name), "invalid", false));
-  }
-  // The severities of the consumer rules, from the one catalog, for the
-  // findings the Python consumer checks make.
-  ordered_json severities = ordered_json::object();
-  for (const rules::RuleInfo& rule : rules::rule_catalog()) {
-    if (rule.id.starts_with("DLP-CONSUMER-")) {
-      severities[std::string(rule.id)] = rules::to_string(rule.severity);
-    }
+  for (const suite::InvalidCell& cell : suite::invalid_cells()) {
+    cells.push_back(cell_json(suite::invalid_shape(cell.name), "invalid", false, cell.rule_id));
   }
   return {{"runtime", runtime_name},
           {"devices", devices},
           {"cells", cells},
-          {"severities", severities}};
+          {"classes", classes_json()}};
+}
+
+ordered_json consumer_verdict_json(const std::string& observation) {
+  nlohmann::json parsed = nlohmann::json::parse(observation, nullptr, false);
+  if (parsed.is_discarded()) {
+    fail_usage("the consumer observation is not JSON",
+               "pass one JSON object (bridge.h, dlpack_usm_bridge_consumer_verdict)");
+  }
+  return matrix::verdict_to_json(matrix::judge_consumer(matrix::observation_from_json(parsed)));
+}
+
+ordered_json rules_json() {
+  std::vector<const rules::RuleInfo*> all;
+  for (const rules::RuleInfo& rule : rules::rule_catalog()) all.push_back(&rule);
+  return report::rules_to_json(all);
 }
 
 OfferedShape find_cell(const std::string& name, bool& valid) {
+  constexpr std::string_view kTwinSuffix = "~compact";
+  if (name.ends_with(kTwinSuffix)) {
+    OfferedShape original = find_cell(name.substr(0, name.size() - kTwinSuffix.size()), valid);
+    std::optional<OfferedShape> twin = valid ? suite::compact_twin(original) : std::nullopt;
+    if (!twin) {
+      fail_usage(
+          fmt::format("'{}' is no cell of the consumer matrix: its cell has no compact twin", name),
+          "list the cells and their twins with dlpack_usm_bridge_consumer_matrix");
+    }
+    return *twin;
+  }
   valid = true;
   for (auto axis : {suite::version_axis, suite::dtype_axis, suite::layout_axis}) {
     for (OfferedShape& shape : axis()) {

@@ -23,11 +23,19 @@ runtime::Runtime& offer_runtime(std::string* name = nullptr);
 // {"runtime", "devices": [{"name", "device_id", "kinds", "first_kind"}],
 //  "cells": [{"name", "axis", "valid", "dtype", "shape", "strides",
 //             "byte_offset", "version", "flags", "features",
-//             "features_by_kind"}]}
+//             "features_by_kind", "twin"}], "classes": [...]}
 nlohmann::ordered_json consumer_matrix_json();
 
-// The cell called `name` (valid or invalid); Error(usage) for no such cell.
-// `valid` tells which.
+// The cell called `name` (valid or invalid, or the compact twin
+// "<cell>~compact" of a valid one); Error(usage) for no such cell. `valid`
+// tells which.
 suite::OfferedShape find_cell(const std::string& name, bool& valid);
+
+// The verdict on one observation of a consumer (bridge.h,
+// dlpack_usm_bridge_consumer_verdict); Error(usage) when it is malformed.
+nlohmann::ordered_json consumer_verdict_json(const std::string& observation);
+
+// The whole rule catalog, as `dlpack-usm rules --json` prints it.
+nlohmann::ordered_json rules_json();
 
 }  // namespace dlpack_usm::bridge

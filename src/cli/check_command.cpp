@@ -44,6 +44,7 @@ struct CheckArguments {
   std::string shard;
   std::string label;
   bool allow_empty = false;
+  bool strict = false;
   bool vectors_only = false;
   bool list = false;
   double timeout_s = 60;
@@ -182,6 +183,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   for (const auto& b : args.baselines) options.baselines.emplace_back(b);
   for (const auto& f : args.flakes) options.flakes.emplace_back(f);
   options.allow_empty = args.allow_empty;
+  options.strict = args.strict;
   options.timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
   options.batch_size = static_cast<std::size_t>(args.batch);
   options.jobs = args.jobs > 0
@@ -279,6 +281,8 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       ->check(label_syntax());
   command->add_flag("--allow-empty", args->allow_empty,
                     "Selecting no case, or finding no device, is not an error");
+  command->add_flag("--strict", args->strict,
+                    "Fail the gate on warnings too (a case whose worst finding is a warning)");
   command->add_flag("--vectors-only", args->vectors_only,
                     "Run the conformance vectors alone: no live case, no device needed");
   command->add_option("--require", args->required_features,

@@ -4,14 +4,17 @@
 #pragma once
 
 #include <string_view>
+#include "rules/rule_ids.hpp"
 
 namespace dlpack_usm::exchange::rule_ids {
 
-inline constexpr std::string_view kDefaultContext = "DLP-ONEAPI-CONTEXT-NOT-DEFAULT";
-inline constexpr std::string_view kUsmUnknown = "DLP-ONEAPI-USM-UNKNOWN";
-inline constexpr std::string_view kDeviceIdRange = "DLP-ONEAPI-DEVICE-ID-RANGE";
-inline constexpr std::string_view kDeviceIdNegative = "DLP-DEVICE-ID-NEGATIVE";
-inline constexpr std::string_view kVersionMajor = "DLP-VERSION-MAJOR";
-inline constexpr std::string_view kExtentOutsideAllocation = "DLP-EXTENT-OUTSIDE-ALLOCATION";
+namespace ids = rules::ids;
+
+inline constexpr std::string_view kDefaultContext = ids::kOneapiContextNotDefault;
+inline constexpr std::string_view kUsmUnknown = ids::kOneapiUsmUnknown;
+inline constexpr std::string_view kDeviceIdRange = ids::kOneapiDeviceIdRange;
+inline constexpr std::string_view kDeviceIdNegative = ids::kDeviceIdNegative;
+inline constexpr std::string_view kVersionMajor = ids::kVersionMajor;
+inline constexpr std::string_view kExtentOutsideAllocation = ids::kExtentOutsideAllocation;
 
 }  // namespace dlpack_usm::exchange::rule_ids

@@ -127,16 +127,17 @@ TextTable outcome_table(const CheckRun& run) {
     ++row.total;
     ++row.outcomes[recorded.result.outcome];
   }
-  TextTable table(
-      {"DEVICE", "CASES", "PASS", "FAIL", "N/S", "SKIP", "ERROR", "CRASH", "TIMEOUT", "NOT RUN"});
+  TextTable table({"DEVICE", "CASES", "PASS", "WARN", "FAIL", "N/S", "SKIP", "ERROR", "CRASH",
+                   "TIMEOUT", "NOT RUN"});
   for (const auto& [name, row] : rows) {
     auto count = [&row](Outcome o) {
       auto it = row.outcomes.find(o);
       return std::to_string(it == row.outcomes.end() ? 0 : it->second);
     };
-    table.add_row({name, std::to_string(row.total), count(Outcome::pass), count(Outcome::fail),
-                   count(Outcome::not_supported), count(Outcome::skipped), count(Outcome::error),
-                   count(Outcome::crash), count(Outcome::timeout), count(Outcome::not_run)});
+    table.add_row({name, std::to_string(row.total), count(Outcome::pass), count(Outcome::warn),
+                   count(Outcome::fail), count(Outcome::not_supported), count(Outcome::skipped),
+                   count(Outcome::error), count(Outcome::crash), count(Outcome::timeout),
+                   count(Outcome::not_run)});
   }
   return table;
 }
@@ -163,8 +164,9 @@ void print_expectation_files(Printer& printer, const CheckRun& run) {
 void print_summary(Printer& printer, const CheckRun& run) {
   suite::VerdictCounts verdicts = run.verdict_counts();
   Value outcomes;
-  for (Outcome outcome : {Outcome::pass, Outcome::fail, Outcome::not_supported, Outcome::skipped,
-                          Outcome::error, Outcome::crash, Outcome::timeout, Outcome::not_run}) {
+  for (Outcome outcome :
+       {Outcome::pass, Outcome::warn, Outcome::fail, Outcome::not_supported, Outcome::skipped,
+        Outcome::error, Outcome::crash, Outcome::timeout, Outcome::not_run}) {
     outcomes[suite::to_string(outcome)] = run.outcome_count(outcome);
   }
   printer.data("summary", {{"total", run.cases.size()},
@@ -184,16 +186,28 @@ void print_summary(Printer& printer, const CheckRun& run) {
       verdicts.regression));
 }
 
-// People read about the cases that need them: those whose verdict is not ok.
+// "crash", or "timeout, then crash on re-run" where a re-run ended otherwise.
+std::string attempts_text(const suite::CaseResult& result) {
+  std::string outcome = suite::to_string(result.outcome);
+  if (!result.first_outcome || *result.first_outcome == result.outcome) return outcome;
+  return fmt::format("{}, then {} on re-run", suite::to_string(*result.first_outcome), outcome);
+}
+
+// People read about the cases that need them: those whose verdict is not ok
+// in full, and a line for each warning the gate let pass.
 void print_case_verdict(Printer& printer, const RecordedCase& recorded) {
   const suite::CaseResult& result = recorded.result;
-  if (result.verdict == suite::Verdict::ok) return;
+  if (result.verdict == suite::Verdict::ok) {
+    if (result.outcome == Outcome::warn) {
+      printer.line(fmt::format("warn {}: {}", result.id, result.message));
+    }
+    return;
+  }
   printer.line("");
-  printer.line(fmt::format("{} {}: {} ({})", suite::to_string(result.verdict), result.id,
-                           suite::to_string(result.outcome),
-                           result.duration_ms >= 1000
-                               ? fmt::format("{:.1f} s", result.duration_ms / 1000)
-                               : fmt::format("{:.0f} ms", result.duration_ms)));
+  printer.line(fmt::format(
+      "{} {}: {} ({})", suite::to_string(result.verdict), result.id, attempts_text(result),
+      result.duration_ms >= 1000 ? fmt::format("{:.1f} s", result.duration_ms / 1000)
+                                 : fmt::format("{:.0f} ms", result.duration_ms)));
   printer.line(fmt::format("  {}", result.message));
   printer.line(fmt::format("  repro: {}", recorded.repro));
 }
@@ -201,8 +215,8 @@ void print_case_verdict(Printer& printer, const RecordedCase& recorded) {
 void print_gate(Printer& printer, const CheckRun& run) {
   int skipped = run.outcome_count(Outcome::skipped);
   printer.line("");
-  printer.line(fmt::format("gate: {} ({} cases run{} in {:.1f} s{})",
-                           run.gate_passed() ? "PASSED" : "FAILED",
+  printer.line(fmt::format("gate: {}{} ({} cases run{} in {:.1f} s{})",
+                           run.gate_passed() ? "PASSED" : "FAILED", run.strict ? " (strict)" : "",
                            run.cases.size() - static_cast<std::size_t>(skipped),
                            skipped > 0 ? fmt::format(", {} skipped by the filters,", skipped) : "",
                            run.duration_ms / 1000, run.interrupted ? ", interrupted" : ""));
@@ -224,6 +238,15 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
   printer.data("verdict", suite::to_string(result.verdict));
   printer.data("message", result.message);
   printer.data("rule_ids", result.rule_ids);
+  {
+    ListScope findings(printer, "findings");
+    for (const suite::CaseFinding& finding : result.findings) {
+      printer.data({},
+                   {{"rule_id", finding.rule_id.empty() ? Value(nullptr) : Value(finding.rule_id)},
+                    {"severity", rules::to_string(finding.severity)},
+                    {"message", finding.message}});
+    }
+  }
   printer.data("duration_ms", result.duration_ms);
   printer.data("attempts", result.attempts);
   printer.data("first_outcome", result.first_outcome
@@ -237,7 +260,8 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
     std::string cell_class = suite::profile_class(recorded);
     printer.data("profile", {{"axis", recorded.spec.profile_axis},
                              {"value", recorded.spec.profile_value},
-                             {"outcome", cell_class.empty() ? Value(nullptr) : Value(cell_class)}});
+                             {"outcome", cell_class.empty() ? Value(nullptr) : Value(cell_class)},
+                             {"reason", result.decline_reason}});
   }
 }
 
@@ -290,7 +314,7 @@ std::string check_run_failures(const CheckRun& run) {
   std::vector<suite::CaseResult> results;
   results.reserve(run.cases.size());
   for (const RecordedCase& recorded : run.cases) results.push_back(recorded.result);
-  return suite::failures_file_text(results);
+  return suite::failures_file_text(results, run.strict);
 }
 
 std::string check_run_to_junit(const CheckRun& run) {
@@ -305,7 +329,7 @@ std::string check_run_to_junit(const CheckRun& run) {
     double seconds = 0;
     for (const RecordedCase* recorded : members) {
       Outcome outcome = recorded->result.outcome;
-      failures += outcome == Outcome::fail ? 1 : 0;
+      failures += (outcome == Outcome::fail || (run.strict && outcome == Outcome::warn)) ? 1 : 0;
       errors += (outcome == Outcome::crash || outcome == Outcome::timeout ||
                  outcome == Outcome::error || outcome == Outcome::not_run)
                     ? 1
@@ -335,6 +359,17 @@ std::string check_run_to_junit(const CheckRun& run) {
         case Outcome::pass:
           xml += "/>\n";
           continue;
+        case Outcome::warn:
+          // A passed testcase that says what it warns of; a failure under --strict.
+          xml += run.strict
+                     ? fmt::format(">\n      <failure message=\"{}\" type=\"warn\">{}</failure>\n",
+                                   message, xml_escape(detail))
+                     : fmt::format(
+                           ">\n      <properties><property name=\"outcome\" "
+                           "value=\"warn\"/></properties>\n      "
+                           "<system-out>warning: {}</system-out>\n",
+                           message);
+          break;
         case Outcome::fail:
           xml += fmt::format(">\n      <failure message=\"{}\" type=\"fail\">{}</failure>\n",
                              message, xml_escape(detail));

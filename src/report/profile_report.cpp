@@ -63,6 +63,8 @@ void print_profile(Printer& printer, const std::vector<ProfileEntry>& profile) {
                         {"axis", cell.axis},
                         {"value", cell.value},
                         {"outcome", cell.outcome},
+                        {"status", cell.status},
+                        {"reason", cell.reason},
                         {"case", cell.case_id}});
     }
   }

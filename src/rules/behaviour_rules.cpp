@@ -11,7 +11,6 @@
 namespace dlpack_usm::rules {
 namespace {
 
-
 constexpr dl::Release kExchangeApiSince{1, 2};
 
 constexpr std::string_view kStridesInElements =

@@ -14,7 +14,7 @@ const std::vector<RuleDefinition>& definitions() {
     for (auto family :
          {version_rules(), flags_rules(), dtype_rules(), shape_rules(), addressing_rules(),
           alignment_rules(), device_rules(), deleter_rules(), oneapi_rules(), cuda_rules(),
-          behaviour_rules(), producer_behaviour_rules()}) {
+          behaviour_rules(), producer_behaviour_rules(), library_rules(), python_rules()}) {
       joined.insert(joined.end(), family.begin(), family.end());
     }
     return joined;
@@ -66,9 +66,11 @@ std::optional<Strength> strength_of(std::string_view normative) {
       {"shall", Strength::must},
       {"can not", Strength::must},
       {"required", Strength::must},
+      {"definition", Strength::must},
       {"should", Strength::should},
       {"recommended", Strength::should},
       {"deprecated", Strength::should},
+      {"convention", Strength::should},
       {"can", Strength::may},
       {"may", Strength::may},
       {"heuristic", Strength::heuristic}};

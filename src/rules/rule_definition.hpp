@@ -72,6 +72,10 @@ std::span<const RuleDefinition> cuda_rules();
 std::span<const RuleDefinition> behaviour_rules();
 // Defined in producer_behaviour_rules.cpp; joined after behaviour_rules().
 std::span<const RuleDefinition> producer_behaviour_rules();
+// The verdict model's rules on libraries (library_rules.cpp), joined next.
+std::span<const RuleDefinition> library_rules();
+// The Python protocol's rules (python_rules.cpp), joined last.
+std::span<const RuleDefinition> python_rules();
 
 // Shared by several families (rule_helpers.cpp).
 

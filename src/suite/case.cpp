@@ -1,5 +1,6 @@
 #include "suite/case.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -10,8 +11,9 @@
 namespace dlpack_usm::suite {
 namespace {
 
-constexpr std::array<std::pair<Outcome, const char*>, 8> kOutcomeNames{{
+constexpr std::array<std::pair<Outcome, const char*>, 9> kOutcomeNames{{
     {Outcome::pass, "pass"},
+    {Outcome::warn, "warn"},
     {Outcome::fail, "fail"},
     {Outcome::not_supported, "not_supported"},
     {Outcome::skipped, "skipped"},
@@ -64,9 +66,34 @@ void CaseSpec::throw_details_mismatch() const {
               fmt::format("case {} carries the details of another case source", id));
 }
 
-bool is_failing(Outcome outcome) {
+bool is_failing(Outcome outcome, bool strict) {
   return outcome == Outcome::fail || outcome == Outcome::error || outcome == Outcome::crash ||
-         outcome == Outcome::timeout;
+         outcome == Outcome::timeout || (strict && outcome == Outcome::warn);
+}
+
+void CaseResult::add_finding(CaseFinding finding) {
+  if (!finding.rule_id.empty() &&
+      std::find(rule_ids.begin(), rule_ids.end(), finding.rule_id) == rule_ids.end()) {
+    rule_ids.push_back(finding.rule_id);
+  }
+  findings.push_back(std::move(finding));
+}
+
+Outcome outcome_of(const std::vector<CaseFinding>& findings) {
+  Outcome outcome = Outcome::pass;
+  for (const CaseFinding& finding : findings) {
+    if (finding.severity == rules::Severity::error) return Outcome::fail;
+    if (finding.severity == rules::Severity::warning) outcome = Outcome::warn;
+  }
+  return outcome;
+}
+
+rules::Severity catalog_severity(std::string_view rule_id) {
+  const rules::RuleInfo* rule = rules::find_rule(rule_id);
+  if (rule == nullptr) {
+    throw Error(ExitCode::internal, fmt::format("rule {} is not in the catalog", rule_id));
+  }
+  return rule->severity;
 }
 
 }  // namespace dlpack_usm::suite

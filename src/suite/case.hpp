@@ -11,11 +11,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/rule.hpp"
+
 namespace dlpack_usm::suite {
 
-// What happened when the case ran.
+// What happened when the case ran. A case that ran to its end takes the
+// status of its worst finding: an error fails it, a warning makes it warn
+// (the gate passes it unless --strict), an info passes it.
 enum class Outcome {
   pass,
+  warn,  // the worst finding is a warning
   fail,
   not_supported,  // the device lacks a capability the case needs
   skipped,        // filtered out after selection (kept for the record)
@@ -32,8 +37,9 @@ const char* to_string(Outcome outcome);
 const char* to_string(Verdict verdict);
 std::optional<Outcome> parse_outcome(std::string_view text);
 std::optional<Verdict> parse_verdict(std::string_view text);
-// fail, error, crash, timeout: the outcomes a baseline can expect.
-bool is_failing(Outcome outcome);
+// fail, error, crash, timeout: the outcomes a baseline can expect; with
+// `strict` (check --strict) warn as well.
+bool is_failing(Outcome outcome, bool strict = false);
 
 // What one case source needs to run one of its cases. Each source declares
 // its own type (a vector's file and expected rules; a round trip's USM kind,
@@ -91,6 +97,16 @@ struct CaseSpec {
   [[noreturn]] void throw_details_mismatch() const;
 };
 
+// One finding of a case: the rule it breaks and how severe the catalog
+// says that is. A finding with no rule is a check of the tool itself (a
+// vector that did not fire its rule, a step of the harness) and fails the
+// case.
+struct CaseFinding {
+  std::string rule_id;
+  rules::Severity severity = rules::Severity::error;
+  std::string message;
+};
+
 struct CaseResult {
   CaseResult() = default;
   // A result with no rule fired (yet): pass, not_supported, error...
@@ -100,13 +116,29 @@ struct CaseResult {
   std::string id;
   Outcome outcome = Outcome::error;
   std::string message;
-  std::vector<std::string> rule_ids;  // rules that fired
+  std::vector<std::string> rule_ids;  // rules that fired, each once, in order
+  std::vector<CaseFinding> findings;  // what decided the outcome, with severities
   double duration_ms = 0;
   int attempts = 1;
   // Set by the runner when a re-run gave another outcome.
   std::optional<Outcome> first_outcome;
   Verdict verdict = Verdict::ok;
+  // A cell of the consumer matrix: its class in the capability profile
+  // (matrix/consumer_verdict.hpp) and, for a decline, the consumer's reason.
+  std::string profile_class;
+  std::string decline_reason;
+
+  // Records a finding and its rule id.
+  void add_finding(CaseFinding finding);
 };
+
+// The status a case's findings give it: fail on an error, warn on a
+// warning, pass otherwise.
+Outcome outcome_of(const std::vector<CaseFinding>& findings);
+
+// The catalog's severity of `rule_id`; Error(internal) for an id the
+// catalog does not have (a bug of the tool).
+rules::Severity catalog_severity(std::string_view rule_id);
 
 // Produces the cases of one kind and runs one of them. run() executes inside
 // the isolated child process; it reports failures through the result and

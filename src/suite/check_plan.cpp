@@ -51,6 +51,7 @@ nlohmann::json options_to_json(const CheckOptions& options) {
           {"jobs", options.jobs},
           {"batch", options.batch_size},
           {"allow_empty", options.allow_empty},
+          {"strict", options.strict},
           {"label", options.label}};
 }
 
@@ -162,10 +163,10 @@ CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
   if (result.outcome != Outcome::not_supported || spec.decline_rule.empty() || feature == nullptr) {
     return result;
   }
-  result.outcome = Outcome::fail;
-  result.rule_ids = {spec.decline_rule};
   result.message = fmt::format("rule {}: --require {}, but the library declined: {}",
                                spec.decline_rule, *feature, result.message);
+  result.add_finding({spec.decline_rule, catalog_severity(spec.decline_rule), result.message});
+  result.outcome = outcome_of(result.findings);
   return result;
 }
 
@@ -200,6 +201,7 @@ CheckRun run_check(
   run.inventory = runtime::active_runtime().inventory();
   run.options = options_to_json(options);
   run.plugins = options.plugin_descriptions;
+  run.strict = options.strict;
 
   Expectations expectations;
   for (const auto& path : options.baselines) {
@@ -236,7 +238,7 @@ CheckRun run_check(
     if (!callbacks.on_case) return;
     const CaseSpec& spec = *by_id.at(result.id);
     CaseResult decided = apply_required_features(spec, result, options.required_features);
-    decided.verdict = decide_verdict(decided, expectations);
+    decided.verdict = decide_verdict(decided, expectations, options.strict);
     callbacks.on_case({spec, decided,
                        repro_command(spec, options.suite_dir, default_suite, options.plugins,
                                      options.required_features)});
@@ -249,7 +251,7 @@ CheckRun run_check(
   for (std::size_t i = 0; i < results.size(); ++i) {
     CaseResult result =
         apply_required_features(selected[i], std::move(results[i]), options.required_features);
-    result.verdict = decide_verdict(result, expectations);
+    result.verdict = decide_verdict(result, expectations, options.strict);
     run.interrupted = run.interrupted || result.outcome == Outcome::not_run;
     run.cases.push_back({selected[i], std::move(result),
                          repro_command(selected[i], options.suite_dir, default_suite,

@@ -25,6 +25,8 @@ struct CheckOptions {
   std::vector<std::filesystem::path> baselines;
   std::vector<std::filesystem::path> flakes;
   bool allow_empty = false;
+  // --strict: a case that warns fails the gate (and a baseline may expect it).
+  bool strict = false;
   std::chrono::milliseconds timeout{60000};
   int jobs = 1;
   // The most cases one worker process runs (1: a process per case).
@@ -75,7 +77,8 @@ std::string repro_command(const CaseSpec& spec, const std::filesystem::path& sui
                           const std::vector<std::string>& required_features = {});
 
 // A clean decline (not_supported) of a case that names a required feature
-// becomes a failure of the case's decline_rule; other results are unchanged.
+// becomes a finding of the case's decline_rule (an error: the user asked for
+// the feature); other results are unchanged.
 CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
                                    const std::vector<std::string>& required_features);
 

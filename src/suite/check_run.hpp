@@ -40,6 +40,7 @@ struct CheckRun {
   std::vector<ExpectationFile> expectation_files;
   std::vector<RecordedCase> cases;
   bool interrupted = false;
+  bool strict = false;  // check --strict: warnings fail the gate
   // The libraries under test (check --producer/--consumer), as the probe
   // child described them: role, path, interface, name, version.
   nlohmann::json plugins = nlohmann::json::array();

@@ -15,6 +15,9 @@
 #include "exchange/export_tensor.hpp"
 #include "exchange/pattern.hpp"
 #include "facts/element_size.hpp"
+#include "matrix/consumer_verdict.hpp"
+#include "rules/rule_ids.hpp"
+#include "suite/case_findings.hpp"
 #include "suite/consumer_matrix.hpp"
 #include "suite/consumer_view.hpp"
 #include "suite/live_matrix.hpp"
@@ -27,14 +30,6 @@ namespace {
 
 using facts::UsmKind;
 using runtime::DeviceInfo;
-
-constexpr const char* kChecksumRule = "DLP-CONSUMER-CHECKSUM";
-constexpr const char* kRejectsValidRule = "DLP-CONSUMER-REJECTS-VALID";
-constexpr const char* kAcceptsInvalidRule = "DLP-CONSUMER-ACCEPTS-INVALID";
-constexpr const char* kDeleterCountRule = "DLP-CONSUMER-DELETER-COUNT";
-constexpr const char* kWritesReadOnlyRule = "DLP-CONSUMER-WRITES-READ-ONLY";
-constexpr const char* kWrongViewRule = "DLP-CONSUMER-WRONG-VIEW";
-constexpr const char* kCallsNullDeleterRule = "DLP-CONSUMER-CALLS-NULL-DELETER";
 
 facts::UsmKind first_supported_kind(const DeviceInfo& device) {
   for (UsmKind kind : {UsmKind::device, UsmKind::shared, UsmKind::host}) {
@@ -58,14 +53,100 @@ bool view_reported(const PluginSession& session, const DlpackUsmConsumeResult& r
   return session.table().table->abi_version >= 3 && result.view_reported != 0;
 }
 
+// One call of the library's consume on one offered tensor, and what the
+// tool read back afterwards.
+struct ConsumeCall {
+  int status = DLPACK_USM_OK;
+  DlpackUsmConsumeResult result{};
+  std::string reason;  // the library's text, escaped for terminals, valid UTF-8
+  int deleter_calls = 0;
+  std::size_t written = 0;     // bytes of a READ_ONLY tensor's allocation changed
+  std::uint64_t checksum = 0;  // of the elements offered, in logical order
+
+  bool declined() const { return status == DLPACK_USM_UNSUPPORTED || result.accepted == 0; }
+};
+
+ConsumeCall call_consume(PluginSession& session, const DeviceInfo& device, UsmKind kind,
+                         const OfferedShape& shape, OfferedTensor& offered) {
+  ConsumeCall call;
+  call.checksum = offered.checksum;
+  call.result.struct_size = sizeof call.result;
+  reset_offered_deleter_calls();
+  call.status = session.table().table->consume(session.host(), offered.tensor,
+                                               offered.versioned ? 1 : 0, &call.result);
+  call.result.reason[sizeof call.result.reason - 1] = '\0';
+  call.reason = printable(call.result.reason);
+  if ((shape.flags & dl::kFlagReadOnly) != 0) {
+    call.written = written_bytes(session.runtime(), device, offered);
+  }
+  // A NULL deleter is never called (a call would have crashed the case,
+  // which DLP-CONSUMER-CALLS-NULL-DELETER charges): the tool frees it.
+  if (shape.null_deleter) free_unconsumed(offered);
+  call.deleter_calls = offered_deleter_calls();
+  (void)kind;
+  return call;
+}
+
+// What the consumer did, as the verdict model reads it.
+matrix::ConsumerObservation observe(const PluginSession& session, const ConsumeCase& consume,
+                                    const ConsumeCall& call, std::int32_t device_id) {
+  matrix::ConsumerObservation seen;
+  seen.cell = consume.shape.name;
+  seen.valid = consume.valid;
+  seen.broken_rule = consume.rule;
+  seen.unknown_major = consume.rule == rules::ids::kVersionMajor;
+  seen.read_only = (consume.shape.flags & dl::kFlagReadOnly) != 0;
+  seen.null_deleter = consume.shape.null_deleter;
+  seen.action =
+      call.declined() ? matrix::ConsumerAction::declined : matrix::ConsumerAction::accepted;
+  seen.reason = call.reason;
+  seen.deleter_calls = seen.null_deleter ? 0 : call.deleter_calls;
+  seen.read_only_bytes_written = call.written;
+  if (!call.declined() && consume.valid) {
+    if (call.result.checksum != call.checksum) {
+      seen.data_difference = fmt::format(
+          "checksum {:#018x}, the elements in logical order give "
+          "{:#018x}",
+          call.result.checksum, call.checksum);
+    }
+    if (view_reported(session, call.result)) {
+      seen.view_difference = first_view_difference(call.result, consume.shape, device_id);
+    }
+  }
+  return seen;
+}
+
+// After a decline of a valid cell: whether the consumer takes the same
+// elements described canonically.
+std::optional<matrix::TwinObservation> try_twin(PluginSession& session, const DeviceInfo& device,
+                                                const ConsumeCase& consume) {
+  std::optional<OfferedShape> twin = compact_twin(consume.shape);
+  if (!twin) return std::nullopt;
+  OfferedTensor offered = offer(session.runtime(), device, consume.kind, *twin);
+  ConsumeCall call = call_consume(session, device, consume.kind, *twin, offered);
+  return matrix::TwinObservation{twin->name, call.status == DLPACK_USM_OK && !call.declined()};
+}
+
+CaseResult verdict_result(const CaseSpec& spec, const matrix::ConsumerVerdict& verdict) {
+  CaseFindings found;
+  for (const matrix::ConsumerFinding& finding : verdict.findings) {
+    found.add(finding.rule_id, finding.message);
+  }
+  CaseResult result = found.result(spec.id, verdict.message);
+  result.message = verdict.message;
+  if (verdict.status == matrix::ConsumerStatus::not_supported) {
+    result.outcome = Outcome::not_supported;
+  }
+  result.profile_class = verdict.profile_class;
+  result.decline_reason = verdict.decline_reason;
+  return result;
+}
+
 CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
   runtime::Runtime& runtime = session.runtime();
   const ConsumeCase& consume = spec.details_as<ConsumeCase>();
-  const std::string& name = consume.shape.name;
-  bool valid = consume.valid;
-  UsmKind kind = consume.kind;
-  OfferedTensor offered = offer(runtime, device, kind, consume.shape);
-  if (name == "separate-context") {
+  OfferedTensor offered = offer(runtime, device, consume.kind, consume.shape);
+  if (consume.shape.name == "separate-context") {
     // A runtime whose lookups ignore the context (PoCL 5.0) finds the pointer
     // in the default context too: no consumer can tell, so nothing is tested.
     runtime::PointerInfo seen =
@@ -78,77 +159,20 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
               "importer cannot tell them apart"};
     }
   }
-
-  DlpackUsmConsumeResult result{};
-  result.struct_size = sizeof result;
-  reset_offered_deleter_calls();
-  int status = session.table().table->consume(session.host(), offered.tensor,
-                                              offered.versioned ? 1 : 0, &result);
-  result.reason[sizeof result.reason - 1] = '\0';
-  // The library's text, escaped for terminals and made valid UTF-8 for JSON.
-  std::string reason = printable(result.reason);
-  CaseFindings found;
-  bool declined = status == DLPACK_USM_UNSUPPORTED;
-  if (declined) {
-    // A clean decline (the Python protocol's BufferError): the library says
-    // it does not support this tensor, which a valid one may well be.
-  } else if (status != DLPACK_USM_OK) {
-    found.add("", fmt::format("consume returned {} instead of DLPACK_USM_OK", status));
-  } else if (valid && result.accepted == 0) {
-    found.add(kRejectsValidRule,
-              fmt::format("rule {}: the valid tensor was rejected: {}", kRejectsValidRule, reason));
-  } else if (!valid && result.accepted != 0) {
-    found.add(kAcceptsInvalidRule,
-              fmt::format("rule {}: the invalid tensor ({}, which breaks {}) was accepted",
-                          kAcceptsInvalidRule, name, consume.rule));
-  } else if (valid) {
-    if (result.checksum != offered.checksum) {
-      found.add(kChecksumRule,
-                fmt::format("rule {}: checksum {:#018x}, the elements in logical order give "
-                            "{:#018x}",
-                            kChecksumRule, result.checksum, offered.checksum));
-    }
-    std::optional<std::string> difference =
-        view_reported(session, result)
-            ? first_view_difference(result, consume.shape, device.dlpack_device_id())
-            : std::nullopt;
-    if (difference) {
-      found.add(kWrongViewRule, fmt::format("rule {}: the view the consumer imported differs: {}",
-                                            kWrongViewRule, *difference));
-    }
+  ConsumeCall call = call_consume(session, device, consume.kind, consume.shape, offered);
+  if (call.status != DLPACK_USM_OK && call.status != DLPACK_USM_UNSUPPORTED) {
+    CaseFindings found;
+    found.add(std::string(rules::ids::kPluginStatus),
+              fmt::format("rule {}: consume returned {} instead of DLPACK_USM_OK or "
+                          "DLPACK_USM_UNSUPPORTED: {}",
+                          rules::ids::kPluginStatus, call.status, call.reason));
+    return found.result(spec.id, "");
   }
-  if (std::size_t written = (consume.shape.flags & dl::kFlagReadOnly) != 0
-                                ? written_bytes(runtime, device, offered)
-                                : 0;
-      written != 0) {
-    found.add(kWritesReadOnlyRule,
-              fmt::format("rule {}: {} bytes of the READ_ONLY tensor's allocation changed during "
-                          "consume",
-                          kWritesReadOnlyRule, written));
+  matrix::ConsumerObservation seen = observe(session, consume, call, device.dlpack_device_id());
+  if (seen.action == matrix::ConsumerAction::declined && seen.valid) {
+    seen.twin = try_twin(session, device, consume);
   }
-  // A NULL deleter is never called (a call would have crashed the case,
-  // which DLP-CONSUMER-CALLS-NULL-DELETER charges): the tool frees it.
-  bool null_deleter = consume.shape.null_deleter;
-  if (null_deleter) {
-    free_unconsumed(offered);
-  } else if (offered_deleter_calls() != 1) {
-    found.add(kDeleterCountRule,
-              fmt::format("rule {}: the deleter ran {} times by the time consume returned "
-                          "(must be 1)",
-                          kDeleterCountRule, offered_deleter_calls()));
-  }
-  const char* deleter_note =
-      null_deleter ? "the NULL deleter was left alone" : "the deleter ran once";
-  if (declined && found.empty()) {
-    return {spec.id, valid ? Outcome::not_supported : Outcome::pass,
-            fmt::format("declined as not supported ({}); {}", reason, deleter_note)};
-  }
-  std::string view_note = view_reported(session, result) ? " and view" : "";
-  return found.result(spec.id, valid ? fmt::format("accepted with the right checksum {:#018x}{}; "
-                                                   "{}",
-                                                   offered.checksum, view_note, deleter_note)
-                                     : fmt::format("rejected ({}, which breaks {}); {}", reason,
-                                                   consume.rule, deleter_note));
+  return verdict_result(spec, matrix::judge_consumer(seen));
 }
 
 }  // namespace
@@ -172,9 +196,15 @@ std::vector<std::string> consumer_features() {
 
 std::vector<CaseSpec> ConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  std::vector<std::string> rules{kChecksumRule,        kWrongViewRule,    kRejectsValidRule,
-                                 kAcceptsInvalidRule,  kDeleterCountRule, kWritesReadOnlyRule,
-                                 kCallsNullDeleterRule};
+  namespace ids = rules::ids;
+  std::vector<std::string> rules;
+  for (std::string_view rule :
+       {ids::kConsumerChecksum, ids::kConsumerWrongView, ids::kConsumerInconsistentDecline,
+        ids::kConsumerAcceptsInvalid, ids::kConsumerImportsUnknownMajor, ids::kConsumerDeleterCount,
+        ids::kConsumerWritesReadOnly, ids::kConsumerCallsNullDeleter, ids::kConsumerRequiredFeature,
+        ids::kPluginStatus}) {
+    rules.emplace_back(rule);
+  }
   // Not the cross product: every version on every kind, and the dtype and
   // layout axes on the first kind the device has (device USM where it can).
   std::vector<OfferedShape> versions = version_axis();
@@ -198,9 +228,15 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
             fmt::format("consumer/{}/{}/{}", device, group, shape.name), "consumer", device, rules,
             std::make_shared<const ConsumeCase>(shape, valid, kind, std::move(broken_rule)));
         spec.features = std::move(features);
-        if (valid) spec.decline_rule = kRejectsValidRule;
-        // A consumer that calls the NULL deleter offered dies on the call.
-        if (shape.null_deleter) spec.crash_rule = kCallsNullDeleterRule;
+        if (valid) spec.decline_rule = std::string(ids::kConsumerRequiredFeature);
+        // A crash or hang on an invalid tensor is a warning, on a valid one
+        // a failure; a consumer that calls the NULL deleter offered dies on
+        // the call.
+        if (!valid) {
+          spec.crash_rule = std::string(ids::kPluginCrashInvalid);
+          spec.timeout_rule = std::string(ids::kPluginHangInvalid);
+        }
+        if (shape.null_deleter) spec.crash_rule = std::string(ids::kConsumerCallsNullDeleter);
         spec.profile_axis = std::move(axis);
         spec.profile_value = std::move(value);
         cases.push_back(std::move(spec));

@@ -1,5 +1,6 @@
 #include "suite/consumer_matrix.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include "dlpack/names.hpp"
 #include "exchange/pattern.hpp"
 #include "facts/element_size.hpp"
+#include "rules/rule_ids.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -20,37 +22,41 @@ using facts::UsmKind;
 // catalog: those offer() breaks through the version, the strides or the
 // allocation, named as they always were (another context's pointer is one
 // the default context does not know) ...
-constexpr std::array<std::pair<const char*, const char*>, 4> kNamedInvalidCells{{
-    {"major-version-2", "DLP-VERSION-MAJOR"},
-    {"separate-context", "DLP-ONEAPI-USM-UNKNOWN"},
-    {"unknown-pointer", "DLP-ONEAPI-USM-UNKNOWN"},
-    {"strides-null-1.2", "DLP-STRIDES-NULL"},
+constexpr std::array<std::pair<const char*, std::string_view>, 4> kNamedInvalidCells{{
+    {"major-version-2", rules::ids::kVersionMajor},
+    {"separate-context", rules::ids::kOneapiUsmUnknown},
+    {"unknown-pointer", rules::ids::kOneapiUsmUnknown},
+    {"strides-null-1.2", rules::ids::kStridesNull},
 }};
 
 // ... and those where one field of the struct breaks the rule, generated
 // from the rule id: the cell is named after the rule, so a new rule here is
 // a new cell with no other change.
 struct StructBreak {
-  const char* rule_id;
+  std::string_view rule_id;
   void (*apply)(dl::DLTensor& body, std::int32_t root_device_count);
 };
 constexpr std::array kStructBreaks{
     // 5 x 2^61 elements: the count fits 64 bits, its bytes do not; a product
     // taken as signed is negative.
-    StructBreak{"DLP-EXTENT-OVERFLOW",
+    StructBreak{rules::ids::kExtentOverflow,
                 [](dl::DLTensor& body, std::int32_t) { body.shape[0] = std::int64_t{1} << 61; }},
-    StructBreak{"DLP-SHAPE-NEGATIVE", [](dl::DLTensor& body, std::int32_t) { body.shape[0] = -3; }},
-    StructBreak{"DLP-DATA-NULL", [](dl::DLTensor& body, std::int32_t) { body.data = nullptr; }},
+    StructBreak{rules::ids::kShapeNegative,
+                [](dl::DLTensor& body, std::int32_t) { body.shape[0] = -3; }},
+    StructBreak{rules::ids::kDataNull,
+                [](dl::DLTensor& body, std::int32_t) { body.data = nullptr; }},
     // 5 and 6 are the device types no DLPack release assigns.
-    StructBreak{"DLP-DEVICE-TYPE-UNKNOWN",
+    StructBreak{rules::ids::kDeviceTypeUnknown,
                 [](dl::DLTensor& body, std::int32_t) { body.device.device_type = 5; }},
-    StructBreak{"DLP-ONEAPI-DEVICE-ID-RANGE",
+    StructBreak{rules::ids::kOneapiDeviceIdRange,
                 [](dl::DLTensor& body, std::int32_t roots) { body.device.device_id = roots; }},
 };
 
-// "DLP-EXTENT-OVERFLOW" -> "extent-overflow".
+constexpr std::string_view kRuleIdPrefix = "DLP-";
+
+// DLP-EXTENT-OVERFLOW -> "extent-overflow".
 std::string cell_name(std::string_view rule_id) {
-  std::string name(rule_id.substr(rule_id.starts_with("DLP-") ? 4 : 0));
+  std::string name(rule_id.substr(rule_id.starts_with(kRuleIdPrefix) ? kRuleIdPrefix.size() : 0));
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return name;
 }
@@ -211,6 +217,25 @@ std::vector<OfferedShape> version_axis() {
   return shapes;
 }
 
+std::optional<OfferedShape> compact_twin(const OfferedShape& shape) {
+  OfferedShape twin = shape;
+  twin.name = shape.name + "~compact";
+  twin.explicit_strides = true;
+  twin.null_data = false;
+  const std::vector<std::int64_t>& extents = shape.layout.shape;
+  std::vector<std::int64_t> row_major =
+      exchange::make_layout(extents, 1, exchange::Order::c).strides;
+  bool empty = std::find(extents.begin(), extents.end(), 0) != extents.end();
+  for (std::size_t k = 0; k < extents.size(); ++k) {
+    if (empty || extents[k] == 1) twin.layout.strides[k] = row_major[k];
+  }
+  // NULL strides are offered only where the version allows them (before 1.2).
+  bool null_strides = !shape.explicit_strides && shape.version < dl::Release{1, 2};
+  bool same = twin.layout.strides == shape.layout.strides && !null_strides && !shape.null_data;
+  if (same) return std::nullopt;
+  return twin;
+}
+
 std::vector<std::string> features_of(const OfferedShape& shape, std::optional<UsmKind> kind) {
   const std::string& name = shape.name;
   std::vector<std::string> features{name};
@@ -248,9 +273,9 @@ std::vector<std::byte> offered_image(const OfferedShape& shape) {
 
 std::vector<InvalidCell> invalid_cells() {
   std::vector<InvalidCell> cells;
-  for (const auto& [name, rule] : kNamedInvalidCells) cells.push_back({name, rule});
+  for (const auto& [name, rule] : kNamedInvalidCells) cells.push_back({name, std::string(rule)});
   for (const StructBreak& broken : kStructBreaks) {
-    cells.push_back({cell_name(broken.rule_id), broken.rule_id});
+    cells.push_back({cell_name(broken.rule_id), std::string(broken.rule_id)});
   }
   return cells;
 }

@@ -69,6 +69,14 @@ OfferedShape invalid_shape(const std::string& name);
 void break_after_export(const std::string& name, dl::DLTensor& body,
                         std::int32_t root_device_count);
 
+// The compact twin of a valid cell: the same shape, dtype and elements
+// described canonically — compact strides on axes of extent 1 and on a
+// size-0 tensor, explicit strides where the cell has NULL ones, non-NULL
+// data for size 0 — named "<cell>~compact"; nullopt where the cell is
+// canonical already. A consumer that declines a cell and accepts its twin
+// judges strides or pointers that address nothing.
+std::optional<OfferedShape> compact_twin(const OfferedShape& shape);
+
 // What a valid case asks of the consumer, for --require: its name, its
 // dtype, its USM kind where the case stands for the kind (the version axis),
 // and the family of layouts it belongs to.

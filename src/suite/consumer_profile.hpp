@@ -11,17 +11,19 @@
 
 namespace dlpack_usm::suite {
 
-// The classes, as the JSON report spells them: accepted (right view and
-// data), declined (not supported, with the consumer's reason), wrong (view
-// or data), accepted-invalid, crash, hang, deleter-misuse, and refused (an
-// invalid tensor rightly refused).
+// The classes, as the JSON report spells them (matrix::profile_classes):
+// accepted (right view and data), declined (with the consumer's reason; a
+// decline never fails, though one whose compact twin was accepted warns),
+// wrong (view or data), accepted-invalid, crash, hang, deleter-misuse, and
+// refused (an invalid tensor refused).
 struct ProfileEntry {
   std::string device;
   std::string axis;
   std::string value;
   std::string outcome;
   std::string case_id;
-  std::string reason;   // a decline's reason, or what failed
+  std::string reason;   // a decline's reason, or what happened
+  std::string status;   // the case's outcome: pass, warn, fail, not_supported, crash, ...
   bool failed = false;  // whether the case fails the gate
 };
 

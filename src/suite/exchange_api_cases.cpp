@@ -4,13 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "rules/rule_ids.hpp"
 #include "suite/produced_tensor.hpp"
 #include "suite/producer_cases.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
 
-constexpr const char* kPrototypeRule = "DLP-EXCHANGE-API-PROTOTYPE";
+constexpr std::string_view kPrototypeRule = rules::ids::kExchangeApiPrototype;
 
 struct Prototype {
   const char* name;
@@ -93,13 +94,18 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
   int status =
       session.exchange_api().table->managed_tensor_allocator(&given, &out, &errors, record_error);
   CaseFindings found;
+  if (status != 0 && errors.called) {
+    // A refusal with its reason: a library may decline anything.
+    return {spec.id, Outcome::not_supported,
+            fmt::format("managed_tensor_allocator declined ({}): {}: {}", status, errors.kind,
+                        errors.message)};
+  }
   if (status != 0) {
-    return {spec.id, Outcome::fail,
-            errors.called ? fmt::format("managed_tensor_allocator returned {}: {}: {}", status,
-                                        errors.kind, errors.message)
-                          : fmt::format("managed_tensor_allocator returned {} without calling "
-                                        "SetError",
-                                        status)};
+    found.add(std::string(rules::ids::kPluginStatus),
+              fmt::format("rule {}: managed_tensor_allocator returned {} without calling "
+                          "SetError, so the failure has no reason",
+                          rules::ids::kPluginStatus, status));
+    return found.result(spec.id, "");
   }
   if (out == nullptr) {
     found.add(kPrototypeRule,
@@ -132,7 +138,8 @@ std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
       for (const Prototype& prototype : kPrototypes) {
         cases.push_back(plugin_case(
             fmt::format("exchange-api/{}/{}", root.selector_name, prototype.name), "exchange-api",
-            root.selector_name, {kPrototypeRule, "DLP-PRODUCER-DELETER-LEAK"},
+            root.selector_name,
+            {std::string(kPrototypeRule), std::string(rules::ids::kProducerDeleterLeak)},
             std::make_shared<const AllocateCase>(&prototype)));
       }
     }

@@ -74,26 +74,32 @@ bool Expectations::allows_flakiness(const std::string& id) const {
   return contains(files, "flakes", id);
 }
 
-Verdict decide_verdict(const CaseResult& result, const Expectations& expectations) {
-  bool failing = is_failing(result.outcome) || result.outcome == Outcome::not_run;
-  bool changed_on_rerun = result.first_outcome && *result.first_outcome != result.outcome;
+Verdict decide_verdict(const CaseResult& result, const Expectations& expectations, bool strict) {
+  bool failing = is_failing(result.outcome, strict) || result.outcome == Outcome::not_run;
+  // A re-run happens only after a failing first attempt: a case is flaky
+  // when the re-run passed. Two failing attempts, even different ones (a
+  // hang, then a crash), are a failure.
+  bool passed_on_rerun =
+      result.first_outcome && is_failing(*result.first_outcome, strict) && !failing;
   if (expectations.expects_failure(result.id)) {
     if (failing) return Verdict::expected_failure;
-    if (result.outcome == Outcome::pass) {
-      return changed_on_rerun ? Verdict::flaky : Verdict::unexpected_pass;
+    if (result.outcome == Outcome::pass || result.outcome == Outcome::warn) {
+      return passed_on_rerun ? Verdict::flaky : Verdict::unexpected_pass;
     }
     return Verdict::ok;
   }
-  if (changed_on_rerun) return Verdict::flaky;
+  if (passed_on_rerun) return Verdict::flaky;
   if (failing)
     return expectations.allows_flakiness(result.id) ? Verdict::flaky : Verdict::regression;
   return Verdict::ok;
 }
 
-std::string failures_file_text(const std::vector<CaseResult>& results) {
-  std::string text = "# dlpack-usm check: cases whose outcome was fail, error, crash or timeout\n";
+std::string failures_file_text(const std::vector<CaseResult>& results, bool strict) {
+  std::string text =
+      fmt::format("# dlpack-usm check: cases whose outcome was fail, error, crash{} or timeout\n",
+                  strict ? ", warn (--strict)" : "");
   for (const CaseResult& result : results) {
-    if (is_failing(result.outcome))
+    if (is_failing(result.outcome, strict))
       text += fmt::format("{}  # {}\n", result.id, to_string(result.outcome));
   }
   return text;

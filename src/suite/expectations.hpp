@@ -35,12 +35,15 @@ struct Expectations {
   bool allows_flakiness(const std::string& id) const;
 };
 
-// The verdict of one result. A failing case re-run to another outcome is
-// flaky; a baselined failure is expected; a baselined case that passes is an
-// unexpected pass (the baseline should shrink); other failures regress.
-Verdict decide_verdict(const CaseResult& result, const Expectations& expectations);
+// The verdict of one result. A failing case that passed on its re-run is
+// flaky (two failing attempts are not, whatever they were); a baselined
+// failure is expected; a baselined case that passes is an unexpected pass
+// (the baseline should shrink); other failures regress. With `strict`
+// (check --strict) a warn outcome fails as well.
+Verdict decide_verdict(const CaseResult& result, const Expectations& expectations,
+                       bool strict = false);
 
 // The baseline-format text listing every case whose outcome is failing.
-std::string failures_file_text(const std::vector<CaseResult>& results);
+std::string failures_file_text(const std::vector<CaseResult>& results, bool strict = false);
 
 }  // namespace dlpack_usm::suite

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "exchange/round_trip.hpp"
+#include "suite/case_findings.hpp"
 #include "suite/live_matrix.hpp"
 #include "suite/live_negative_cases.hpp"
 
@@ -107,22 +108,29 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   request.options.read_only = tensor.read_only;
 
   exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);
-  CaseResult result;
+  // The tool's own export is judged as any producer's: a warning of the
+  // rules makes the case warn, an error fails it.
+  CaseFindings found;
   for (const auto* findings : {&report.export_findings, &report.import_findings}) {
-    for (const rules::Finding& finding : *findings) result.rule_ids.push_back(finding.rule_id);
+    for (const rules::Finding& finding : *findings) {
+      if (finding.severity == rules::Severity::info) continue;
+      found.add(finding,
+                fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
+    }
   }
   if (report.ok()) {
-    result.outcome = Outcome::pass;
-    result.message = fmt::format(
-        "{} elements read back in logical order from data 0x{:x} (zero copy), "
-        "device_id {}",
-        report.elements_checked, report.imported_data, report.expected_device_id);
-    return result;
+    return found.result(
+        "", fmt::format("{} elements read back in logical order from data 0x{:x} (zero copy), "
+                        "device_id {}",
+                        report.elements_checked, report.imported_data, report.expected_device_id));
   }
+  CaseResult result = found.result("", "");
   result.outcome = Outcome::fail;
+  for (const std::string& id : report.refusal_rule_ids) {
+    result.add_finding({id, catalog_severity(id), report.refusal});
+  }
   if (report.refused_at) {
     result.message = fmt::format("{} refused the tensor: {}", *report.refused_at, report.refusal);
-    for (const std::string& id : report.refusal_rule_ids) result.rule_ids.push_back(id);
   } else {
     std::vector<std::string> problems;
     if (!report.pointer_identity)
@@ -139,6 +147,10 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
     if (!report.deleter_released_allocation)
       problems.push_back("the deleter did not release the allocation");
     result.message = fmt::format("{}", fmt::join(problems, "; "));
+  }
+  // A failure without an error of the rules is the round trip's own.
+  if (outcome_of(result.findings) != Outcome::fail) {
+    result.add_finding({{}, rules::Severity::error, result.message});
   }
   return result;
 }

@@ -10,15 +10,16 @@
 #include "exchange/export_tensor.hpp"
 #include "exchange/import_tensor.hpp"
 #include "exchange/rule_refusal.hpp"
+#include "rules/rule_ids.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
 
 constexpr std::array kNegativeCases{
     NegativeCase{"separate-context", kOwnContextRule},
-    NegativeCase{"unknown-pointer", "DLP-ONEAPI-USM-UNKNOWN"},
-    NegativeCase{"major-version-2", "DLP-VERSION-MAJOR"},
-    NegativeCase{"device-id-out-of-range", "DLP-ONEAPI-DEVICE-ID-RANGE"},
+    NegativeCase{"unknown-pointer", rules::ids::kOneapiUsmUnknown},
+    NegativeCase{"major-version-2", rules::ids::kVersionMajor},
+    NegativeCase{"device-id-out-of-range", rules::ids::kOneapiDeviceIdRange},
 };
 
 // Each case runs in its own child process, so one counter per process is

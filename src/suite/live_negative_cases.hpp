@@ -6,6 +6,7 @@
 #include <span>
 #include <string_view>
 
+#include "rules/rule_ids.hpp"
 #include "runtime/runtime.hpp"
 #include "suite/case.hpp"
 
@@ -22,7 +23,7 @@ CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInf
 
 // The rule that refuses a sub-device allocation made outside the default
 // context, where that context cannot hold the sub-device.
-inline constexpr std::string_view kOwnContextRule = "DLP-ONEAPI-CONTEXT-NOT-DEFAULT";
+inline constexpr std::string_view kOwnContextRule = rules::ids::kOneapiContextNotDefault;
 // Allocates `kind` on `device` in a context of its own (what SYCL gives a
 // sub-device its platform's default context does not hold) and expects the
 // exporter to refuse it by kOwnContextRule.

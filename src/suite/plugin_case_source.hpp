@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "plugin/plugin_spec.hpp"
+#include "rules/rule_ids.hpp"
 #include "runtime/runtime.hpp"
 #include "suite/case.hpp"
 #include "suite/plugin_session.hpp"
@@ -15,8 +16,8 @@
 namespace dlpack_usm::suite {
 
 // The rules every plugin case can break by behaving badly, for --rule.
-inline constexpr const char* kPluginCrashRule = "DLP-PLUGIN-CRASH";
-inline constexpr const char* kPluginHangRule = "DLP-PLUGIN-HANG";
+inline constexpr std::string_view kPluginCrashRule = rules::ids::kPluginCrash;
+inline constexpr std::string_view kPluginHangRule = rules::ids::kPluginHang;
 
 // A case of a plugin source: crash and hang name their rules.
 CaseSpec plugin_case(std::string id, std::string source, std::string device,

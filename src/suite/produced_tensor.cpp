@@ -5,34 +5,9 @@
 #include "common/error.hpp"
 #include "exchange/live_facts.hpp"
 #include "facts/memory_reader.hpp"
+#include "rules/rule_ids.hpp"
 
 namespace dlpack_usm::suite {
-
-void CaseFindings::add(std::string rule_id, std::string message) {
-  if (!rule_id.empty()) rule_ids_.push_back(std::move(rule_id));
-  messages_.push_back(std::move(message));
-}
-
-void CaseFindings::warn(std::string rule_id, std::string message) {
-  rule_ids_.push_back(std::move(rule_id));
-  warnings_.push_back(std::move(message));
-}
-
-CaseResult CaseFindings::result(const std::string& id, const std::string& pass_message) const {
-  CaseResult result;
-  result.id = id;
-  result.rule_ids = rule_ids_;
-  if (messages_.empty()) {
-    result.outcome = Outcome::pass;
-    result.message = warnings_.empty()
-                         ? pass_message
-                         : fmt::format("{}; warning: {}", pass_message, fmt::join(warnings_, "; "));
-  } else {
-    result.outcome = Outcome::fail;
-    result.message = fmt::format("{}", fmt::join(messages_, "; "));
-  }
-  return result;
-}
 
 ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner capsule,
                               const runtime::DeviceRef& requested, const std::string& origin,
@@ -42,7 +17,7 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
   try {
     tensor.facts = exchange::read_capsule_facts(tensor.capsule, origin);
   } catch (const facts::UnreadableMemory& error) {
-    found.add("", error.what());
+    found.add_failure(error.what());
     tensor.facts.body_read = false;
     // A struct that cannot be read has no deleter that can be read either:
     // the tensor is left alone (leaked) rather than crash the worker.
@@ -69,11 +44,8 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
   for (const rules::Finding& finding : tensor.findings) {
     std::string message =
         fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message);
-    if (finding.severity == rules::Severity::error) {
-      found.add(finding.rule_id, std::move(message));
-    } else if (finding.severity == rules::Severity::warning) {
-      found.warn(finding.rule_id, std::move(message));
-    }
+    // Infos say something worth knowing, not something the library did wrong.
+    if (finding.severity != rules::Severity::info) found.add(finding, std::move(message));
   }
   return tensor;
 }
@@ -88,7 +60,7 @@ void release_and_check_freed(runtime::Runtime& runtime, ProducedTensor& tensor,
                                                                            : tensor.facts.data);
   runtime::PointerInfo after = runtime.query(base, tensor.context);
   if (after.kind != facts::UsmKind::unknown) {
-    found.add("DLP-PRODUCER-DELETER-LEAK",
+    found.add(rules::ids::kProducerDeleterLeak,
               fmt::format("rule DLP-PRODUCER-DELETER-LEAK: the deleter ran, but the {} USM "
                           "allocation at {} ({} bytes) is still alive",
                           facts::to_string(after.kind), base, after.size));

@@ -13,26 +13,9 @@
 #include "facts/tensor_facts.hpp"
 #include "rules/rule.hpp"
 #include "runtime/runtime.hpp"
-#include "suite/case.hpp"
+#include "suite/case_findings.hpp"
 
 namespace dlpack_usm::suite {
-
-// What a case found, rule by rule, turned into its result at the end. A
-// failure fails the case; a warning (a rule that rests on no "must") is
-// named in its result and message but leaves the case passing, so a CI gate
-// goes red only on what the sources require.
-class CaseFindings {
- public:
-  void add(std::string rule_id, std::string message);
-  void warn(std::string rule_id, std::string message);
-  bool empty() const { return messages_.empty(); }
-  CaseResult result(const std::string& id, const std::string& pass_message) const;
-
- private:
-  std::vector<std::string> rule_ids_;
-  std::vector<std::string> messages_;
-  std::vector<std::string> warnings_;
-};
 
 struct ProducedTensor {
   exchange::CapsuleOwner capsule;

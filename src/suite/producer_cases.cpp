@@ -11,6 +11,7 @@
 #include "exchange/rule_refusal.hpp"
 #include "facts/element_size.hpp"
 #include "plugin/host_table.hpp"
+#include "rules/rule_ids.hpp"
 #include "suite/live_matrix.hpp"
 #include "suite/produce_request.hpp"
 #include "suite/produced_tensor.hpp"
@@ -22,8 +23,8 @@ namespace {
 using facts::UsmKind;
 using runtime::DeviceInfo;
 
-constexpr const char* kContentRule = "DLP-PRODUCER-CONTENT";
-constexpr const char* kReadOnlyLegacyRule = "DLP-PRODUCER-READ-ONLY-LEGACY";
+constexpr std::string_view kContentRule = rules::ids::kProducerContent;
+constexpr std::string_view kReadOnlyLegacyRule = rules::ids::kProducerReadOnlyLegacy;
 
 // A producer case: the matrix tensor the library is asked for.
 struct ProduceCase final : CaseDetails {
@@ -44,18 +45,20 @@ std::string tensor_id(const DeviceInfo& device, const MatrixTensor& tensor) {
 }
 
 CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor) {
-  std::vector<std::string> rules{kContentRule, "DLP-PRODUCER-DELETER-LEAK"};
+  std::vector<std::string> judged{std::string(kContentRule),
+                                  std::string(rules::ids::kProducerDeleterLeak)};
   if (tensor.read_only && live_version(tensor.version) < dl::Release{1, 0}) {
-    rules.emplace_back(kReadOnlyLegacyRule);
+    judged.emplace_back(kReadOnlyLegacyRule);
   }
-  return plugin_case(tensor_id(device, tensor), "producer", device.selector_name, std::move(rules),
+  return plugin_case(tensor_id(device, tensor), "producer", device.selector_name, std::move(judged),
                      std::make_shared<const ProduceCase>(tensor));
 }
 
 CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
   return plugin_case(fmt::format("{}/lifetime", tensor_id(device, tensor)), "producer",
                      device.selector_name,
-                     {kStructLeakRule, kNullDeleterOwnsRule, "DLP-PRODUCER-DELETER-LEAK"},
+                     {std::string(kStructLeakRule), std::string(kNullDeleterOwnsRule),
+                      std::string(rules::ids::kProducerDeleterLeak)},
                      std::make_shared<const LifetimeCase>(tensor));
 }
 
@@ -185,12 +188,14 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   if (status == DLPACK_USM_UNSUPPORTED) {
     return {spec.id, Outcome::not_supported, fmt::format("the library cannot: {}", why)};
   }
-  if (status != DLPACK_USM_OK) {
-    return {spec.id, Outcome::fail,
-            fmt::format("produce returned {} ({}): {}", status,
-                        status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", why)};
-  }
   CaseFindings found;
+  if (status != DLPACK_USM_OK) {
+    found.add(
+        std::string(rules::ids::kPluginStatus),
+        fmt::format("rule {}: produce returned {} ({}): {}", rules::ids::kPluginStatus, status,
+                    status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", why));
+    return found.result(spec.id, "");
+  }
   if (out == nullptr) {
     found.add(kContentRule,
               fmt::format("rule {}: produce returned OK without a tensor", kContentRule));
@@ -210,7 +215,7 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
       judge_produced(runtime, std::move(capsule), device.ref,
                      fmt::format("plugin:produce:{}", device.selector_name), found);
   std::uint64_t elements_checked = 0;
-  if (found.empty() && matches_request(request, tensor.facts, found)) {
+  if (!found.has_errors() && matches_request(request, tensor.facts, found)) {
     compare_with_pattern(runtime, tensor, device.ref, found, elements_checked);
   }
   release_and_check_freed(runtime, tensor, found);

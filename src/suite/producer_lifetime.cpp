@@ -12,6 +12,7 @@
 #endif
 
 #include "common/printable.hpp"
+#include "rules/rule_ids.hpp"
 #include "suite/produce_request.hpp"
 #include "suite/produced_tensor.hpp"
 
@@ -45,10 +46,11 @@ Produced produce_once(PluginSession& session, const CaseSpec& spec, Request& req
     produced.refused = CaseResult{spec.id, Outcome::not_supported,
                                   fmt::format("the library cannot: {}", printable(message))};
   } else if (status != DLPACK_USM_OK || out == nullptr) {
-    produced.refused =
-        CaseResult{spec.id, Outcome::fail,
-                   fmt::format("produce returned {} and {}: {}", status,
-                               out == nullptr ? "no tensor" : "a tensor", printable(message))};
+    CaseFindings found;
+    found.add(std::string(rules::ids::kPluginStatus),
+              fmt::format("rule {}: produce returned {} and {}: {}", rules::ids::kPluginStatus,
+                          status, out == nullptr ? "no tensor" : "a tensor", printable(message)));
+    produced.refused = found.result(spec.id, "");
   } else if (request.versioned()) {
     produced.capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out));
   } else {
@@ -174,13 +176,13 @@ CaseResult run_lifetime(PluginSession& session, const CaseSpec& spec,
       judge_produced(runtime, std::move(produced.capsule), device.ref,
                      fmt::format("plugin:produce:{}", device.selector_name), found);
   // A tensor the rules reject (the producer cases name why) measures nothing.
-  if (!found.empty() || !first.facts.body_read) return found.result(spec.id, "");
+  if (found.has_errors() || !first.facts.body_read) return found.result(spec.id, "");
   if (!first.facts.has_deleter) {
     return judge_null_deleter(session, spec, request, device, first, found);
   }
   // The first round also warms the library's and the runtime's caches up.
   release_and_check_freed(runtime, first, found);
-  if (!found.empty()) return found.result(spec.id, "");
+  if (found.has_errors()) return found.result(spec.id, "");
   return measure_struct_leak(session, spec, request, found);
 }
 

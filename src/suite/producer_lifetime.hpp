@@ -11,6 +11,7 @@
 //   DLManagedTensor(Versioned) allocated (DLP-PRODUCER-STRUCT-LEAK).
 #pragma once
 
+#include "rules/rule_ids.hpp"
 #include "runtime/runtime.hpp"
 #include "suite/case.hpp"
 #include "suite/live_matrix.hpp"
@@ -18,8 +19,8 @@
 
 namespace dlpack_usm::suite {
 
-inline constexpr const char* kStructLeakRule = "DLP-PRODUCER-STRUCT-LEAK";
-inline constexpr const char* kNullDeleterOwnsRule = "DLP-PRODUCER-NULL-DELETER-OWNS";
+inline constexpr std::string_view kStructLeakRule = rules::ids::kProducerStructLeak;
+inline constexpr std::string_view kNullDeleterOwnsRule = rules::ids::kProducerNullDeleterOwns;
 
 // Rounds that warm the library and the runtime up, then rounds measured:
 // enough that allocator noise (arena bookkeeping, a runtime's caches) stays

@@ -31,6 +31,7 @@ struct ParsedRun {
   ordered_json selection;     // filter, rule, device: the same for every shard
   ordered_json expectations;  // kind and sha256 of each file: the same gate
   ordered_json plugins;       // the libraries under test, without their paths
+  bool strict = false;        // check --strict: the same gate
   std::vector<RecordedCase> cases;
 };
 
@@ -52,6 +53,27 @@ const ordered_json& member(const ShardReport& input, const ordered_json& object,
 std::string text_member(const ShardReport& input, const ordered_json& object,
                         const std::string& key) {
   return member(input, object, key, &ordered_json::is_string, "a string").get<std::string>();
+}
+
+// A case's findings, each at the severity the report gives (an older report
+// has none: its rule ids stand alone).
+void parse_findings(const ShardReport& input, const ordered_json& json, CaseResult& result) {
+  auto findings = json.find("findings");
+  if (findings == json.end()) return;
+  if (!findings->is_array())
+    fail_input(input, fmt::format("case {}: 'findings' is not an array", result.id));
+  for (const ordered_json& finding : *findings) {
+    if (!finding.is_object()) continue;
+    auto rule = finding.find("rule_id");
+    std::optional<rules::Severity> severity =
+        rules::parse_severity(finding.value("severity", std::string()));
+    if (!severity) {
+      fail_input(input, fmt::format("case {}: a finding has no severity", result.id));
+    }
+    result.findings.push_back(
+        {rule != finding.end() && rule->is_string() ? rule->get<std::string>() : std::string(),
+         *severity, finding.value("message", std::string())});
+  }
 }
 
 RecordedCase parse_case(const ShardReport& input, const ordered_json& json) {
@@ -84,12 +106,21 @@ RecordedCase parse_case(const ShardReport& input, const ordered_json& json) {
     result.first_outcome = parse_outcome(first->get<std::string>());
   }
   recorded.repro = text_member(input, json, "repro");
+  parse_findings(input, json, result);
   // Where a consumer case sits in the capability profile; its class follows
   // from the outcome and rules again.
   auto profile = json.find("profile");
   if (profile != json.end() && profile->is_object()) {
     recorded.spec.profile_axis = profile->value("axis", std::string());
     recorded.spec.profile_value = profile->value("value", std::string());
+    auto cell_class = profile->find("outcome");
+    if (cell_class != profile->end() && cell_class->is_string()) {
+      result.profile_class = cell_class->get<std::string>();
+    }
+    auto reason = profile->find("reason");
+    if (reason != profile->end() && reason->is_string()) {
+      result.decline_reason = reason->get<std::string>();
+    }
   }
   return recorded;
 }
@@ -111,6 +142,8 @@ ParsedRun parse_run(const ShardReport& input) {
   run.suite_cases =
       member(input, options, "suite_cases", &ordered_json::is_number_unsigned, "a count")
           .get<std::size_t>();
+  auto strict = options.find("strict");
+  run.strict = strict != options.end() && strict->is_boolean() && strict->get<bool>();
   auto label = options.find("label");
   if (label != options.end() && label->is_string()) run.label = label->get<std::string>();
   auto shard = options.find("shard");
@@ -165,6 +198,8 @@ void require_one_run(const std::vector<const ParsedRun*>& group) {
     differ("expectation files (--baseline, --flakes)", first.expectations.dump(),
            other->expectations.dump());
     differ("libraries under test", first.plugins.dump(), other->plugins.dump());
+    differ("gates (--strict)", first.strict ? "strict" : "not strict",
+           other->strict ? "strict" : "not strict");
   }
   std::map<int, const ParsedRun*> by_index;
   std::size_t cases = 0;
@@ -282,6 +317,10 @@ MergedRun merge_shard_reports(const std::vector<ShardReport>& inputs,
     merged.runs.push_back(run_header(run));
   }
   out.tool_version = fmt::format("{}", fmt::join(versions, ", "));
+  // Runs of different labels may differ in strictness; the merged gate is
+  // strict when one of them was.
+  out.strict =
+      std::any_of(runs.begin(), runs.end(), [](const ParsedRun& run) { return run.strict; });
   out.options = {{"merged_reports", inputs.size()}, {"labels", labels}};
   std::sort(out.cases.begin(), out.cases.end(),
             [](const RecordedCase& a, const RecordedCase& b) { return a.result.id < b.result.id; });

@@ -80,9 +80,20 @@ CaseResult charge_running_case(const CaseSpec& spec, const ChildProcess& child,
     result.message = fmt::format(
         "the case ended its process (exit code {}) before reporting a result", child.exit_code());
   }
-  const std::string& rule = result.outcome == Outcome::crash ? spec.crash_rule : spec.timeout_rule;
-  if (!rule.empty()) result.rule_ids.push_back(rule);
   if (!child.err().empty()) result.message += "; its stderr ended with: " + tail_of(child.err());
+  const std::string& rule = result.outcome == Outcome::crash ? spec.crash_rule : spec.timeout_rule;
+  if (!rule.empty()) {
+    // A library's crash or hang breaks the case's rule, at its severity: on
+    // an invalid tensor only a warning (nothing requires a consumer to
+    // validate), so the case warns instead of failing.
+    rules::Severity severity = catalog_severity(rule);
+    result.add_finding({rule, severity, result.message});
+    if (severity != rules::Severity::error) {
+      result.message =
+          fmt::format("{} (rule {}, a {})", result.message, rule, rules::to_string(severity));
+      result.outcome = outcome_of(result.findings);
+    }
+  }
   result.duration_ms = duration_ms;
   return result;
 }
@@ -107,13 +118,40 @@ double milliseconds_since(ChildProcess::Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(ChildProcess::Clock::now() - start).count();
 }
 
+// A string member of a worker's line, or "" where it is absent or not one.
+std::string text_member(const nlohmann::json& line, const char* key) {
+  auto it = line.find(key);
+  return it != line.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The findings a worker reported, each at the severity of this binary's
+// catalog (a worker reports what it saw, not how much it weighs).
+void add_findings_from_line(CaseResult& result, const nlohmann::json& line) {
+  auto findings = line.find("findings");
+  if (findings == line.end() || !findings->is_array()) return;
+  for (const auto& finding : *findings) {
+    if (!finding.is_object()) continue;
+    std::string rule = text_member(finding, "rule_id");
+    const rules::RuleInfo* known = rule.empty() ? nullptr : rules::find_rule(rule);
+    result.add_finding({rule, known != nullptr ? known->severity : rules::Severity::error,
+                        text_member(finding, "message")});
+  }
+}
+
 }  // namespace
 
 nlohmann::json result_to_json(const CaseResult& result) {
+  nlohmann::json findings = nlohmann::json::array();
+  for (const CaseFinding& finding : result.findings) {
+    findings.push_back({{"rule_id", finding.rule_id}, {"message", finding.message}});
+  }
   return {{"id", result.id},
           {"outcome", to_string(result.outcome)},
           {"message", result.message},
-          {"rule_ids", result.rule_ids}};
+          {"rule_ids", result.rule_ids},
+          {"findings", findings},
+          {"profile_class", result.profile_class},
+          {"decline_reason", result.decline_reason}};
 }
 
 CaseResult result_from_child_output(const std::string& id, const std::string& out) {
@@ -149,6 +187,9 @@ CaseResult result_from_line(const std::string& id, const std::string& line) {
       if (rule.is_string()) result.rule_ids.push_back(rule.get<std::string>());
     }
   }
+  add_findings_from_line(result, json);
+  result.profile_class = text_member(json, "profile_class");
+  result.decline_reason = text_member(json, "decline_reason");
   return result;
 }
 
