@@ -54,7 +54,11 @@ extern "C" {
 /* The name of the one symbol a plugin exports. */
 #define DLPACK_USM_PLUGIN_ENTRY "dlpack_usm_plugin"
 
-/* Return codes of produce and consume. */
+/* Return codes of produce and consume. produce and consume must return
+ * DLPACK_USM_OK, DLPACK_USM_UNSUPPORTED or DLPACK_USM_FAILED;
+ * DLPACK_USM_FAILED says the library failed. A decline is no failure: a
+ * library may decline any request (UNSUPPORTED, or for consume accepted 0
+ * with a reason), and the case records it with the library's reason. */
 #define DLPACK_USM_OK 0
 #define DLPACK_USM_UNSUPPORTED                                                                  \
   1                            /* the library cannot do this request: the case is not_supported \
@@ -180,7 +184,10 @@ typedef struct DlpackUsmConsumeResult {
 /* Imports `tensor` (versioned when `versioned` is 1) as a DLPack consumer
  * would, and takes ownership: the deleter must run exactly once, whether the
  * tensor is accepted or rejected. Returns DLPACK_USM_OK when *result is
- * filled in (accepted or not). */
+ * filled in (accepted or not), or DLPACK_USM_UNSUPPORTED; accepted 0 with a
+ * reason is a decline as UNSUPPORTED is. Given a tensor that breaks a rule
+ * of DLPack, consume should refuse it (accepted 0, with a reason) and
+ * return. */
 typedef int (*DlpackUsmConsumeFn)(const DlpackUsmHost* host, void* tensor, int32_t versioned,
                                   DlpackUsmConsumeResult* result);
 

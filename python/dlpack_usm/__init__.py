@@ -11,7 +11,8 @@ The library is found through DLPACK_USM_LIBRARY, else where CMake put it for
 this copy of the package. `python3 -m dlpack_usm --help` is the command line;
 man dlpack-usm-python(7) documents both."""
 
-from . import _consumers, _contained, _cuda, _exchange_api, _protocol, _sycl, _tensor_json
+from . import (_consumers, _contained, _cuda, _exchange_api, _exportable, _protocol, _sycl,
+               _tensor_json)
 from ._consumer_check import ConsumerCheck, check_consumer
 from ._errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
 from ._inspect import DEFAULT_MAX_VERSION, Inspection, capture, inspect, producer_label
@@ -36,9 +37,10 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     capsule `obj.__dlpack__(max_version=...)` gives, then the protocol's.
     `consumer` is a callable such as numpy.from_dlpack whose handling of a
     consumed capsule is checked too, "auto" (numpy for kDLCPU, dpnp for
-    kDLOneAPI, where importable) or None. A producer that raises
-    BufferError for the export itself (torch does for a tensor whose device
-    is not its current device) is NotApplicable, with its reason."""
+    kDLOneAPI, where importable) or None. A producer that declines the
+    export itself is NotApplicable, with its reason, unless the array's own
+    __array_interface__ (or CUDA's or SYCL's) shows elements DLPack can
+    describe: refusing those is DLP-PY-EXPORT-RAISED's warning."""
     if origin is None:
         module, version, kind = producer_label(obj)
         origin = f"python:{module} {version} {kind}"
@@ -53,13 +55,14 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
         reason = _sycl.export_refusal(obj, raised.error)
         if reason is not None:
             raise NotApplicable(reason) from None
-        if isinstance(raised.error, BufferError):
-            # The protocol's way to refuse an export: nothing to judge.
-            raise NotApplicable(f"{raised.message}: the producer refuses to export this object, "
-                                "as BufferError says; there is no tensor to check") from None
+        exportable = _exportable.describe(obj)
+        if exportable is None:
+            # A producer may decline any export: nothing to judge.
+            raise NotApplicable(f"{raised.message}: the producer declines to export this object; "
+                                "there is no tensor to check") from None
         return None, [finding("DLP-PY-EXPORT-RAISED", "__dlpack__",
-                              f"{raised.message} instead of returning a capsule; there is no "
-                              "tensor to check")]
+                              f"{raised.message} instead of returning a capsule, but "
+                              f"{exportable}; there is no tensor to check")]
     except UnreadableTensor as unreadable:
         return None, [_protocol.unreadable_finding(unreadable)]
     except BridgeError as error:

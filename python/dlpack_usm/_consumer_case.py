@@ -92,10 +92,12 @@ def _readback_difference(result, offered):
     return view, _compare(view, offered)
 
 
-def observe(consumer, spec, required=()):
+def observe(consumer, spec, required=(), on_probe=None):
     """The record of one case (a dict, as the report holds it) with its
     observation: what the consumer did with the cell, in the terms of the
-    bridge's consumer verdict (bridge.h, dlpack_usm_bridge_consumer_verdict)."""
+    bridge's consumer verdict (bridge.h, dlpack_usm_bridge_consumer_verdict).
+    `on_probe(cell)` is told before another cell is offered to compare with
+    (the runner names it if the consumer dies there)."""
     cell = spec["cell"]
     producer = OfferedProducer(cell["name"], spec["memory"], spec.get("device_id", 0))
     result, raised = _call(consumer, producer)
@@ -132,7 +134,7 @@ def observe(consumer, spec, required=()):
             "required_features": sorted(set(required) & set(spec["features"]))}
     seen.update(_what_happened(producer, raised, offers, renamed, difference))
     if seen["action"] == "declined" and cell["valid"] and producer.consumer_too_old is None:
-        _probe_decline(consumer, spec, seen)
+        _probe_decline(consumer, spec, seen, on_probe or (lambda cell: None))
     record["observation"] = seen
     return record
 
@@ -155,18 +157,22 @@ def _what_happened(producer, raised, offers, renamed, difference):
             "capsule_not_renamed": any(name in _capsules.TENSOR_NAMES for name in renamed)}
 
 
-def _probe_decline(consumer, spec, seen):
+def _probe_decline(consumer, spec, seen, on_probe):
     """After a decline of a valid cell: whether the consumer takes the cell's
     compact twin, and, for an exception the specification does not name for
     devices, whether it declines the plainest tensor on this memory too."""
     cell, memory, device_id = spec["cell"], spec["memory"], spec.get("device_id", 0)
     if cell.get("twin"):
+        on_probe(cell["twin"])
         seen["twin"] = {"cell": cell["twin"],
                         "accepted": _accepted_alone(consumer, cell["twin"], memory, device_id)}
     if seen.get("exception_type", "") in RECOMMENDED_DECLINES + ("",):
         return
-    seen["device_declined"] = (cell["name"] == REFERENCE_CELL or
-                               not _accepted_alone(consumer, REFERENCE_CELL, memory, device_id))
+    if cell["name"] == REFERENCE_CELL:
+        seen["device_declined"] = True
+        return
+    on_probe(REFERENCE_CELL)
+    seen["device_declined"] = not _accepted_alone(consumer, REFERENCE_CELL, memory, device_id)
 
 
 def judge(record):
@@ -181,9 +187,9 @@ def judge(record):
     return record
 
 
-def run_case(consumer, spec, required=()):
+def run_case(consumer, spec, required=(), on_probe=None):
     """The judged record of one case, timed."""
     started = time.monotonic()
-    record = judge(observe(consumer, spec, required))
+    record = judge(observe(consumer, spec, required, on_probe))
     record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)
     return record

@@ -114,10 +114,11 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
         def work(send, first=first):
             for index in range(first, len(specs)):
                 send("S", index)
-                send("R", _consumer_case.run_case(consumer, specs[index], required))
+                send("R", _consumer_case.run_case(consumer, specs[index], required,
+                                                  lambda cell: send("P", cell)))
 
         child = _Child(work)
-        running, started = None, time.monotonic()
+        running, started, probing = None, time.monotonic(), None
         while True:
             line = child.next_line(timeout_s)
             if line == "timeout" or line is None:
@@ -126,7 +127,7 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
                     raise BridgeError(f"the case runner's child ended before its first case "
                                       f"({ended or 'no answer'})", exit_code=4)
                 results.append(_contained_failure(specs[running], line == "timeout", ended,
-                                                  timeout_s, started))
+                                                  timeout_s, started, probing))
                 if progress:
                     progress(results[-1])
                 break
@@ -135,7 +136,9 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
                 child.end(kill=True)
                 _tool_error(payload)
             if kind == "S":
-                running, started = payload, time.monotonic()
+                running, started, probing = payload, time.monotonic(), None
+            elif kind == "P":
+                probing = payload
             elif kind == "R":
                 results.append(payload)
                 running = None
@@ -147,16 +150,20 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
     return results
 
 
-def _contained_failure(spec, hung, ended, timeout_s, started):
-    """The judged record of a case whose child died or hung."""
+def _contained_failure(spec, hung, ended, timeout_s, started, probing=None):
+    """The judged record of a case whose child died or hung; `probing` names
+    the cell offered after a decline (a compact twin, the reference cell)
+    when that was the running call."""
     record = dict(spec)
     cell = spec["cell"]
+    during = (f" while offered {probing}, after it declined {cell['name']}"
+              if probing else "")
     if hung:
-        reason = (f"the consumer did not return within {timeout_s} s; its child process was "
-                  "killed and the next case runs in a new one")
+        reason = (f"the consumer did not return within {timeout_s} s{during}; its child process "
+                  "was killed and the next case runs in a new one")
     else:
-        reason = (f"the consumer crashed ({ended}); only its child process died, and the next "
-                  "case runs in a new one")
+        reason = (f"the consumer crashed ({ended}){during}; only its child process died, and "
+                  "the next case runs in a new one")
     record["observation"] = {"cell": cell["name"], "valid": cell["valid"],
                              "broken_rule": cell.get("broken_rule", ""),
                              "null_deleter": cell.get("null_deleter", False),

@@ -49,6 +49,39 @@ def refuses(x):
     raise ValueError("this consumer takes nothing")
 
 
+def declines_odd_extent1_strides(x):
+    """numpy's import, after a stride check that also judges axes of extent
+    1, where a stride addresses nothing (the bug of TVM, Triton, ...)."""
+    capsule = x.__dlpack__(max_version=(1, 0))
+    tensor = _readback._describe(capsule)["dl_tensor"]
+    shape, strides = tensor.get("shape") or [], tensor.get("strides")
+    compact = 1
+    for extent, stride in reversed(list(zip(shape, strides or shape))):
+        if strides is not None and extent == 1 and stride != compact:
+            raise BufferError("only compact row-major strides are supported")
+        compact *= extent
+    return np.from_dlpack(Holder(capsule))
+
+
+def declines_bool_with_runtime_error(x):
+    """numpy 2.4's way to decline a dtype: RuntimeError, not BufferError."""
+    if x._cell == "dtype-bool":
+        x.__dlpack__(max_version=(1, 0))
+        raise RuntimeError("Unsupported dtype in DLTensor.")
+    return np.from_dlpack(x)
+
+
+def returns_none(x):
+    """Takes the tensor, and hands its user nothing to read."""
+    np.from_dlpack(x)
+    return None
+
+
+def never_asks(x):
+    """Returns an array without asking the producer for the tensor."""
+    return np.zeros((3, 5), dtype=np.float32)
+
+
 def declines(x):
     x.__dlpack__(max_version=(1, 0))
     raise BufferError("this consumer supports nothing")

@@ -1,47 +1,38 @@
-"""The Python protocol rules follow their sources as the C++ catalog does: a
-public reference, a quoted sentence, the normative word it rests on, and no
-error unless that word is a must. (tests/tools/check_rule_quotes.py checks
-that each quote occurs in the source it names.)"""
+"""The Python protocol's rules have one home, the tool's catalog (family
+"python" of `dlpack-usm rules`): the package reads them through the bridge,
+so what it reports, what the command line lists and what the manual says
+agree. The catalog's own tests (tests/unit/rules_catalog_test.cpp) hold
+every rule to its source; tests/tools/check_rule_quotes.py checks that each
+quote occurs in the source it names."""
 
+import json
+import os
 import pathlib
+import subprocess
 
-import pytest
-
-from dlpack_usm.rules import CATALOG, HEURISTIC, MUST_WORDS, SHOULD_WORDS
-
-PERMISSIVE_WORDS = ("can", "may")
-SEVERITY_ORDER = ("info", "warning", "error")
+from dlpack_usm import rules
 
 
-def highest_severity(normative):
-    if normative in MUST_WORDS:
-        return "error"
-    if normative in SHOULD_WORDS or normative == HEURISTIC:
-        return "warning"
-    assert normative in PERMISSIVE_WORDS, f"unknown normative word {normative!r}"
-    return "info"
+def test_the_package_reads_the_tool_catalog():
+    listed = json.loads(subprocess.run(
+        [os.environ["DLPACK_USM_BINARY"], "rules", "--json", "--family", "python"],
+        check=True, capture_output=True, text=True).stdout)["rules"]
+    assert [rule.id for rule in rules.catalog()] == [entry["rule_id"] for entry in listed]
+    for rule, entry in zip(rules.catalog(), listed):
+        assert (rule.severity, rule.normative, rule.quote) == \
+            (entry["severity"], entry["normative"], entry["quote"])
 
 
-@pytest.mark.parametrize("rule", CATALOG, ids=lambda rule: rule.id)
-def test_severity_follows_the_normative_word(rule):
-    assert SEVERITY_ORDER.index(rule.severity) <= \
-        SEVERITY_ORDER.index(highest_severity(rule.normative))
-    if rule.normative != HEURISTIC:
-        assert rule.normative in rule.quote.lower()
+def test_every_python_rule_is_named_for_its_family():
+    assert len(rules.catalog()) > 25
+    assert all(rule.id.startswith("DLP-PY-") and rule.family == "python"
+               for rule in rules.catalog())
+    assert rules.find_rule("DLP-STRIDES-NULL").family == "shape"
 
 
-@pytest.mark.parametrize("rule", [rule for rule in CATALOG if rule.severity == "error"],
-                         ids=lambda rule: rule.id)
-def test_no_error_without_a_must_level_quote(rule):
-    assert rule.normative in MUST_WORDS
-    assert rule.normative in rule.quote.lower()
-
-
-@pytest.mark.parametrize("rule", CATALOG, ids=lambda rule: rule.id)
-def test_references_are_public(rule):
-    # A file of this project, or one no user can open, is no reference.
-    assert "seeds/" not in rule.reference and ".txt" not in rule.reference
-    assert rule.reference and rule.rationale
+def test_a_finding_takes_the_catalog_severity():
+    rule = rules.find_rule("DLP-PY-CAPSULE-NAME")
+    assert rules.finding(rule.id, "__dlpack__", "x").severity == rule.severity
 
 
 def test_the_man_page_table_matches_the_catalog():
@@ -51,4 +42,4 @@ def test_the_man_page_table_matches_the_catalog():
         if line.startswith("DLP\\-PY"):
             rule_id, severity, normative, _ = line.replace("\\-", "-").split("\t")
             rows[rule_id] = (severity, normative)
-    assert rows == {rule.id: (rule.severity, rule.normative) for rule in CATALOG}
+    assert rows == {rule.id: (rule.severity, rule.normative) for rule in rules.catalog()}
