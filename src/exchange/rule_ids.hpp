@@ -13,5 +13,7 @@ inline constexpr std::string_view kDeviceIdRange = "DLP-ONEAPI-DEVICE-ID-RANGE";
 inline constexpr std::string_view kDeviceIdNegative = "DLP-DEVICE-ID-NEGATIVE";
 inline constexpr std::string_view kVersionMajor = "DLP-VERSION-MAJOR";
 inline constexpr std::string_view kExtentOutsideAllocation = "DLP-EXTENT-OUTSIDE-ALLOCATION";
+// The facts reader's dimension limit: the gate refuses a tensor it fires on.
+inline constexpr std::string_view kNdimLimit = "DLP-NDIM-LIMIT";
 
 }  // namespace dlpack_usm::exchange::rule_ids

@@ -71,6 +71,8 @@ std::optional<Strength> strength_of(std::string_view normative) {
       {"deprecated", Strength::should},
       {"can", Strength::may},
       {"may", Strength::may},
+      {"definition", Strength::definition},
+      {"convention", Strength::convention},
       {"heuristic", Strength::heuristic}};
   for (const auto& [word, strength] : kWords) {
     if (word == normative) return strength;
@@ -78,14 +80,21 @@ std::optional<Strength> strength_of(std::string_view normative) {
   return std::nullopt;
 }
 
+bool is_quoted_word(std::string_view normative) {
+  const std::optional<Strength> strength = strength_of(normative);
+  return strength == Strength::must || strength == Strength::should || strength == Strength::may;
+}
+
 Severity highest_severity(Strength strength) {
   switch (strength) {
     case Strength::must:
+    case Strength::definition:
       return Severity::error;
     case Strength::should:
-    case Strength::heuristic:
+    case Strength::convention:
       return Severity::warning;
     case Strength::may:
+    case Strength::heuristic:
       break;
   }
   return Severity::info;

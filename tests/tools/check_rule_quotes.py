@@ -5,8 +5,17 @@ the Python package's protocol rules) occurs in the source its reference names:
   ships (tvm_ffi/include/dlpack/dlpack.h), installed in the tools venv by
   scripts/setup.sh; no copy of it lives in this repository;
 - "dlpack.h 0.6, ...": Debian's libdlpack-dev header (DLPACK_VERSION 60);
+- "dlpack-usm plugin.h": the tool's own plugin interface
+  (include/dlpack_usm/plugin.h), whose documentation says what a library
+  under test must do;
 - a web page: the sentence list below, which this test owns, one list per
   page, each sentence as the page shows it.
+
+A rule that rests on a definition ("normative": "definition", an error for a
+value outside the domain its field's definition gives) quotes the defining
+sentence as it stands today: from the 1.3 header, plugin.h or a page, never
+from the 0.6 header, and never nothing. Convention quotes are checked like
+any other.
 
 Header comments span lines with ` * ` prefixes, so quotes and sources are
 compared with comment markers dropped and whitespace collapsed. A missing
@@ -93,6 +102,10 @@ DPCTL_DLPACK_SENTENCES = [
     "Can not export USM allocations not bound to default platform context.",
 ]
 IPEX_DLPACK_SENTENCES = [
+    "The device_id in DLDevice is one of the SYCL runtime device ids, which may be different "
+    "from the actual framework device in use.",
+    "When producing a DLPack capsule, DPC++ runtime will get the device where memory allocation "
+    "was original made.",
     "If the device has parent device, we will find its parent device index enumerated in "
     "sycl::device::get_devices() then put to device_id.",
     "sycl::usm::device is the only supported type.",
@@ -140,6 +153,25 @@ def dlpack_13_header():
     return path
 
 
+PLUGIN_HEADER = "dlpack-usm plugin.h"
+# Where a definition may be quoted from: the newest header and the sources
+# that have no older version.
+DEFINITION_HEADERS = ("dlpack.h 1.3", PLUGIN_HEADER)
+
+
+def quote_source(reference, headers, web):
+    """The text (a header) or sentence list (a page) the reference names,
+    with which kind it is; (None, None) when this test has no such source."""
+    if reference == PLUGIN_HEADER:
+        return PLUGIN_HEADER, headers[PLUGIN_HEADER]
+    for name, text in headers.items():
+        if reference.startswith(name + ","):
+            return name, text
+    if reference in web:
+        return "web", web[reference]
+    return None, None
+
+
 def check_version(path, patterns):
     text = pathlib.Path(path).read_text()
     for pattern in patterns:
@@ -154,7 +186,8 @@ def main():
     check_version(header_13, [r"^#define DLPACK_MAJOR_VERSION 1$",
                               r"^#define DLPACK_MINOR_VERSION 3$"])
     check_version(DEBIAN_HEADER, [r"^#define DLPACK_VERSION 60$"])
-    headers = {"dlpack.h 1.3": header_text(header_13), "dlpack.h 0.6": header_text(DEBIAN_HEADER)}
+    headers = {"dlpack.h 1.3": header_text(header_13), "dlpack.h 0.6": header_text(DEBIAN_HEADER),
+               PLUGIN_HEADER: header_text(pathlib.Path(source_dir) / "include/dlpack_usm/plugin.h")}
     web = {reference: [collapse(s) for s in sentences]
            for reference, sentences in web_sentences(python_rules).items()}
 
@@ -164,6 +197,7 @@ def main():
                              for rule in python_rules.CATALOG]
     misses = []
     checked = 0
+    definitions = 0
     for rule in rules:
         quote = collapse(rule["quote"])
         if not quote:
@@ -171,22 +205,24 @@ def main():
                 misses.append(f"{rule['rule_id']}: rests on '{rule['normative']}' but quotes nothing")
             continue
         reference = rule["reference"]
-        header = next((text for name, text in headers.items()
-                       if reference.startswith(name + ",")), None)
-        if header is not None:
-            found = quote in header
-        elif reference in web:
-            found = any(quote in sentence for sentence in web[reference])
-        else:
+        kind, source = quote_source(reference, headers, web)
+        if kind is None:
             misses.append(f"{rule['rule_id']}: no source to check '{reference}' against; add the "
                           "page's sentences to web_sentences()")
             continue
+        if rule["normative"] == "definition":
+            definitions += 1
+            if kind not in DEFINITION_HEADERS and kind != "web":
+                misses.append(f"{rule['rule_id']}: a definition is quoted from {reference}; quote "
+                              "it from the DLPack 1.3 header as it stands today")
         checked += 1
+        found = quote in source if kind != "web" else any(quote in s for s in source)
         if not found:
             misses.append(f"{rule['rule_id']}: not in {reference}: \"{quote}\"")
     for miss in misses:
         print(miss)
-    print(f"check_rule_quotes: {checked} quotes checked, {len(misses)} problems")
+    print(f"check_rule_quotes: {checked} quotes checked ({definitions} definitions), "
+          f"{len(misses)} problems")
     return 1 if misses else 0
 
 
