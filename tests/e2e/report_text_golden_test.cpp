@@ -74,7 +74,7 @@ TEST(CapsuleCheckText, IsTheGoldenText) {
   ToolResult result = run_tool({"capsule", "check", "--strict",
                                 source_path("tests/data/capsules/three-tensors.jsonl"),
                                 source_path("tests/data/capsules/legacy-and-versioned.json"),
-                                source_path("tests/data/capsules/vector-lanes-warning.json"),
+                                source_path("tests/data/capsules/bool-16-bits-warning.json"),
                                 source_path("conformance/vectors/version/major-0.json"),
                                 source_path("conformance/vectors/device/type-5.json"),
                                 source_path("tests/data/missing.json")});
