@@ -83,9 +83,9 @@ Expected expected_for(const json& row, const std::string& id) {
         : reporting.names_sub_device_owner ? "DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"
                                            : "DLP-ONEAPI-DEVICE-ID-ROOT";
     if (*device->ref.sub_index == device->ref.root_index) return {"pass", {}};
-    // The protocol describes the root device's index without a must: each
-    // of these rules is a warning, named by a case that passes.
-    return {"pass", {rule}};
+    // kDLOneAPI's device_id is defined as the root device's index: each of
+    // these rules is an error.
+    return {"fail", {rule}};
   }
   return expected;
 }
