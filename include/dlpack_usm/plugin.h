@@ -11,6 +11,11 @@
  * `produce`, `consume`, or both. man dlpack-usm-plugin(7) has a complete
  * example.
  *
+ * Every call into the library must return to its caller: produce, consume,
+ * the deleter of every tensor and the functions of an exchange API. A
+ * signal, an exit of the process, or no return within check's --timeout
+ * fails the case, as a C library that kills or blocks its caller does.
+ *
  * Tensors cross this interface as `void*`: a DLManagedTensorVersioned* when
  * the DLPack version asked for is 1.0 or newer, a legacy DLManagedTensor*
  * below 1.0. The header does not include dlpack.h, so a library builds it

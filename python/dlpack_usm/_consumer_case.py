@@ -13,13 +13,14 @@ from . import _capsules, _library, _offers, _readback
 from ._errors import BridgeError, describe_exception
 from ._offered_producer import OfferedProducer
 
-# The plainest tensor of the matrix: a consumer that declines it on some
-# memory does not support that device.
-REFERENCE_CELL = "c-order"
-# Exceptions the DLPack Python specification recommends for a device the
-# consumer does not support (BufferError now, TypeError before): no need to
-# ask whether the decline concerns the device.
-RECOMMENDED_DECLINES = ("BufferError", "TypeError")
+# The plainest tensor of the matrix (float32, 3x5, C order, explicit strides
+# at any version): a consumer that declines it on some memory does not
+# support that device.
+REFERENCE_CELL = "dtype-float32"
+# The exception every decline may raise: no need to ask whether it concerns
+# the device (TypeError, which earlier revisions recommended for devices,
+# is clean there and an info elsewhere: that needs the question).
+CLEAN_DECLINE = "BufferError"
 
 
 def _compare(view, offered):
@@ -105,9 +106,12 @@ def observe(consumer, spec, required=(), on_probe=None):
     if raised is None and producer.offers and cell["valid"]:
         view, difference = _readback_difference(result, producer.offers[-1])
     renamed = [_capsules.capsule_name(capsule) for capsule in producer.capsules]
+    offers = list(producer.offers)
+    # Before the result dies: 0 where the consumer still uses the memory
+    # (zero copy), 1 where it copied and let go.
+    while_alive = [_offers.state(info["handle"])["deleter_calls"] for info in offers]
     holder = [result]
     result = None
-    offers = list(producer.offers)
     states = _release(producer, holder)
 
     record = dict(spec)
@@ -116,6 +120,7 @@ def observe(consumer, spec, required=(), on_probe=None):
                                                           "flags", "checksum")}
                               for info in offers],
                    "capsule_names_after": renamed,
+                   "deleter_calls_before_result_died": while_alive,
                    "deleter_calls": [state["deleter_calls"] for state in states]})
     if raised is not None:
         record["raised"] = {"type": type(raised).__name__, "message": str(raised)}
@@ -123,6 +128,9 @@ def observe(consumer, spec, required=(), on_probe=None):
         record["result"] = {"device": list(view.device or []), "dtype_code": view.dtype_code,
                             "dtype_bits": view.dtype_bits, "shape": view.shape,
                             "flags": view.flags, "read_through": view.how}
+        if any(info["flags"] & 1 for info in offers):
+            # Whether the consumer kept READ_ONLY on what it gives its users.
+            record["result"]["read_only"] = "READ_ONLY" in view.flags
     seen = {"cell": cell["name"], "valid": cell["valid"],
             "broken_rule": cell.get("broken_rule", ""),
             "unknown_major": cell.get("unknown_major", False),
@@ -166,7 +174,7 @@ def _probe_decline(consumer, spec, seen, on_probe):
         on_probe(cell["twin"])
         seen["twin"] = {"cell": cell["twin"],
                         "accepted": _accepted_alone(consumer, cell["twin"], memory, device_id)}
-    if seen.get("exception_type", "") in RECOMMENDED_DECLINES + ("",):
+    if seen.get("exception_type", "") in (CLEAN_DECLINE, ""):
         return
     if cell["name"] == REFERENCE_CELL:
         seen["device_declined"] = True

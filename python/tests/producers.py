@@ -186,3 +186,12 @@ class Raising(Delegate):
 
     def __dlpack__(self, **kwargs):
         raise self.exception("no tensor today")
+
+
+class RaisingArray(Raising):
+    """Raising, for an array whose own __array_interface__ shows float32
+    elements DLPack describes: refusing to export them is a warning."""
+
+    @property
+    def __array_interface__(self):
+        return self.array.__array_interface__

@@ -30,8 +30,8 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_5():
-    assert _library.library().dlpack_usm_bridge_abi_version() == 5
+def test_the_abi_version_is_6():
+    assert _library.library().dlpack_usm_bridge_abi_version() == 6
 
 
 def test_a_tensor_is_read(versioned):

@@ -15,7 +15,7 @@ from conftest import require
 np = require("numpy")
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
-PROFILE_KEYS = {"device", "axis", "value", "outcome", "case"}
+PROFILE_KEYS = {"device", "axis", "value", "outcome", "status", "reason", "exception", "case"}
 
 
 def run(*arguments, env=None):
@@ -34,7 +34,8 @@ def test_a_passing_run_writes_report_and_junit(tmp_path):
                  "--junit", str(junit))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "consumer numpy.from_dlpack" in result.stdout
-    assert "3 cases: 3 passed, 0 failed" in result.stdout
+    assert "3 cases: 3 passed, 0 warned, 0 failed" in result.stdout
+    assert result.stdout.rstrip().endswith("gate: PASSED")
     document = json.loads(report.read_text())
     assert document["schema"] == "dlpack-usm.consume-report/1"
     assert document["consumer"] == "numpy.from_dlpack"
@@ -55,13 +56,33 @@ def test_a_passing_run_writes_report_and_junit(tmp_path):
 
 
 def test_a_failing_case_exits_1_and_is_a_junit_failure(tmp_path):
-    junit = tmp_path / "numpy.xml"
-    result = run("numpy.from_dlpack", "--device", "cpu", "--cell", "dtype-bfloat16",
+    junit = tmp_path / "reversed.xml"
+    result = run("consumers.reads_reversed", "--device", "cpu", "--cell", "c-order",
                  "--junit", str(junit))
     assert result.returncode == 1
-    assert "FAIL consumer/cpu/cpu/dtype-bfloat16: refused" in result.stdout
+    assert "FAIL consumer/cpu/cpu/c-order: wrong: rule DLP-CONSUMER-CHECKSUM" in result.stdout
+    assert result.stdout.rstrip().endswith("gate: FAILED")
     (case,) = ElementTree.parse(junit).getroot().iter("testcase")
-    assert case.find("failure").get("type") == "refused"
+    assert case.find("failure").get("type") == "wrong"
+
+
+def test_a_decline_passes_and_a_warning_fails_only_under_strict(tmp_path):
+    # numpy 2.4 declines bfloat16 with RuntimeError: a decline, worth knowing.
+    declined = run("numpy.from_dlpack", "--device", "cpu", "--cell", "dtype-bfloat16")
+    assert declined.returncode == 0, declined.stdout
+    assert "1 declined" in declined.stdout
+    junit = tmp_path / "warned.xml"
+    cell = ("consumers.declines_odd_extent1_strides", "--device", "cpu", "--cell",
+            "extent-1-strides")
+    warned = run(*cell, "--junit", str(junit))
+    assert warned.returncode == 0, warned.stdout + warned.stderr
+    assert "WARN consumer/cpu/cpu/extent-1-strides: declined" in warned.stdout
+    (case,) = ElementTree.parse(junit).getroot().iter("testcase")
+    assert case.find("failure") is None and "warning" in case.find("system-out").text
+    strict = run(*cell, "--strict", "--junit", str(junit))
+    assert strict.returncode == 1 and "gate: FAILED (strict)" in strict.stdout
+    (case,) = ElementTree.parse(junit).getroot().iter("testcase")
+    assert case.find("failure") is not None
 
 
 def test_require_turns_a_decline_into_a_failure():
@@ -71,7 +92,8 @@ def test_require_turns_a_decline_into_a_failure():
     # ...until the feature is required.
     required = run(*arguments, "--require", "float8_e5m2")
     assert required.returncode == 1
-    assert "float8_e5m2 is required" in required.stdout
+    assert "DLP-CONSUMER-REQUIRED-FEATURE: --require float8_e5m2, but the consumer declined" \
+        in required.stdout
 
 
 def test_usage_and_environment_errors():

@@ -1,7 +1,9 @@
 """The consumer profiles committed under fixtures/consumer_profiles (reports
 of `python3 -m dlpack_usm consume`, from this machine and the GPU machine)
-keep the report's shape: one profile entry per case, with the axes and
-outcomes the manual lists."""
+keep the report's shape: one profile entry per judged case (not the cases
+that were not applicable), with the axes, classes and statuses the manual
+lists, and each case's verdict is the one the tool's consumer model gives
+its observation today."""
 
 import glob
 import json
@@ -23,11 +25,28 @@ def test_a_committed_profile_has_the_report_shape(path):
     with open(path, encoding="utf-8") as file:
         report = json.load(file)
     assert report["schema"] == "dlpack-usm.consume-report/1"
-    assert len(report["profile"]) == len(report["results"]) == report["summary"]["cases"]
-    for entry, result in zip(report["profile"], report["results"]):
-        assert set(entry) == {"device", "axis", "value", "outcome", "case"}
+    assert len(report["results"]) == report["summary"]["cases"]
+    judged = [result for result in report["results"] if result["status"] != "not_applicable"]
+    assert len(report["profile"]) == len(judged)
+    for entry, result in zip(report["profile"], judged):
+        assert set(entry) == {"device", "axis", "value", "outcome", "status", "reason",
+                              "exception", "case"}
         assert entry["axis"] in AXES and entry["outcome"] in OUTCOMES
         assert entry["case"] == result["id"] and entry["outcome"] == result["outcome"]
+        assert entry["status"] == result["status"]
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=os.path.basename)
+def test_a_committed_profile_is_judged_as_the_tool_judges_today(path):
+    # The profiles keep what each consumer did (the observation); a change of
+    # the verdict model shows here until they are regenerated.
+    from dlpack_usm import _library
+    with open(path, encoding="utf-8") as file:
+        report = json.load(file)
+    for result in report["results"]:
+        verdict = _library.consumer_verdict(result["observation"])
+        assert (verdict["outcome"], verdict["status"]) == (result["outcome"], result["status"]), \
+            result["id"]
 
 
 @pytest.mark.parametrize("path", PROFILES, ids=os.path.basename)

@@ -45,20 +45,26 @@ def test_a_wild_exchange_api_pointer_is_a_finding_not_a_crash():
         ["type(obj).__dlpack_c_exchange_api__"]
 
 
-@pytest.mark.parametrize("exception", ["RuntimeError", "SystemExit", "KeyboardInterrupt"])
-def test_what_a_producer_raises_is_a_finding_naming_it(exception):
-    result, document = check_json(f"producers.Raising({exception})")
-    messages = [item["message"] for item in document["findings"]
-                if item["rule_id"] == "DLP-PY-EXPORT-RAISED"]
-    assert messages, document
-    assert f"raised {exception} (no tensor today)" in messages[0]
-    assert "internal error" not in result.stderr
+@pytest.mark.parametrize("exception", ["BufferError", "RuntimeError", "SystemExit",
+                                       "KeyboardInterrupt"])
+def test_refusing_an_exportable_array_is_a_warning_naming_what_it_raised(exception):
+    # The array's own __array_interface__ shows float32 elements DLPack can
+    # describe: whatever __dlpack__ raises (SystemExit too) is a refusal.
+    result, document = check_json(f"producers.RaisingArray({exception})")
+    findings = [item for item in document["findings"] if item["rule_id"] == "DLP-PY-EXPORT-RAISED"]
+    assert findings, document
+    assert findings[0]["severity"] == "warning"
+    assert f"raised {exception} (no tensor today)" in findings[0]["message"]
+    assert "__array_interface__ shows elements of type <f4" in findings[0]["message"]
+    assert result.returncode == 0 and "internal error" not in result.stderr
 
 
-def test_a_buffer_error_for_every_request_is_not_applicable():
-    result = run("check", "producers.Raising(BufferError)")
+@pytest.mark.parametrize("exception", ["BufferError", "RuntimeError", "SystemExit"])
+def test_a_producer_may_decline_what_it_cannot_describe(exception):
+    # No interface says what the object holds: any refusal is a decline.
+    result = run("check", f"producers.Raising({exception})")
     assert result.returncode == 0, result.stderr
-    assert "not applicable" in result.stdout and "BufferError" in result.stdout
+    assert "not applicable" in result.stdout and exception in result.stdout
 
 
 def test_a_library_that_is_not_the_bridge_is_an_environment_error():

@@ -2,7 +2,9 @@
 numpy 2.x, array-api-strict (numpy underneath) and dpnp, on kDLCPU host
 memory and on every USM kind of the root devices the bridge's runtime sees.
 Each assertion is a behaviour of that consumer, found by running it and
-explained where it stands; a change in a release shows up here by name."""
+explained where it stands; a change in a release shows up here by name. A
+decline is never a failure; what fails is harm, a real defect of the
+library, named by its rule."""
 
 import pytest
 
@@ -90,14 +92,16 @@ def test_numpy_marks_read_only_tensors_read_only(numpy_found):
 
 def test_numpy_dtypes(numpy_found):
     # bool, the ints, float16/32/64 and complex are numpy dtypes; bfloat16
-    # is not, and numpy refuses it with RuntimeError("Unsupported dtype in
-    # DLTensor."), not BufferError: a named refusal, which fails.
+    # is not, and numpy declines it with RuntimeError("Unsupported dtype in
+    # DLTensor."), not BufferError: a decline (no sentence names the
+    # exception for a dtype), with an info that says so.
     for dtype in ("bool", "int8", "uint64", "float16", "float64", "complex128"):
         assert outcome(numpy_found, f"consumer/cpu/cpu/dtype-{dtype}") == "accepted"
     bfloat16 = numpy_found.case("consumer/cpu/cpu/dtype-bfloat16")
-    assert bfloat16["outcome"] == "refused" and bfloat16["status"] == "fail"
+    assert (bfloat16["outcome"], bfloat16["status"]) == ("declined", "not_supported")
     assert bfloat16["raised"] == {"type": "RuntimeError",
                                   "message": "Unsupported dtype in DLTensor."}
+    assert [item["rule_id"] for item in bfloat16["findings"]] == ["DLP-PY-DECLINE-EXCEPTION"]
     # The float8/6/4 codes came with DLPack 1.1; numpy asks for 1.0, so the
     # producer cannot give them (BufferError): declined, as not supported.
     for dtype in FLOAT8_AND_SMALLER:
@@ -117,14 +121,15 @@ def test_numpy_refuses_a_major_version_it_does_not_know(numpy_found):
     # "the exported DLPack major version is too high": BufferError, and the
     # deleter still runs once (through the capsule).
     case = numpy_found.case("consumer/cpu/invalid/major-version-2")
-    assert (case["outcome"], case["status"]) == ("declined", "pass")
+    assert (case["outcome"], case["status"]) == ("refused", "pass")
     assert case["raised"]["type"] == "BufferError" and case["deleter_calls"] == [1]
 
 
 def test_numpy_on_invalid_host_tensors(numpy_found):
     # numpy checks extents (ValueError for a negative one and for a byte
     # count past what it can hold) and the device type, but takes NULL data
-    # with 15 elements: an array over address 0, the DLP-DATA-NULL tensor.
+    # with 15 elements: an array over address 0, the DLP-DATA-NULL tensor
+    # (a warning: nothing requires a consumer to validate).
     refused = {"extent-overflow": "ValueError", "shape-negative": "ValueError",
                "device-type-unknown": "RuntimeError"}
     for cell, error in refused.items():
@@ -132,27 +137,39 @@ def test_numpy_on_invalid_host_tensors(numpy_found):
         assert (case["outcome"], case["status"]) == ("refused", "pass"), case
         assert case["raised"]["type"] == error and case["deleter_calls"] == [1], case
     case = numpy_found.case("consumer/cpu/invalid/data-null")
-    assert (case["outcome"], case["status"]) == ("accepted-invalid", "fail"), case
+    assert (case["outcome"], case["status"]) == ("accepted-invalid", "warn"), case
 
 
-def test_numpy_refuses_usm_with_runtime_error(numpy_found):
+def test_numpy_declines_usm_with_runtime_error(numpy_found):
     # numpy reads host memory only. For a kDLOneAPI tensor it raises
-    # RuntimeError("Unsupported device in DLTensor.") - not the BufferError
-    # of a clean decline - on every USM kind; the capsule is not renamed and
-    # its destructor calls the deleter.
+    # RuntimeError("Unsupported device in DLTensor.") on every USM kind: a
+    # decline, with a warning, since the DLPack Python specification
+    # recommends BufferError (TypeError before) for a device the consumer
+    # does not support. The capsule is not renamed and its destructor calls
+    # the deleter.
     device = usm_device(numpy_found)
     for kind in ("host", "device", "shared"):
         case = numpy_found.case(f"consumer/{device}/{kind}/c-order")
-        assert case["outcome"] == "refused" and case["status"] == "fail"
+        assert (case["outcome"], case["status"]) == ("declined", "warn"), case
+        assert [item["rule_id"] for item in case["findings"]] == \
+            ["DLP-PY-DECLINE-DEVICE-EXCEPTION"]
         assert case["raised"] == {"type": "RuntimeError",
                                   "message": "Unsupported device in DLTensor."}
         assert case["deleter_calls"] == [1]
 
 
-def test_numpy_profile_has_one_entry_per_case(numpy_found):
+def test_numpy_fails_nothing_on_the_ci_machine(numpy_found):
+    # numpy 2.4 declines what it cannot read and reads what it takes right:
+    # no case of the matrix fails.
+    assert numpy_found.passed, [result["id"] for result in numpy_found.failed]
+
+
+def test_numpy_profile_has_one_entry_per_judged_case(numpy_found):
     profile = numpy_found.profile
-    assert len(profile) == len(numpy_found.results)
+    judged = [result for result in numpy_found.results if result["status"] != "not_applicable"]
+    assert len(profile) == len(judged)
     assert {"device": "cpu", "axis": "memory", "value": "cpu", "outcome": "accepted",
+            "status": "pass", "reason": "", "exception": "",
             "case": "consumer/cpu/cpu/c-order"} in profile
     assert {entry["axis"] for entry in profile} <= {"dtype", "layout", "usm-kind", "version",
                                                     "invalid", "memory"}
@@ -165,7 +182,7 @@ def test_array_api_strict_is_numpy_without_float16(strict_found, numpy_found):
     # except float16, which is no array API dtype: TypeError "The
     # array_api_strict namespace does not support the dtype 'float16'".
     case = strict_found.case("consumer/cpu/cpu/dtype-float16")
-    assert case["outcome"] == "refused" and case["raised"]["type"] == "TypeError"
+    assert case["outcome"] == "declined" and case["raised"]["type"] == "TypeError"
     assert "float16" in case["raised"]["message"]
     for result in strict_found.results:
         if result["id"] != "consumer/cpu/cpu/dtype-float16":
@@ -235,12 +252,17 @@ def test_dpnp_ignores_byte_offset_of_host_tensors(dpnp_found):
     assert outcome(dpnp_found, f"consumer/{device}/device/byte-offset") == "accepted"
 
 
-def test_dpnp_refuses_size0_null_data_in_usm_with_type_error(dpnp_found):
+def test_dpnp_declines_size0_null_data_but_takes_its_twin(dpnp_found):
     # A size-0 tensor with data == NULL (what the header recommends) makes
-    # dpnp's USM import raise TypeError from a constructor, not BufferError.
+    # dpnp's USM import raise TypeError from a constructor, while the same
+    # empty tensor with a non-NULL pointer is taken: an inconsistent decline.
     device = usm_device(dpnp_found)
     case = dpnp_found.case(f"consumer/{device}/device/size0-null-data")
-    assert case["outcome"] == "refused" and case["raised"]["type"] == "TypeError"
+    assert (case["outcome"], case["status"]) == ("declined", "warn"), case
+    assert case["raised"]["type"] == "TypeError"
+    assert case["observation"]["twin"] == {"cell": "size0-null-data~compact", "accepted": True}
+    assert [item["rule_id"] for item in case["findings"]] == \
+        ["DLP-PY-DECLINE-EXCEPTION", "DLP-CONSUMER-INCONSISTENT-DECLINE"]
 
 
 def test_dpnp_declines_bfloat16_and_refuses_the_invalid_tensors(dpnp_found):
@@ -254,7 +276,7 @@ def test_dpnp_declines_bfloat16_and_refuses_the_invalid_tensors(dpnp_found):
         case = dpnp_found.case(f"consumer/{device}/invalid/{cell}")
         if case["status"] == "not_applicable":
             continue  # a runtime whose default context knows every context's pointers
-        assert case["outcome"] == "declined" and case["status"] == "pass", case
+        assert case["outcome"] == "refused" and case["status"] == "pass", case
         assert case["deleter_calls"] == [1]
 
 

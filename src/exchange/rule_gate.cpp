@@ -5,18 +5,22 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exchange/rule_ids.hpp"
 #include "exchange/rule_refusal.hpp"
 
 namespace dlpack_usm::exchange {
 
 namespace {
 
-// The tool's own export and import are a reference for others, and read
-// memory through what they accept: they refuse every defect, warnings
-// included (most rules rest on no "must" and are warnings for others'
-// tensors, yet an element outside the allocation is still unreadable).
+// The tool's own export and import read memory through what they accept:
+// they refuse a malformed tensor (an error: a value outside what its field
+// defines, or a must broken) and one whose shape and strides the facts
+// reader left unread (its dimension limit). A convention broken (a warning,
+// such as data not NULL on a size-0 tensor, which numpy and cupy export)
+// misplaces no element, so they pass it on with its findings: a consumer may
+// decline those tensors, but not inconsistently.
 bool refused(const rules::Finding& finding) {
-  return finding.severity != rules::Severity::info;
+  return finding.severity == rules::Severity::error || finding.rule_id == rule_ids::kNdimLimit;
 }
 
 }  // namespace

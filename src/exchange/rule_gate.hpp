@@ -1,5 +1,6 @@
 // The rule engine as a gate: export and import both evaluate every rule on
-// the live facts of a tensor and refuse it when any warning or error remains.
+// the live facts of a tensor and refuse it when an error remains, or when the
+// facts reader could not read it whole.
 #pragma once
 
 #include <string_view>
@@ -10,8 +11,8 @@
 
 namespace dlpack_usm::exchange {
 
-// Returns the findings (infos only) when none is a warning or an error;
-// throws Error(findings) naming those rules otherwise. `action` says
+// Returns the findings (warnings and infos) when none is refused; throws
+// Error(findings) naming the refused rules otherwise. `action` says
 // what was refused: "export", "import".
 std::vector<rules::Finding> enforce_rules(const facts::TensorFacts& tensor,
                                           std::string_view action);

@@ -16,5 +16,7 @@ inline constexpr std::string_view kDeviceIdRange = ids::kOneapiDeviceIdRange;
 inline constexpr std::string_view kDeviceIdNegative = ids::kDeviceIdNegative;
 inline constexpr std::string_view kVersionMajor = ids::kVersionMajor;
 inline constexpr std::string_view kExtentOutsideAllocation = ids::kExtentOutsideAllocation;
+// The facts reader's dimension limit: the gate refuses a tensor it fires on.
+inline constexpr std::string_view kNdimLimit = ids::kNdimLimit;
 
 }  // namespace dlpack_usm::exchange::rule_ids

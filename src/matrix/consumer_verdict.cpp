@@ -258,14 +258,14 @@ const char* to_string(ConsumerStatus status) {
 
 const std::vector<ProfileClassInfo>& profile_classes() {
   static const std::vector<ProfileClassInfo> classes{
-      {"accepted", '+', "accepted with the right elements and view"},
-      {"declined", '-', "declined (a decline is never a failure)"},
-      {"refused", 'r', "an invalid tensor refused"},
-      {"wrong", 'W', "other elements read or another view imported"},
-      {"accepted-invalid", 'I', "an invalid tensor accepted"},
-      {"crash", 'C', "crashed"},
-      {"hang", 'H', "hung"},
-      {"deleter-misuse", 'D', "the deleter not called exactly once, or a NULL one called"},
+      {"accepted", '+', "accepted"},
+      {"declined", '-', "declined"},
+      {"refused", 'r', "invalid refused"},
+      {"wrong", 'W', "wrong elements or view"},
+      {"accepted-invalid", 'I', "invalid accepted"},
+      {"crash", 'C', "crash"},
+      {"hang", 'H', "hang"},
+      {"deleter-misuse", 'D', "deleter misuse"},
   };
   return classes;
 }

@@ -193,16 +193,10 @@ std::string attempts_text(const suite::CaseResult& result) {
   return fmt::format("{}, then {} on re-run", suite::to_string(*result.first_outcome), outcome);
 }
 
-// People read about the cases that need them: those whose verdict is not ok
-// in full, and a line for each warning the gate let pass.
+// People read about the cases that need them: those whose verdict is not ok.
 void print_case_verdict(Printer& printer, const RecordedCase& recorded) {
   const suite::CaseResult& result = recorded.result;
-  if (result.verdict == suite::Verdict::ok) {
-    if (result.outcome == Outcome::warn) {
-      printer.line(fmt::format("warn {}: {}", result.id, result.message));
-    }
-    return;
-  }
+  if (result.verdict == suite::Verdict::ok) return;
   printer.line("");
   printer.line(fmt::format(
       "{} {}: {} ({})", suite::to_string(result.verdict), result.id, attempts_text(result),
@@ -210,6 +204,24 @@ void print_case_verdict(Printer& printer, const RecordedCase& recorded) {
                                  : fmt::format("{:.0f} ms", result.duration_ms)));
   printer.line(fmt::format("  {}", result.message));
   printer.line(fmt::format("  repro: {}", recorded.repro));
+}
+
+// The warnings the gate let pass, a line each (text only: JSON has them in
+// the results).
+void print_warnings(Printer& printer, const CheckRun& run) {
+  std::vector<const RecordedCase*> warned;
+  for (const RecordedCase& recorded : run.cases) {
+    if (recorded.result.outcome == Outcome::warn && recorded.result.verdict == suite::Verdict::ok) {
+      warned.push_back(&recorded);
+    }
+  }
+  if (warned.empty()) return;
+  printer.line("");
+  printer.line(fmt::format("warnings ({}; the gate passes them{}):", warned.size(),
+                           run.strict ? "" : ", --strict fails them"));
+  for (const RecordedCase* recorded : warned) {
+    printer.line(fmt::format("  {}: {}", recorded->result.id, recorded->result.message));
+  }
 }
 
 void print_gate(Printer& printer, const CheckRun& run) {
@@ -293,6 +305,7 @@ void print_check_run(Printer& printer, const CheckRun& run) {
       print_case_verdict(printer, recorded);
     }
   }
+  print_warnings(printer, run);
   print_gate(printer, run);
 }
 

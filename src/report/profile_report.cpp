@@ -6,49 +6,57 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "matrix/consumer_verdict.hpp"
 
 namespace dlpack_usm::report {
 namespace {
 
 using suite::ProfileEntry;
 
-// Values joined with ", ", in the order the matrix offered them.
-std::string joined(const std::vector<std::string>& values) {
+// The symbol of a profile class (matrix::profile_classes), '?' for none.
+char class_symbol(const std::string& outcome) {
+  for (const matrix::ProfileClassInfo& info : matrix::profile_classes()) {
+    if (outcome == info.name) return info.symbol;
+  }
+  return '?';
+}
+
+// The legend every rendering of a profile prints, C++ and Python alike.
+std::string legend() {
   std::string text;
-  for (const std::string& value : values) {
-    if (!text.empty()) text.append(", ");
-    text.append(value);
+  for (const matrix::ProfileClassInfo& info : matrix::profile_classes()) {
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", info.symbol, info.meaning);
   }
   return text;
 }
 
-// One axis of one device: what passed, what was declined and why, what failed.
+// One axis of one device: each value with the symbol of its class.
 void print_axis(Printer& printer, const std::string& axis,
                 const std::vector<const ProfileEntry*>& cells) {
-  std::vector<std::string> passed;
-  std::string passed_class;
-  std::vector<std::pair<std::string, std::vector<std::string>>> declined;  // by reason
+  if (cells.empty()) return;
+  std::string marks;
   for (const ProfileEntry* cell : cells) {
-    if (cell->failed) continue;
-    if (cell->outcome == "declined") {
-      auto group = std::find_if(declined.begin(), declined.end(),
-                                [cell](const auto& entry) { return entry.first == cell->reason; });
-      if (group == declined.end()) group = declined.insert(declined.end(), {cell->reason, {}});
-      group->second.push_back(cell->value);
-    } else {
-      passed.push_back(cell->value);
-      passed_class = cell->outcome;  // accepted, or refused on the invalid axis
-    }
+    marks +=
+        fmt::format("{}{}{}", marks.empty() ? "" : " ", cell->value, class_symbol(cell->outcome));
   }
-  std::string label = fmt::format("    {:<10}", axis);
-  if (!passed.empty()) {
-    printer.line(fmt::format("{}{} ({}): {}", label, passed_class, passed.size(), joined(passed)));
-    label = std::string(14, ' ');
+  printer.line(fmt::format("    {:<10}{}", axis, marks));
+}
+
+// The declines of one device grouped by their reason, in the run's order.
+void print_declines(Printer& printer, const std::vector<const ProfileEntry*>& cells) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> declined;
+  for (const ProfileEntry* cell : cells) {
+    if (cell->outcome != "declined") continue;
+    auto group = std::find_if(declined.begin(), declined.end(),
+                              [cell](const auto& entry) { return entry.first == cell->reason; });
+    if (group == declined.end()) group = declined.insert(declined.end(), {cell->reason, {}});
+    group->second.push_back(cell->value);
   }
   for (const auto& [reason, values] : declined) {
     printer.line(
-        fmt::format("{}declined ({}): {} ({})", label, values.size(), joined(values), reason));
-    label = std::string(14, ' ');
+        fmt::format("    declined ({}): {}: {}", values.size(), fmt::join(values, ", "), reason));
   }
 }
 
@@ -76,19 +84,22 @@ void print_profile(Printer& printer, const std::vector<ProfileEntry>& profile) {
     }
   }
   printer.line("");
-  printer.line("capability profile:");
+  printer.line(fmt::format("capability profile ({}):", legend()));
   for (const std::string& device : devices) {
     printer.line(fmt::format("  {}", device));
     std::vector<const ProfileEntry*> failures;
+    std::vector<const ProfileEntry*> on_device;
     for (const std::string& axis : suite::profile_axes()) {
       std::vector<const ProfileEntry*> cells;
       for (const ProfileEntry& cell : profile) {
         if (cell.device != device || cell.axis != axis) continue;
         cells.push_back(&cell);
+        on_device.push_back(&cell);
         if (cell.failed) failures.push_back(&cell);
       }
       print_axis(printer, axis, cells);
     }
+    print_declines(printer, on_device);
     if (failures.empty()) continue;
     printer.line(fmt::format("    failures ({}):", failures.size()));
     for (const ProfileEntry* cell : failures) {

@@ -21,7 +21,9 @@ void print_rule(Printer& printer, const rules::RuleInfo& rule) {
   printer.field("since", dl::to_string(rule.since), version_range_display(rule));
   printer.data("until", rule.until ? Value(dl::to_string(*rule.until)) : Value(nullptr));
   printer.data("reference", rule.reference);
-  printer.data("normative", rule.normative);
+  // What the severity rests on: a word of the quote, a definition, a
+  // convention or the tool's own judgement; text shows it as BASIS.
+  printer.field("normative", rule.normative, rule.normative);
   printer.data("quote", rule.quote);
   printer.data("rationale", rule.rationale);
 }
@@ -29,11 +31,8 @@ void print_rule(Printer& printer, const rules::RuleInfo& rule) {
 void print_rules(Printer& printer, const RuleSelection& rules) {
   printer.data("model_release", dl::to_string(dl::kModelRelease));
   TextView table;
-  table.columns = {{"ID", "rule_id"},
-                   {"SEVERITY", "severity"},
-                   {"FAMILY", "family"},
-                   {"VERSIONS", "since"},
-                   {"TITLE", "title"}};
+  table.columns = {{"ID", "rule_id"},    {"SEVERITY", "severity"}, {"BASIS", "normative"},
+                   {"FAMILY", "family"}, {"VERSIONS", "since"},    {"TITLE", "title"}};
   ListScope list(printer, "rules", table);
   for (const rules::RuleInfo* rule : rules) {
     ObjectScope row(printer, {});

@@ -96,8 +96,8 @@ void check_outside_allocation(const RuleContext& context, Reporter& report) {
                                ? fmt::format("{} bytes at {:#x}", size, base)
                                : fmt::format("[{:#x}, {:#x}) ({} bytes)", base, alloc_end, size);
   report("dl_tensor.data",
-         fmt::format("the elements occupy [{:#x}, {:#x}) but the allocation is {}; data, "
-                     "byte_offset and the strides should keep every element inside the allocation",
+         fmt::format("the elements occupy [{:#x}, {:#x}) but the allocation is {}; fix data, "
+                     "byte_offset or the strides so that every element lies inside the allocation",
                      span.low, span.end, allocation));
 }
 
@@ -118,50 +118,59 @@ void check_empty_not_null(const RuleContext& context, Reporter& report) {
 }
 
 constexpr std::string_view kDataReference = "dlpack.h 1.3, DLTensor::data";
+constexpr std::string_view kDataPointsToAllocation =
+    "The data pointer points to the allocated data.";
+constexpr std::string_view kEmptyDataNull =
+    "Note that if the tensor is of size zero, then the data pointer should be set to `NULL`.";
 
 constexpr std::array kAddressingRules{
     RuleDefinition{
         {"DLP-OFFSET-UNALIGNED", "addressing", "byte_offset not a multiple of the element size",
          Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::byte_offset",
-         "heuristic", "The offset in bytes to the beginning pointer to data",
-         "No sentence requires a whole number of elements, and real producers emit such views; "
-         "but consumers that turn byte_offset into an element offset (byte_offset / element "
-         "size) then read the wrong elements."},
+         "convention", "The offset in bytes to the beginning pointer to data",
+         "Array libraries compute byte_offset as an element offset times the element size, and "
+         "consumers that turn it back into an element offset (byte_offset / element size) read "
+         "the wrong elements otherwise. The header asks only for a count of bytes, so a "
+         "warning."},
         Scope::body,
         check_offset_unaligned},
     RuleDefinition{
-        {"DLP-EXTENT-OVERFLOW", "addressing", "Byte extent overflows 64 bits", Severity::warning,
-         kFirstRelease, std::nullopt, kDataReference, "heuristic",
-         "size *= (t->dtype.bits * t->dtype.lanes + 7) / 8;",
+        {"DLP-EXTENT-OVERFLOW", "addressing", "Byte extent overflows 64 bits", Severity::error,
+         kFirstRelease, std::nullopt, kDataReference, "definition",
+         "For given DLTensor, the size of memory required to store the contents of data is "
+         "calculated as follows:",
          "The memory a tensor needs follows from its shape, strides (in elements) and the "
-         "element size; a size or address range beyond 64 bits fits in no allocation. Strides "
-         "that are negative strides divided as unsigned numbers are "
-         "DLP-STRIDES-UNSIGNED-DIVISION's."},
+         "element size; a size or an address range beyond 64 bits is not representable, so the "
+         "tensor describes memory no allocation can be. Strides that are negative strides "
+         "divided as unsigned numbers are DLP-STRIDES-UNSIGNED-DIVISION's."},
         Scope::body,
         check_extent_overflow},
-    RuleDefinition{{"DLP-EXTENT-OUTSIDE-ALLOCATION", "addressing",
-                    "Elements reach outside the known allocation", Severity::warning, kFirstRelease,
-                    std::nullopt, kDataReference, "heuristic",
-                    "The data pointer points to the allocated data.",
-                    "Every element the strides reach from data + byte_offset should lie in the "
-                    "allocation the runtime reports; the header implies it without a must."},
-                   Scope::body,
-                   check_outside_allocation},
-    RuleDefinition{{"DLP-DATA-NULL", "addressing", "NULL data with elements", Severity::warning,
-                    kFirstRelease, std::nullopt, kDataReference, "heuristic",
-                    "Note that if the tensor is of size zero, then the data pointer should be set "
-                    "to `NULL`.",
-                    "Only a size-0 tensor is described with NULL data; a tensor with elements "
-                    "has nowhere to keep them."},
-                   Scope::body,
-                   check_data_null},
-    RuleDefinition{{"DLP-DATA-EMPTY-NOT-NULL", "addressing", "Size-0 tensor with non-NULL data",
-                    Severity::info, kFirstRelease, std::nullopt, kDataReference, "should",
-                    "Note that if the tensor is of size zero, then the data pointer should be set "
-                    "to `NULL`.",
-                    "Consumers accept either; worth knowing only."},
-                   Scope::body,
-                   check_empty_not_null},
+    RuleDefinition{
+        {"DLP-EXTENT-OUTSIDE-ALLOCATION", "addressing",
+         "Elements reach outside the known allocation", Severity::error, kFirstRelease,
+         std::nullopt, kDataReference, "definition", kDataPointsToAllocation,
+         "The elements lie at data + byte_offset + stride * index * element size, and data "
+         "points to the allocated data: every element the strides reach lies in the allocation "
+         "the runtime says the producer owns. One outside it is memory the tensor does not own, "
+         "another object's or none."},
+        Scope::body,
+        check_outside_allocation},
+    RuleDefinition{
+        {"DLP-DATA-NULL", "addressing", "NULL data with elements", Severity::error, kFirstRelease,
+         std::nullopt, kDataReference, "definition", kDataPointsToAllocation,
+         "A NULL data pointer points to no allocated data, so a tensor with elements "
+         "has nowhere to keep them; only a size-0 tensor is described with NULL data "
+         "(DLP-DATA-EMPTY-NOT-NULL)."},
+        Scope::body,
+        check_data_null},
+    RuleDefinition{
+        {"DLP-DATA-EMPTY-NOT-NULL", "addressing", "Size-0 tensor with non-NULL data",
+         Severity::warning, kFirstRelease, std::nullopt, kDataReference, "should", kEmptyDataNull,
+         "The header asks for NULL; most consumers accept either, but one that looks "
+         "the pointer up in its runtime may refuse an address that holds no "
+         "allocation."},
+        Scope::body,
+        check_empty_not_null},
 };
 
 }  // namespace

@@ -51,12 +51,12 @@ void check_256(const RuleContext& context, Reporter& report) {
 constexpr std::array kAlignmentRules{
     RuleDefinition{
         {"DLP-ALIGN-ELEMENT", "alignment", "First element not naturally aligned", Severity::warning,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data", "heuristic",
-         "at the moment it is recommended to not rely on the data pointer being correctly "
-         "aligned.",
-         "No sentence requires natural alignment, and real producers emit unaligned views; but "
-         "a scalar not aligned to its own size (one component for complex) faults or is slow "
-         "on some devices when loaded as that type."},
+         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data", "convention",
+         "This pointer is always aligned to 256 bytes as in CUDA.",
+         "The header once promised 256-byte alignment and now recommends that consumers not "
+         "rely on it; what allocators and array libraries still give is the natural alignment "
+         "of the scalar (one component for complex), and a consumer that loads an element as "
+         "that type faults or is slow on some devices without it. A convention, so a warning."},
         Scope::body,
         check_element_alignment},
     RuleDefinition{
@@ -65,7 +65,8 @@ constexpr std::array kAlignmentRules{
          "at the moment it is recommended to not rely on the data pointer being correctly "
          "aligned.",
          "The header once promised 256-byte alignment (\"always aligned to 256 bytes as in "
-         "CUDA\") and notes that many libraries ignore it; worth knowing only."},
+         "CUDA\") and qualifies it itself: many libraries ignore it, and consumers are "
+         "recommended not to rely on it; worth knowing only."},
         Scope::body,
         check_256},
 };

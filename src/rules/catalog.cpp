@@ -66,13 +66,13 @@ std::optional<Strength> strength_of(std::string_view normative) {
       {"shall", Strength::must},
       {"can not", Strength::must},
       {"required", Strength::must},
-      {"definition", Strength::must},
       {"should", Strength::should},
       {"recommended", Strength::should},
       {"deprecated", Strength::should},
-      {"convention", Strength::should},
       {"can", Strength::may},
       {"may", Strength::may},
+      {"definition", Strength::definition},
+      {"convention", Strength::convention},
       {"heuristic", Strength::heuristic}};
   for (const auto& [word, strength] : kWords) {
     if (word == normative) return strength;
@@ -80,14 +80,21 @@ std::optional<Strength> strength_of(std::string_view normative) {
   return std::nullopt;
 }
 
+bool is_quoted_word(std::string_view normative) {
+  const std::optional<Strength> strength = strength_of(normative);
+  return strength == Strength::must || strength == Strength::should || strength == Strength::may;
+}
+
 Severity highest_severity(Strength strength) {
   switch (strength) {
     case Strength::must:
+    case Strength::definition:
       return Severity::error;
     case Strength::should:
-    case Strength::heuristic:
+    case Strength::convention:
       return Severity::warning;
     case Strength::may:
+    case Strength::heuristic:
       break;
   }
   return Severity::info;

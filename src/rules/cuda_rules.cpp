@@ -192,55 +192,62 @@ constexpr std::array kCudaRules{
         check_cuda_no_runtime},
     RuleDefinition{
         {"DLP-CUDA-POINTER-UNKNOWN", "cuda", "CUDA tensor whose pointer the driver does not know",
-         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data",
-         "heuristic", "This will be CUDA device pointer or cl_mem handle in OpenCL.",
-         "The pointer of a kDLCUDA, kDLCUDAHost or kDLCUDAManaged tensor is memory the CUDA "
-         "driver allocated or registered; cuPointerGetAttributes reports memory type 0 for any "
-         "other address. The header describes it without a must."},
+         Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::data", "definition",
+         "This will be CUDA device pointer or cl_mem handle in OpenCL.",
+         "The data of a kDLCUDA tensor is a CUDA device pointer, and kDLCUDAHost and "
+         "kDLCUDAManaged are defined by the CUDA allocator of their memory: memory the CUDA "
+         "driver allocated or registered. cuPointerGetAttributes reports memory type 0 for any "
+         "other address, which lies outside that definition; a consumer that hands it to CUDA "
+         "fails or faults."},
         Scope::body,
         check_cuda_pointer_unknown},
     RuleDefinition{
         {"DLP-CUDA-DEVICE-ID-RANGE", "cuda",
-         "kDLCUDA device_id beyond the devices the process sees", Severity::warning, kFirstRelease,
-         std::nullopt, kCudaDeviceIdReference, "heuristic", "The device index.",
+         "kDLCUDA device_id beyond the devices the process sees", Severity::error, kFirstRelease,
+         std::nullopt, kCudaDeviceIdReference, "definition", "The device index.",
          "A kDLCUDA device_id is a CUDA device ordinal of the exporting process, which "
          "CUDA_VISIBLE_DEVICES filters and renumbers; an index at or past the process's device "
-         "count names no device (typically a physical GPU number)."},
+         "count lies outside those ordinals and names no device (typically a physical GPU "
+         "number)."},
         Scope::body,
         check_cuda_device_id_range},
     RuleDefinition{
         {"DLP-CUDA-DEVICE-ID", "cuda", "kDLCUDA device_id is not the owning device's ordinal",
-         Severity::warning, kFirstRelease, std::nullopt, kCudaDeviceIdReference, "heuristic",
+         Severity::error, kFirstRelease, std::nullopt, kCudaDeviceIdReference, "definition",
          "The device index.",
-         "The index of a kDLCUDA tensor is the ordinal of the device that owns the memory "
-         "(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) as the exporting process numbers devices; the "
-         "header describes it without a must. A device_id hard-coded to 0 on a multi-GPU machine "
-         "is the usual defect."},
+         "The index of a kDLCUDA tensor is the ordinal of the device that holds the memory "
+         "(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) as the exporting process numbers devices; "
+         "another ordinal names a device that does not hold the data. A device_id hard-coded "
+         "to 0 on a multi-GPU machine is the usual defect."},
         Scope::body,
         check_cuda_device_id_owner},
     RuleDefinition{
         {"DLP-CUDA-DEVICE-MEMORY-TYPE", "cuda", "kDLCUDA tensor on pinned host or managed memory",
-         Severity::warning, kFirstRelease, std::nullopt, kCudaDeviceTypeReference, "heuristic",
+         Severity::warning, kFirstRelease, std::nullopt, kCudaDeviceTypeReference, "convention",
          "CUDA GPU device",
-         "kDLCUDA is device memory of one GPU; page-locked host memory has kDLCUDAHost and managed "
-         "memory kDLCUDAManaged, which tell the consumer that the host can read it. The header "
-         "names the types without a must."},
+         "kDLCUDA names a GPU, not an allocator: pinned and managed memory are CUDA device "
+         "pointers the GPU reads too (unified addressing), so the elements are where a CUDA "
+         "consumer looks. The convention is to label them kDLCUDAHost and kDLCUDAManaged, which "
+         "tell the consumer that the host can read them; a consumer that takes them for device "
+         "memory of one GPU copies or frees them as such."},
         Scope::body,
         check_cuda_device_memory_type},
     RuleDefinition{
         {"DLP-CUDA-HOST-MEMORY-TYPE", "cuda", "kDLCUDAHost tensor not on page-locked host memory",
-         Severity::warning, kFirstRelease, std::nullopt, kCudaDeviceTypeReference, "heuristic",
+         Severity::error, kFirstRelease, std::nullopt, kCudaDeviceTypeReference, "definition",
          "Pinned CUDA CPU memory by cudaMallocHost",
-         "A consumer of kDLCUDAHost reads the data on the host; device memory there faults, and "
-         "managed memory has a type of its own. The header names the type without a must."},
+         "kDLCUDAHost is defined as page-locked host memory of cudaMallocHost, which a consumer "
+         "reads on the host; device memory there lies outside that definition and faults, and "
+         "managed memory has a type of its own."},
         Scope::body,
         check_cuda_host_memory_type},
     RuleDefinition{
         {"DLP-CUDA-MANAGED-MEMORY-TYPE", "cuda", "kDLCUDAManaged tensor not on managed memory",
-         Severity::warning, kCudaManagedSince, std::nullopt, kCudaDeviceTypeReference, "heuristic",
+         Severity::error, kCudaManagedSince, std::nullopt, kCudaDeviceTypeReference, "definition",
          "CUDA managed/unified memory allocated by cudaMallocManaged",
-         "A consumer of kDLCUDAManaged may touch the data from the host and from any device; "
-         "device memory of one GPU allows neither. The header names the type without a must."},
+         "kDLCUDAManaged is defined as memory of cudaMallocManaged, which a consumer may touch "
+         "from the host and from any device; other memory lies outside that definition, and "
+         "device memory of one GPU allows neither."},
         Scope::body,
         check_cuda_managed_memory_type},
 };

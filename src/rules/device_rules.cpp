@@ -55,11 +55,18 @@ void check_type_runtime_memory(const RuleContext& context, Reporter& report) {
                      known->name));
 }
 
+// The owner named by device_id is judged by DLP-DEVICE-ID-NOT-OWNER unless a
+// family of the device type judges it (kDLOneAPI's root device index, the
+// CUDA driver's ordinal), so one wrong index gives one error.
+bool owner_judged_elsewhere(const facts::TensorFacts& tensor) {
+  return tensor.device_type == dl::kDLOneAPI || (tensor.runtime && tensor.runtime->cuda_ordinal);
+}
+
 void check_id_owner(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
   const dl::DeviceTypeName* known = dl::find_device_type(tensor.device_type);
-  if (known == nullptr || known->host_memory || tensor.device_type == dl::kDLOneAPI ||
-      !tensor.runtime || !tensor.runtime->owner_root_index || tensor.device_id < 0 ||
+  if (known == nullptr || known->host_memory || owner_judged_elsewhere(tensor) || !tensor.runtime ||
+      !tensor.runtime->owner_root_index || tensor.device_id < 0 ||
       tensor.runtime->usm_kind == facts::UsmKind::host ||
       tensor.device_id == *tensor.runtime->owner_root_index) {
     return;
@@ -71,55 +78,61 @@ void check_id_owner(const RuleContext& context, Reporter& report) {
 }
 
 constexpr std::string_view kDeviceIdReference = "dlpack.h 1.3, DLDevice::device_id";
-constexpr std::string_view kEnumAddition =
-    "Minor version updates indicate the addition of "
-    "enumeration values.";
+constexpr std::string_view kDeviceIndex = "The device index.";
 
 constexpr std::array kDeviceRules{
     RuleDefinition{
-        {"DLP-DEVICE-TYPE-UNKNOWN", "device", "Device type no release defines", Severity::warning,
-         kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "heuristic",
+        {"DLP-DEVICE-TYPE-UNKNOWN", "device", "Device type no release defines", Severity::error,
+         kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "definition",
          "The device type used in the device.",
-         "A value no release up to the tool's defines names no device a consumer knows."},
+         "device_type is a DLDeviceType: a value no release up to the tool's defines lies "
+         "outside that enum and names no device, so a consumer cannot tell where the data is."},
         Scope::body,
         check_type_unknown},
     RuleDefinition{
         {"DLP-DEVICE-TYPE-VERSION", "device", "Device type newer than the declared version",
-         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLPackVersion", "heuristic",
-         kEnumAddition,
-         "A tensor is judged by its declared version: a device type added later (kDLOneAPI "
-         "0.7, kDLMAIA 1.0, kDLTrn 1.2) is unknown to a consumer of that release."},
+         Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLPackVersion", "definition",
+         "A change in minor version indicates that we have added new code, such as a new device "
+         "type, but the ABI is kept the same.",
+         "A tensor is judged by its declared version, whose DLDeviceType defines the device "
+         "types of that release: a device type added later (kDLOneAPI 0.7, kDLMAIA 1.0, kDLTrn "
+         "1.2) lies outside it, and a consumer of that release cannot place the data."},
         Scope::body,
         check_type_version},
-    RuleDefinition{{"DLP-DEVICE-ID-NEGATIVE", "device", "Negative device_id", Severity::warning,
-                    kFirstRelease, std::nullopt, kDeviceIdReference, "heuristic",
-                    "The device index.", "An index is never negative."},
+    RuleDefinition{{"DLP-DEVICE-ID-NEGATIVE", "device", "Negative device_id", Severity::error,
+                    kFirstRelease, std::nullopt, kDeviceIdReference, "definition", kDeviceIndex,
+                    "device_id is an index, 0 or more: a negative value lies outside that domain "
+                    "and names no device."},
                    Scope::body,
                    check_id_negative},
     RuleDefinition{
         {"DLP-DEVICE-ID-HOST-NONZERO", "device", "Non-zero device_id for host memory",
-         Severity::warning, kFirstRelease, std::nullopt, kDeviceIdReference, "heuristic",
+         Severity::warning, kFirstRelease, std::nullopt, kDeviceIdReference, "convention",
          "For vanilla CPU memory, pinned memory, or managed memory, this is set to 0.",
-         "The header states the convention without a must; consumers that index devices by "
-         "device_id misplace the tensor."},
+         "The header states the practice without a must, and the host reads the memory alike "
+         "whatever the index; but consumers that index devices by device_id misplace the "
+         "tensor."},
         Scope::body,
         check_id_host},
     RuleDefinition{
         {"DLP-DEVICE-TYPE-NOT-RUNTIME-MEMORY", "device",
-         "Device-only memory labelled with a host device type", Severity::warning, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3, DLDeviceType", "heuristic",
+         "Device-only memory labelled with a host device type", Severity::error, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3, DLDeviceType", "definition",
          "Pinned CUDA CPU memory by cudaMallocHost",
-         "The owning runtime says the pointer is device memory (USM device), which the host "
-         "cannot read, but the device type (kDLCPU, kDLCUDAHost, kDLROCMHost, kDLCUDAManaged) "
-         "promises memory the host reads."},
+         "Each host device type is defined by the memory it names (kDLCPU the CPU's, "
+         "kDLCUDAHost and kDLROCMHost pinned CPU memory, kDLCUDAManaged memory of "
+         "cudaMallocManaged), memory the host reads. The owning runtime says this pointer is "
+         "device memory (USM device), outside that definition: a host consumer would read "
+         "device memory."},
         Scope::body,
         check_type_runtime_memory},
     RuleDefinition{
         {"DLP-DEVICE-ID-NOT-OWNER", "device", "device_id contradicts the owning device",
-         Severity::warning, kFirstRelease, std::nullopt, kDeviceIdReference, "heuristic",
-         "The device index.",
-         "For device types other than kDLOneAPI (whose own rules apply), the owner the runtime "
-         "recorded is the device the index names."},
+         Severity::error, kFirstRelease, std::nullopt, kDeviceIdReference, "definition",
+         kDeviceIndex,
+         "device_id is the index of the device that holds the memory: the owner the runtime "
+         "recorded. An index naming another device sends a consumer to the wrong one. kDLOneAPI "
+         "tensors and tensors with the CUDA driver's ordinal have rules of their own."},
         Scope::body,
         check_id_owner},
 };

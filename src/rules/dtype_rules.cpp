@@ -51,6 +51,12 @@ bool is_fp6_or_fp4(std::uint8_t code) {
          code == dl::kDLFloat4_e2m1fn;
 }
 
+// Codes whose name fixes the width (bfloat16, the float8 formats), judged
+// by DLP-DTYPE-BITS-FIXED; float6 and float4 have a must of their own.
+bool has_named_width(std::uint8_t code) {
+  return code == dl::kDLBfloat || (code >= dl::kDLFloat8_e3m4 && code <= dl::kDLFloat8_e8m0fnu);
+}
+
 std::string join_bits(std::span<const unsigned> bits) {
   std::string text;
   for (unsigned b : bits) text += (text.empty() ? "" : ", ") + std::to_string(b);
@@ -86,14 +92,27 @@ void check_bits_invalid(const RuleContext& context, Reporter& report) {
   const dl::DLDataType dtype = context.tensor.dtype;
   const dl::DtypeCodeName* known = dl::find_dtype_code(dtype.code);
   if (known == nullptr || dtype.bits == 0 || dtype.code == dl::kDLOpaqueHandle ||
-      is_fp6_or_fp4(dtype.code)) {
+      is_fp6_or_fp4(dtype.code) || has_named_width(dtype.code)) {
     return;
   }
   std::span<const unsigned> allowed = valid_bits(dtype.code);
   if (std::find(allowed.begin(), allowed.end(), dtype.bits) != allowed.end()) return;
   report("dl_tensor.dtype.bits",
-         fmt::format("{} with {} bit{} is not a valid type; {} takes {} bits", known->name,
-                     dtype.bits, dtype.bits == 1 ? "" : "s", known->name, join_bits(allowed)));
+         fmt::format("{} with {} bit{} is not a width array libraries use for it; {} takes {} "
+                     "bits",
+                     known->name, dtype.bits, dtype.bits == 1 ? "" : "s", known->name,
+                     join_bits(allowed)));
+}
+
+void check_bits_fixed(const RuleContext& context, Reporter& report) {
+  const dl::DLDataType dtype = context.tensor.dtype;
+  if (dtype.bits == 0 || !has_named_width(dtype.code)) return;
+  const unsigned width = valid_bits(dtype.code).front();
+  if (dtype.bits == width) return;
+  report("dl_tensor.dtype.bits",
+         fmt::format("{} with {} bits: the code names a {}-bit format, so no element of it has "
+                     "another width; set bits to {}",
+                     dl::dtype_code_display(dtype.code), dtype.bits, width, width));
 }
 
 void check_bits_fp6_fp4(const RuleContext& context, Reporter& report) {
@@ -120,31 +139,33 @@ void check_lanes_vector(const RuleContext& context, Reporter& report) {
                      context.tensor.dtype.lanes, context.tensor.dtype.lanes));
 }
 
-constexpr std::string_view kCodeShouldBeKnown =
-    "We keep it uint8_t instead of DLDataTypeCode for minimal memory footprint, but the value "
-    "should be one of DLDataTypeCode enum values.";
-
 constexpr std::array kDtypeRules{
-    RuleDefinition{{"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no release defines",
-                    Severity::warning, kFirstRelease, dl::kModelRelease,
-                    "dlpack.h 1.3, DLDataType::code", "should", kCodeShouldBeKnown,
-                    "A code no release up to the tool's defines is one no consumer reads."},
-                   Scope::body,
-                   check_code_unknown},
+    RuleDefinition{
+        {"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no release defines", Severity::error,
+         kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDataType::code", "definition",
+         "Type code of base types.",
+         "code is a type code, one of the DLDataTypeCode values: a code no release up to the "
+         "tool's defines lies outside that domain, so no consumer can tell what an element "
+         "is."},
+        Scope::body,
+        check_code_unknown},
     RuleDefinition{
         {"DLP-DTYPE-CODE-VERSION", "dtype", "Dtype code newer than the declared version",
-         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::code", "should",
-         kCodeShouldBeKnown,
-         "A tensor is judged by its declared version: a code added later (kDLBool 0.8, the "
-         "float8/6/4 codes 1.1) is not one of that release's DLDataTypeCode values."},
+         Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLPackVersion", "definition",
+         "Minor version updates indicate the addition of enumeration values.",
+         "A tensor is judged by its declared version, whose DLDataTypeCode defines the codes "
+         "of that release: a code added later (kDLBool 0.8, the float8/6/4 codes 1.1) lies "
+         "outside it, and a consumer of that release cannot read it."},
         Scope::body,
         check_code_version},
-    RuleDefinition{{"DLP-DTYPE-BITS-ZERO", "dtype", "Dtype with 0 bits", Severity::warning,
-                    kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::bits", "heuristic",
-                    "Number of bits, common choices are 8, 16, 32.",
-                    "No sentence forbids 0, but an element of 0 bits holds no data."},
-                   Scope::body,
-                   check_bits_zero},
+    RuleDefinition{
+        {"DLP-DTYPE-BITS-ZERO", "dtype", "Dtype with 0 bits", Severity::error, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3, DLDataType::bits", "definition",
+         "Number of bits, common choices are 8, 16, 32.",
+         "bits is the width of one lane of an element: 0 bits is no element at all, outside "
+         "what the field defines, and GetDataSize gives 0 bytes for any shape."},
+        Scope::body,
+        check_bits_zero},
     RuleDefinition{
         {"DLP-DTYPE-BITS-FP6-FP4", "dtype", "float6 or float4 code with other bits than 6 or 4",
          Severity::error, dl::Release{1, 1}, std::nullopt, "dlpack.h 1.3, DLDataTypeCode", "must",
@@ -154,29 +175,41 @@ constexpr std::array kDtypeRules{
         Scope::body,
         check_bits_fp6_fp4},
     RuleDefinition{
-        {"DLP-DTYPE-BITS-INVALID", "dtype", "Bits not valid for the dtype code", Severity::warning,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType", "heuristic",
+        {"DLP-DTYPE-BITS-FIXED", "dtype", "Bits other than the width the code names",
+         Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType", "definition",
+         "float8_e4m3: type_code = 8, bits = 8, lanes = 1 (packed in memory)",
+         "A code that names a format fixes its width: kDLBfloat is defined as bfloat16, a "
+         "16-bit format, and the float8 codes (\"FP8 data types\") as 8-bit formats, as the "
+         "example shows. Another width lies outside what the code defines, so a consumer "
+         "cannot read an element of it."},
+        Scope::body,
+        check_bits_fixed},
+    RuleDefinition{
+        {"DLP-DTYPE-BITS-INVALID", "dtype", "Bits not a width array libraries use for the code",
+         Severity::warning, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType", "convention",
          "bool: type_code = 6, bits = 8, lanes = 1 (as per common array library convention, the "
          "underlying storage size of bool is 8 bits)",
-         "The header's examples and common convention fix the widths of each code: bool 8, "
-         "complex a compact pair (64 or 128; 32 for complex32), bfloat 16, float8 codes 8, float "
-         "16/32/64, int/uint 8-64 (1/2/4 for sub-byte integers). float6 and float4 are "
+         "Array libraries agree on the widths of each code: bool 8 (the header's own words), "
+         "complex a compact pair (64 or 128; 32 for complex32), float 16/32/64, int/uint 8-64 "
+         "(1/2/4 for sub-byte integers). No sentence fixes these widths, so another one is a "
+         "warning. bfloat16 and the float8 codes are DLP-DTYPE-BITS-FIXED's, float6 and float4 "
          "DLP-DTYPE-BITS-FP6-FP4's."},
         Scope::body,
         check_bits_invalid},
-    RuleDefinition{{"DLP-DTYPE-LANES-ZERO", "dtype", "Dtype with 0 lanes", Severity::warning,
+    RuleDefinition{
+        {"DLP-DTYPE-LANES-ZERO", "dtype", "Dtype with 0 lanes", Severity::error, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3, DLDataType::lanes", "definition",
+         "Number of lanes in the type, used for vector types.",
+         "lanes counts the values of one element, 1 for a scalar: 0 lanes is no value, outside "
+         "what the field defines, and GetDataSize multiplies by bits * lanes."},
+        Scope::body,
+        check_lanes_zero},
+    RuleDefinition{{"DLP-DTYPE-LANES-VECTOR", "dtype", "Vector dtype (lanes > 1)", Severity::info,
                     kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::lanes", "heuristic",
                     "Number of lanes in the type, used for vector types.",
-                    "No sentence forbids 0, but a type of 0 lanes holds no data; scalars have 1."},
+                    "Legal, but dpctl/dpnp and other consumers reject lanes != 1."},
                    Scope::body,
-                   check_lanes_zero},
-    RuleDefinition{
-        {"DLP-DTYPE-LANES-VECTOR", "dtype", "Vector dtype (lanes > 1)", Severity::warning,
-         kFirstRelease, std::nullopt, "dlpack.h 1.3, DLDataType::lanes", "heuristic",
-         "Number of lanes in the type, used for vector types.",
-         "Legal, but dpctl/dpnp and other consumers reject lanes != 1."},
-        Scope::body,
-        check_lanes_vector},
+                   check_lanes_vector},
 };
 
 }  // namespace

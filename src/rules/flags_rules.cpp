@@ -79,7 +79,7 @@ constexpr std::array kFlagsRules{
         check_padded_too_early},
     RuleDefinition{
         {"DLP-FLAGS-PADDED-NOT-SUBBYTE", "flags", "IS_SUBBYTE_TYPE_PADDED on a whole-byte dtype",
-         Severity::warning, dl::Release{1, 1}, std::nullopt,
+         Severity::info, dl::Release{1, 1}, std::nullopt,
          "dlpack.h 1.3, DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED", "heuristic",
          "This flag can be set by the producer to signal that a tensor of sub-byte type is "
          "padded.",

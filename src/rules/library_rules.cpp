@@ -66,8 +66,8 @@ constexpr std::array kLibraryRules{
         {"DLP-CONSUMER-REQUIRED-FEATURE", "behaviour",
          "Consumer declined a feature --require names", Severity::error, kFirstRelease,
          std::nullopt, "dlpack-usm-check(1), --require", "required",
-         "The features a consumer is required to take: a clean decline of a case that needs "
-         "FEATURE fails DLP-CONSUMER-REQUIRED-FEATURE instead.",
+         "the features a consumer is required to take: a clean decline of a case that needs "
+         "FEATURE fails DLP-CONSUMER-REQUIRED-FEATURE instead",
          "A decline is no failure of DLPack; the user's --require makes the feature a "
          "requirement of this run (dpnp needs device USM, a framework bfloat16)."},
         Scope::header,

@@ -129,6 +129,12 @@ constexpr std::string_view kCanNotExport =
 constexpr std::string_view kIpexRootDevice =
     "If the device has parent device, we will find its parent device index enumerated in "
     "sycl::device::get_devices() then put to device_id.";
+constexpr std::string_view kIpexSyclDeviceId =
+    "The device_id in DLDevice is one of the SYCL runtime device ids, which may be different "
+    "from the actual framework device in use.";
+constexpr std::string_view kIpexAllocationDevice =
+    "When producing a DLPack capsule, DPC++ runtime will get the device where memory "
+    "allocation was original made.";
 
 constexpr std::array kOneApiRules{
     RuleDefinition{
@@ -158,26 +164,31 @@ constexpr std::array kOneApiRules{
         Scope::body,
         check_usm_unknown},
     RuleDefinition{{"DLP-ONEAPI-DEVICE-ID-RANGE", "oneapi",
-                    "device_id beyond the root device count", Severity::warning, kOneApiSince,
-                    std::nullopt, kIpexDlpackPage, "heuristic", kIpexRootDevice,
-                    "The import protocol takes sycl::device::get_devices().at(device_id); an "
-                    "index at or past the number of root devices names no device."},
+                    "device_id beyond the root device count", Severity::error, kOneApiSince,
+                    std::nullopt, kIpexDlpackPage, "definition", kIpexSyclDeviceId,
+                    "A kDLOneAPI device_id is a SYCL runtime device id, the position of a root "
+                    "device in sycl::device::get_devices() (the import protocol takes "
+                    "get_devices().at(device_id)): an index at or past the number of root "
+                    "devices lies outside that list and names no device."},
                    Scope::body,
                    check_device_id_range},
-    RuleDefinition{{"DLP-ONEAPI-DEVICE-ID-ROOT", "oneapi",
-                    "device_id is not the owning root device's index", Severity::warning,
-                    kOneApiSince, std::nullopt, kIpexDlpackPage, "heuristic", kIpexRootDevice,
-                    "The protocol puts the owning root device's index in device_id, described "
-                    "without a must. Host USM belongs to no device, so it has no owner to "
-                    "compare with."},
-                   Scope::body,
-                   check_device_id_root},
+    RuleDefinition{
+        {"DLP-ONEAPI-DEVICE-ID-ROOT", "oneapi", "device_id is not the owning root device's index",
+         Severity::error, kOneApiSince, std::nullopt, kIpexDlpackPage, "definition",
+         kIpexAllocationDevice,
+         "A kDLOneAPI device_id is the position in sycl::device::get_devices() of the "
+         "device where the allocation was made; another index names a device that "
+         "does not own the memory, and the importer looks the pointer up there. Host "
+         "USM belongs to no device, so it has no owner to compare with."},
+        Scope::body,
+        check_device_id_root},
     RuleDefinition{
         {"DLP-ONEAPI-DEVICE-ID-SUB-DEVICE", "oneapi",
-         "Sub-device allocation does not report its parent root device", Severity::warning,
-         kOneApiSince, std::nullopt, kIpexDlpackPage, "heuristic", kIpexRootDevice,
-         "A sub-device's allocation reports its parent root device's index, as the "
-         "protocol describes without a must."},
+         "Sub-device allocation does not report its parent root device", Severity::error,
+         kOneApiSince, std::nullopt, kIpexDlpackPage, "definition", kIpexRootDevice,
+         "For an allocation made on a sub-device, device_id is defined as the index of its "
+         "parent root device in sycl::device::get_devices(); the sub-device's own position (or "
+         "any other index) names another device."},
         Scope::body,
         check_device_id_sub_device},
     RuleDefinition{

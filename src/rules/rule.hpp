@@ -19,14 +19,23 @@ const char* to_string(Severity severity);
 // Accepts "info", "warning" and "error".
 std::optional<Severity> parse_severity(std::string_view text);
 
-// The word of the source a rule rests on decides how severe it may be:
+// What a rule rests on decides how severe it may be. Words of the source:
 // must-level words (must, must not, shall, can not, required) allow an error,
 // should-level words (should, recommended, deprecated) a warning, words that
-// only permit or describe (can, may) an info. "heuristic" marks the tool's own
-// judgement, such as a limit of its reader: at most a warning.
-enum class Strength { must, should, may, heuristic };
+// only permit or describe (can, may) an info. Two kinds of basis that are
+// not a word of the quote: "definition", the sentence defining a field whose
+// domain the value lies outside of (a negative count of dimensions, a dtype
+// code the declared version's enum does not define), allows an error as a
+// must does, for such a tensor describes nothing a consumer can read;
+// "convention", a practice the source states or array libraries widely
+// follow without a must (bool is 8 bits), allows a warning. "heuristic"
+// marks the tool's own judgement, such as a limit of its reader: an info.
+enum class Strength { must, definition, should, convention, may, heuristic };
 // nullopt for a word the catalog does not use.
 std::optional<Strength> strength_of(std::string_view normative);
+// Whether the normative word must occur in the quote: true for the words of
+// a source, false for definition, convention and heuristic.
+bool is_quoted_word(std::string_view normative);
 Severity highest_severity(Strength strength);
 
 struct RuleInfo {
@@ -40,7 +49,9 @@ struct RuleInfo {
   // A public document a user can open: "dlpack.h 1.3, DLTensor::strides", a
   // dpctl documentation page, the array API standard's page.
   std::string_view reference;
-  std::string_view normative;  // the word of the quote it rests on, or "heuristic"
+  // The word of the quote it rests on ("must", "should", ...), or the kind
+  // of basis: "definition", "convention" or "heuristic".
+  std::string_view normative;
   // Verbatim from the reference (whitespace aside); a test checks it there.
   // Empty only for a heuristic that rests on no sentence.
   std::string_view quote;

@@ -21,6 +21,7 @@ inline constexpr std::string_view kDtypeCodeUnknown = "DLP-DTYPE-CODE-UNKNOWN";
 inline constexpr std::string_view kDtypeCodeVersion = "DLP-DTYPE-CODE-VERSION";
 inline constexpr std::string_view kDtypeBitsZero = "DLP-DTYPE-BITS-ZERO";
 inline constexpr std::string_view kDtypeBitsFp6Fp4 = "DLP-DTYPE-BITS-FP6-FP4";
+inline constexpr std::string_view kDtypeBitsFixed = "DLP-DTYPE-BITS-FIXED";
 inline constexpr std::string_view kDtypeBitsInvalid = "DLP-DTYPE-BITS-INVALID";
 inline constexpr std::string_view kDtypeLanesZero = "DLP-DTYPE-LANES-ZERO";
 inline constexpr std::string_view kDtypeLanesVector = "DLP-DTYPE-LANES-VECTOR";
@@ -66,7 +67,6 @@ inline constexpr std::string_view kProducerDeleterLeak = "DLP-PRODUCER-DELETER-L
 inline constexpr std::string_view kConsumerChecksum = "DLP-CONSUMER-CHECKSUM";
 inline constexpr std::string_view kConsumerWrongView = "DLP-CONSUMER-WRONG-VIEW";
 inline constexpr std::string_view kConsumerCallsNullDeleter = "DLP-CONSUMER-CALLS-NULL-DELETER";
-inline constexpr std::string_view kConsumerRejectsValid = "DLP-CONSUMER-REJECTS-VALID";
 inline constexpr std::string_view kConsumerAcceptsInvalid = "DLP-CONSUMER-ACCEPTS-INVALID";
 inline constexpr std::string_view kConsumerDeleterCount = "DLP-CONSUMER-DELETER-COUNT";
 inline constexpr std::string_view kConsumerWritesReadOnly = "DLP-CONSUMER-WRITES-READ-ONLY";
@@ -128,6 +128,7 @@ inline constexpr std::array kAll{
     kDtypeCodeVersion,
     kDtypeBitsZero,
     kDtypeBitsFp6Fp4,
+    kDtypeBitsFixed,
     kDtypeBitsInvalid,
     kDtypeLanesZero,
     kDtypeLanesVector,
@@ -172,7 +173,6 @@ inline constexpr std::array kAll{
     kConsumerChecksum,
     kConsumerWrongView,
     kConsumerCallsNullDeleter,
-    kConsumerRejectsValid,
     kConsumerAcceptsInvalid,
     kConsumerDeleterCount,
     kConsumerWritesReadOnly,

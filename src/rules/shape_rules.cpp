@@ -98,34 +98,37 @@ void check_strides_unsigned_division(const RuleContext& context, Reporter& repor
   }
 }
 
+constexpr std::string_view kShapeReference = "dlpack.h 1.3, DLTensor::shape";
+
 constexpr std::array kShapeRules{
     RuleDefinition{
-        {"DLP-NDIM-NEGATIVE", "shape", "Negative ndim", Severity::warning, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3, DLTensor::ndim", "heuristic", "Number of dimensions",
-         "No sentence forbids it, but a negative count of dimensions describes no "
-         "tensor."},
+        {"DLP-NDIM-NEGATIVE", "shape", "Negative ndim", Severity::error, kFirstRelease,
+         std::nullopt, "dlpack.h 1.3, DLTensor::ndim", "definition", "Number of dimensions",
+         "ndim is a number of dimensions, 0 or more: a negative count lies outside that domain "
+         "and describes no tensor."},
         Scope::body,
         check_ndim_negative},
     RuleDefinition{
-        {"DLP-NDIM-LIMIT", "shape", "ndim beyond what this tool reads (tool limit)",
-         Severity::warning, kFirstRelease, std::nullopt, "dlpack-usm facts reader", "heuristic", "",
+        {"DLP-NDIM-LIMIT", "shape", "ndim beyond what this tool reads (tool limit)", Severity::info,
+         kFirstRelease, std::nullopt, "dlpack-usm facts reader", "heuristic", "",
          "A limit of this tool, not of DLPack: the reader copies at most 1024 "
          "dimensions so that an absurd ndim cannot make it read unbounded producer "
          "memory; such a tensor is not checked further."},
         Scope::body,
         check_ndim_limit},
-    RuleDefinition{{"DLP-SHAPE-NULL", "shape", "NULL shape with ndim > 0", Severity::warning,
-                    kFirstRelease, std::nullopt, "dlpack.h 1.3, DLTensor::shape", "heuristic",
-                    "When ndim == 0, shape can be set to NULL.",
-                    "The header permits NULL only for ndim 0; no sentence says must, but a "
-                    "consumer has no extents to read."},
-                   Scope::body,
-                   check_shape_null},
     RuleDefinition{
-        {"DLP-SHAPE-NEGATIVE", "shape", "Negative extent", Severity::warning, kFirstRelease,
-         std::nullopt, "dlpack.h 1.3, DLTensor::shape", "heuristic", "The shape of the tensor",
-         "Extents count elements (GetDataSize multiplies them): an extent below 0 "
-         "is meaningless, though no sentence forbids it."},
+        {"DLP-SHAPE-NULL", "shape", "NULL shape with ndim > 0", Severity::error, kFirstRelease,
+         std::nullopt, kShapeReference, "definition", "The shape of the tensor",
+         "shape is the tensor's shape, ndim extents; only a tensor of ndim 0 may "
+         "leave it NULL (\"When ndim == 0, shape can be set to NULL.\"). With ndim > "
+         "0 a NULL shape holds none of the extents the definition asks for."},
+        Scope::body,
+        check_shape_null},
+    RuleDefinition{
+        {"DLP-SHAPE-NEGATIVE", "shape", "Negative extent", Severity::error, kFirstRelease,
+         std::nullopt, kShapeReference, "definition", "The shape of the tensor",
+         "Extents count the elements along each axis (GetDataSize multiplies them): an extent "
+         "below 0 lies outside the domain of a shape."},
         Scope::body,
         check_shape_negative},
     RuleDefinition{{"DLP-STRIDES-NULL-ROW-MAJOR", "shape",
@@ -144,7 +147,7 @@ constexpr std::array kShapeRules{
                     "Before 1.2 NULL meant compact row-major (DLP-STRIDES-NULL-ROW-MAJOR)."},
                    Scope::body,
                    check_strides_null},
-    RuleDefinition{{"DLP-STRIDES-ZERO", "shape", "Zero stride on an extent > 1", Severity::warning,
+    RuleDefinition{{"DLP-STRIDES-ZERO", "shape", "Zero stride on an extent > 1", Severity::info,
                     kFirstRelease, std::nullopt, kStridesReference, "heuristic",
                     "strides of the tensor (in number of elements, not bytes)",
                     "Legal, but a stride of 0 on an extent above 1 makes distinct indices alias "
@@ -154,12 +157,14 @@ constexpr std::array kShapeRules{
                    check_strides_zero},
     RuleDefinition{
         {"DLP-STRIDES-UNSIGNED-DIVISION", "shape", "Negative strides divided as unsigned numbers",
-         Severity::warning, kFirstRelease, std::nullopt, kStridesReference, "heuristic",
+         Severity::error, kFirstRelease, std::nullopt, kStridesReference, "definition",
          "strides of the tensor (in number of elements, not bytes)",
-         "A stride within a few element sizes of 2^64 / element size (such as "
-         "4611686018427387898 for int32) is what dividing a negative byte stride by "
-         "the element size as an unsigned 64-bit number gives: the producer meant a "
-         "small negative stride (cupy 14.2 exports these)."},
+         "Strides count elements: an element lies at data + byte_offset + stride * index * "
+         "element size. A stride within a few element sizes of 2^64 / element size (such as "
+         "4611686018427387898 for int32) makes that byte position wrap around 2^64, so it names "
+         "no element of any allocation. It is what dividing a negative byte stride by the "
+         "element size as an unsigned 64-bit number gives: the producer meant a small negative "
+         "stride (cupy 14.2 exports these)."},
         Scope::body,
         check_strides_unsigned_division},
 };

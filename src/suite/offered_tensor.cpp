@@ -57,10 +57,9 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   const std::string& name = shape.name;
   std::uint64_t element_bytes = element_bytes_of(shape);
   const exchange::Layout& layout = shape.layout;
-  // The tool's export refuses a broadcast view (DLP-STRIDES-ZERO is a
-  // warning, and its own exports refuse those too): it exports compact
-  // strides over an allocation large enough for them, and writes the zeros
-  // in afterwards.
+  // A broadcast view is exported with compact strides over an allocation
+  // large enough for them, and the zeros are written in afterwards, so the
+  // export's rule gate judges (and refuses) nothing about the broadcast.
   exchange::Layout compact_layout =
       exchange::make_layout(layout.shape, element_bytes, exchange::Order::c);
   std::vector<std::int64_t> export_strides = layout.strides;

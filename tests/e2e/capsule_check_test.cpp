@@ -1,7 +1,12 @@
 // `dlpack-usm capsule check` as a user runs it: findings per tensor, exit 1
-// on errors (and on warnings with --strict), 0 otherwise, 2 when a file
-// cannot be read (the other files are still checked).
+// on errors (a malformed tensor; with --strict also a warning, a broken
+// convention), 0 otherwise, 2 when a file cannot be read (the other files are
+// still checked).
 #include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -59,16 +64,95 @@ TEST(CapsuleCheck, JsonReportsFindingsPerTensor) {
 }
 
 TEST(CapsuleCheck, StrictFailsOnWarnings) {
-  ToolResult lenient = run_tool({"capsule", "check", sample("vector-lanes-warning.json")});
+  ToolResult lenient = run_tool({"capsule", "check", sample("bool-16-bits-warning.json")});
   EXPECT_EQ(lenient.exit_code, 0) << lenient.out;
-  EXPECT_NE(lenient.out.find("DLP-DTYPE-LANES-VECTOR"), std::string::npos) << lenient.out;
+  EXPECT_NE(lenient.out.find("warning   DLP-DTYPE-BITS-INVALID"), std::string::npos) << lenient.out;
   ToolResult strict =
-      run_tool({"capsule", "check", "--strict", sample("vector-lanes-warning.json")});
+      run_tool({"capsule", "check", "--strict", sample("bool-16-bits-warning.json")});
   EXPECT_EQ(strict.exit_code, 1) << strict.out;
   ToolResult strict_json =
-      run_tool({"capsule", "check", "--strict", "--json", sample("vector-lanes-warning.json")});
+      run_tool({"capsule", "check", "--strict", "--json", sample("bool-16-bits-warning.json")});
   EXPECT_EQ(strict_json.exit_code, 1);
   EXPECT_TRUE(json::parse(strict_json.out)["strict"]);
+}
+
+// What each rule's severity rests on, as `rules --json` tells a user.
+std::map<std::string, std::string> basis_of_rules() {
+  ToolResult rules = run_tool({"rules", "--json"});
+  EXPECT_EQ(rules.exit_code, 0) << rules.err;
+  std::map<std::string, std::string> basis;
+  const json catalog = json::parse(rules.out);
+  for (const json& rule : catalog["rules"])
+    basis[rule["rule_id"].get<std::string>()] = rule["normative"].get<std::string>();
+  return basis;
+}
+
+// The findings of the one tensor of a conformance vector, and the exit code.
+std::pair<int, json> check_vector(const std::string& vector, bool strict = false) {
+  std::vector<std::string> arguments{"capsule", "check", "--json"};
+  if (strict) arguments.push_back("--strict");
+  arguments.push_back(source_path("conformance/vectors/" + vector));
+  ToolResult result = run_tool(arguments);
+  EXPECT_NE(result.exit_code, 2) << result.err;
+  const json report = json::parse(result.out);
+  return {result.exit_code, report["files"][0]["tensors"][0]["findings"]};
+}
+
+// Issue 22: a tensor no library can read fails the check, and the error says
+// which definition its value falls outside of; one defect gives one error.
+TEST(CapsuleCheck, AMalformedTensorIsAnErrorQuotingADefinition) {
+  const std::map<std::string, std::string> basis = basis_of_rules();
+  const std::pair<const char*, const char*> malformed[] = {
+      {"shape/ndim-negative.json", "DLP-NDIM-NEGATIVE"},
+      {"shape/extent-negative.json", "DLP-SHAPE-NEGATIVE"},
+      {"shape/shape-null.json", "DLP-SHAPE-NULL"},
+      {"dtype/bits-zero.json", "DLP-DTYPE-BITS-ZERO"},
+      {"dtype/bfloat-32.json", "DLP-DTYPE-BITS-FIXED"},
+      {"dtype/float8-16-bits.json", "DLP-DTYPE-BITS-FIXED"},
+      {"dtype/code-42.json", "DLP-DTYPE-CODE-UNKNOWN"},
+      {"dtype/float8-in-1.0.json", "DLP-DTYPE-CODE-VERSION"},
+      {"device/type-99.json", "DLP-DEVICE-TYPE-UNKNOWN"},
+      {"device/trn-in-1.1.json", "DLP-DEVICE-TYPE-VERSION"},
+      {"device/id-negative.json", "DLP-DEVICE-ID-NEGATIVE"},
+      {"addressing/data-null.json", "DLP-DATA-NULL"},
+      {"addressing/extent-overflow-strides.json", "DLP-EXTENT-OVERFLOW"},
+      {"addressing/extent-wraps-address-space.json", "DLP-EXTENT-OVERFLOW"},
+      {"addressing/outside-allocation-end.json", "DLP-EXTENT-OUTSIDE-ALLOCATION"},
+      {"shape/strides-unsigned-division.json", "DLP-STRIDES-UNSIGNED-DIVISION"},
+      {"cuda/device-id-hard-coded-0.json", "DLP-CUDA-DEVICE-ID"},
+      {"oneapi/device-id-not-owner.json", "DLP-ONEAPI-DEVICE-ID-ROOT"},
+  };
+  for (const auto& [vector, rule] : malformed) {
+    SCOPED_TRACE(vector);
+    auto [exit_code, findings] = check_vector(vector);
+    EXPECT_EQ(exit_code, 1);
+    // One rule may name each of several fields (both strides of cupy's view).
+    std::set<std::string> errors;
+    for (const json& finding : findings) {
+      if (finding["severity"] == "error") errors.insert(finding["rule_id"].get<std::string>());
+    }
+    EXPECT_EQ(errors, std::set<std::string>{rule}) << findings.dump();
+    EXPECT_EQ(basis.at(rule), "definition") << rule;
+  }
+}
+
+TEST(CapsuleCheck, ABrokenConventionIsAWarningThatOnlyStrictFails) {
+  const std::map<std::string, std::string> basis = basis_of_rules();
+  for (const char* vector : {"alignment/float32-misaligned.json", "dtype/bool-1-bit.json",
+                             "addressing/offset-half-element.json"}) {
+    SCOPED_TRACE(vector);
+    auto [exit_code, findings] = check_vector(vector);
+    EXPECT_EQ(exit_code, 0);
+    bool convention_warning = false;
+    for (const json& finding : findings) {
+      EXPECT_NE(finding["severity"], "error") << finding.dump();
+      convention_warning =
+          convention_warning || (finding["severity"] == "warning" &&
+                                 basis.at(finding["rule_id"].get<std::string>()) == "convention");
+    }
+    EXPECT_TRUE(convention_warning) << findings.dump();
+    EXPECT_EQ(check_vector(vector, true).first, 1);
+  }
 }
 
 TEST(CapsuleCheck, AnUnreadableFileExitsTwoAndTheOthersAreStillChecked) {

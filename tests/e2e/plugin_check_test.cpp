@@ -83,9 +83,9 @@ Expected expected_for(const json& row, const std::string& id) {
         : reporting.names_sub_device_owner ? "DLP-ONEAPI-DEVICE-ID-SUB-DEVICE"
                                            : "DLP-ONEAPI-DEVICE-ID-ROOT";
     if (*device->ref.sub_index == device->ref.root_index) return {"pass", {}};
-    // The protocol describes the root device's index without a must: each
-    // of these rules is a warning, named by a case that passes.
-    return {"pass", {rule}};
+    // kDLOneAPI's device_id is defined as the root device's index: each of
+    // these rules is an error.
+    return {"fail", {rule}};
   }
   return expected;
 }
@@ -106,9 +106,17 @@ TEST_P(BehaviourVectors, CaughtByItsRuleAndNoOther) {
   std::string library = fixture(row.at("library")).string();
   if (row.contains("symbol")) library.append(":").append(row.at("symbol").get<std::string>());
   // A short watchdog: the hanging fixture must not hold ctest up.
-  ToolResult run = run_tool({"check", "--" + row.at("role").get<std::string>(), library, "--filter",
-                             row.at("filter"), "--timeout", "3", "--jobs", "2", "--report",
-                             (dir / "report.json").string()});
+  std::vector<std::string> arguments{"check",     "--" + row.at("role").get<std::string>(),
+                                     library,     "--filter",
+                                     row.at("filter"), "--timeout",
+                                     "3",         "--jobs",
+                                     "2",         "--report",
+                                     (dir / "report.json").string()};
+  for (const auto& feature : row.value("require", json::array())) {
+    arguments.push_back("--require");
+    arguments.push_back(feature);
+  }
+  ToolResult run = run_tool(arguments);
   ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.out << run.err;
   json report = read_json(dir / "report.json");
   int ran = 0;
@@ -120,7 +128,8 @@ TEST_P(BehaviourVectors, CaughtByItsRuleAndNoOther) {
     std::string id = result.at("id");
     Expected expected = expected_for(row, id);
     std::set<std::string> fired(result.at("rule_ids").begin(), result.at("rule_ids").end());
-    any_expected_failure |= expected.outcome != "pass";
+    // A warning passes the gate; fail, crash and timeout do not.
+    any_expected_failure |= expected.outcome != "pass" && expected.outcome != "warn";
     EXPECT_EQ(outcome, expected.outcome) << id << ": " << result.at("message");
     EXPECT_EQ(fired, expected.rules) << id << ": " << result.at("message");
   }
@@ -223,7 +232,7 @@ TEST(plugin_check, RequireTurnsADeclineOfTheFeatureIntoAFailure) {
   for (const json& result : report.at("results")) {
     if (result.at("outcome") == "skipped") continue;
     EXPECT_EQ(result.at("outcome"), "fail") << result;
-    EXPECT_EQ(result.at("rule_ids"), json::array({"DLP-CONSUMER-REJECTS-VALID"})) << result;
+    EXPECT_EQ(result.at("rule_ids"), json::array({"DLP-CONSUMER-REQUIRED-FEATURE"})) << result;
   }
   EXPECT_NE(failed.out.find("--require 'high-ndim'"), std::string::npos) << failed.out;
 
@@ -303,6 +312,7 @@ TEST(plugin_check, ProfileOfTheCorrectConsumer) {
     ASSERT_TRUE(by_case.contains(id)) << id;
     const json& cell = by_case[id];
     EXPECT_EQ(cell.at("device"), result.at("device")) << id;
+    EXPECT_EQ(cell.at("status"), result.at("outcome")) << id;
     if (cell.at("axis") == "invalid") {
       ++invalid;
       EXPECT_EQ(cell.at("outcome"), "refused") << id;
@@ -323,8 +333,10 @@ TEST(plugin_check, ProfileOfTheCorrectConsumer) {
   EXPECT_EQ(outcome_of("layout", "ndim-40"), "declined");
   EXPECT_EQ(outcome_of("invalid", "oneapi-device-id-range"), "refused");
   EXPECT_EQ(outcome_of("version", "1.2"), "accepted");
-  EXPECT_NE(run.out.find("capability profile:"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("(this consumer takes at most 32 dimensions)"), std::string::npos)
+  EXPECT_NE(run.out.find("capability profile (+ accepted, - declined"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("declined (1): ndim-40: this consumer takes at most 32 dimensions"),
+            std::string::npos)
       << run.out;
   std::ifstream junit(dir / "junit.xml");
   std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
@@ -358,18 +370,24 @@ struct ClassCase {
   std::string library;
   std::string filter;
   std::string outcome;  // the profile's class
+  bool fails = true;    // whether the case fails the gate
 };
 
-// Each failing class of the profile, from a broken consumer that shows it.
+// Each class of the profile that is not a plain acceptance, from a broken
+// consumer that shows it, and whether its case fails the gate: harm fails,
+// an acceptance of an invalid tensor or an inconsistent decline warns.
 TEST(plugin_check, ProfileKeepsTheFailingOutcomesApart) {
   const std::vector<ClassCase> classes{
-      {"consumer_wrong_view", "consumer/*/device/extent-1-strides", "wrong"},
-      {"consumer_ignores_strides", "consumer/*/device/strided", "wrong"},
-      {"consumer_trusts_shape", "consumer/*/invalid/shape-negative", "accepted-invalid"},
-      {"consumer_calls_null_deleter", "consumer/*/device/null-deleter", "deleter-misuse"},
-      {"consumer_double_delete", "consumer/*/device/c-order", "deleter-misuse"},
-      {"consumer_hang", "consumer/*/device/c-order", "hang"},
-      {"consumer_rejects_null_data", "consumer/*/device/size0-null-data", "declined"},
+      {"consumer_wrong_view", "consumer/*/device/extent-1-strides", "wrong", true},
+      {"consumer_ignores_strides", "consumer/*/device/strided", "wrong", true},
+      {"consumer_trusts_shape", "consumer/*/invalid/shape-negative", "accepted-invalid", false},
+      {"consumer_imports_unknown_major", "consumer/*/invalid/major-version-2", "accepted-invalid",
+       true},
+      {"consumer_calls_null_deleter", "consumer/*/device/null-deleter", "deleter-misuse", true},
+      {"consumer_double_delete", "consumer/*/device/c-order", "deleter-misuse", true},
+      {"consumer_hang", "consumer/*/device/c-order", "hang", true},
+      {"consumer_crash_on_invalid", "consumer/*/invalid/shape-negative", "crash", false},
+      {"consumer_rejects_null_data", "consumer/*/device/size0-null-data", "declined", false},
   };
   for (const ClassCase& expected : classes) {
     fs::path dir = scratch_dir(std::string("class-").append(expected.library));
@@ -379,7 +397,7 @@ TEST(plugin_check, ProfileKeepsTheFailingOutcomesApart) {
     EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.out << run.err;
     json report = read_json(dir / "report.json");
     if (!report.contains("profile")) GTEST_SKIP() << "no device with USM here";
-    EXPECT_EQ(run.exit_code, 1) << expected.library << " fails the gate";
+    EXPECT_EQ(run.exit_code, expected.fails ? 1 : 0) << expected.library << " and the gate";
     for (const json& cell : report.at("profile")) {
       EXPECT_EQ(cell.at("outcome"), expected.outcome) << expected.library << ": " << cell;
     }

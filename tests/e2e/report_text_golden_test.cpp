@@ -74,7 +74,7 @@ TEST(CapsuleCheckText, IsTheGoldenText) {
   ToolResult result = run_tool({"capsule", "check", "--strict",
                                 source_path("tests/data/capsules/three-tensors.jsonl"),
                                 source_path("tests/data/capsules/legacy-and-versioned.json"),
-                                source_path("tests/data/capsules/vector-lanes-warning.json"),
+                                source_path("tests/data/capsules/bool-16-bits-warning.json"),
                                 source_path("conformance/vectors/version/major-0.json"),
                                 source_path("conformance/vectors/device/type-5.json"),
                                 source_path("tests/data/missing.json")});
@@ -82,10 +82,14 @@ TEST(CapsuleCheckText, IsTheGoldenText) {
   EXPECT_EQ(result.out, golden("capsule-check-strict.txt"));
 }
 
-// A consumer case of the matrix as `check --consumer` records it.
+// A consumer case of the matrix as `check --consumer` records it: its
+// outcome, message and rules, and the class the consumer verdict gave it
+// (none for a crash or a hang, which the runner charges).
 suite::RecordedCase consumer_case(const std::string& cell, const std::string& axis,
                                   const std::string& value, suite::Outcome outcome,
-                                  const std::string& message, std::vector<std::string> rules = {}) {
+                                  const std::string& message, std::vector<std::string> rules = {},
+                                  const std::string& cell_class = {},
+                                  const std::string& decline_reason = {}) {
   suite::RecordedCase recorded;
   recorded.spec.id = fmt::format("consumer/opencl:cpu:0/{}", cell);
   recorded.spec.source = "consumer";
@@ -94,6 +98,8 @@ suite::RecordedCase consumer_case(const std::string& cell, const std::string& ax
   recorded.spec.profile_value = value;
   recorded.result = suite::CaseResult(recorded.spec.id, outcome, message);
   recorded.result.rule_ids = std::move(rules);
+  recorded.result.profile_class = cell_class;
+  recorded.result.decline_reason = decline_reason;
   if (suite::is_failing(outcome)) recorded.result.verdict = suite::Verdict::regression;
   recorded.repro =
       fmt::format("dlpack-usm check --consumer /lib/libc.so --filter '{}'", recorded.spec.id);
@@ -101,8 +107,9 @@ suite::RecordedCase consumer_case(const std::string& cell, const std::string& ax
 }
 
 // The check summary of a consumer run, with every class of the capability
-// profile: accepted and declined values per axis, refused invalid tensors,
-// and the failures (wrong view, accepted invalid, NULL deleter called, hang).
+// profile: accepted and declined values per axis (a decline never fails, an
+// inconsistent one warns), refused invalid tensors, an accepted invalid one
+// (a warning), and the failures (wrong view, NULL deleter called, hang).
 TEST(CheckSummaryText, ConsumerProfileIsTheGoldenText) {
   using suite::Outcome;
   suite::CheckRun run;
@@ -111,41 +118,49 @@ TEST(CheckSummaryText, ConsumerProfileIsTheGoldenText) {
                                         {"interface", "dlpack_usm_plugin"},
                                         {"name", "fixture-consumer"},
                                         {"version", "1.0"}}});
-  const std::string accepted =
-      "accepted with the right checksum 0x0123456789abcdef and view; "
-      "the deleter ran once";
-  const std::string whole_bytes =
-      "declined as not supported (this consumer reads whole-byte elements of up to 64 bytes); "
-      "the deleter ran once";
+  const std::string accepted = "accepted with the right elements; the deleter ran once";
+  const std::string whole_bytes = "this consumer reads whole-byte elements of up to 64 bytes";
+  auto pass = [&](const char* cell, const char* axis, const char* value) {
+    return consumer_case(cell, axis, value, Outcome::pass, accepted, {}, "accepted");
+  };
+  auto declined = [&](const char* cell, const char* axis, const char* value, const char* reason) {
+    return consumer_case(cell, axis, value, Outcome::not_supported,
+                         fmt::format("declined ({}); the deleter ran once", reason), {},
+                         "declined", reason);
+  };
   run.cases = {
-      consumer_case("device/c-order", "usm-kind", "device-usm", Outcome::pass, accepted),
-      consumer_case("host/c-order", "usm-kind", "host-usm", Outcome::pass, accepted),
-      consumer_case("device/legacy", "version", "0.8", Outcome::pass, accepted),
-      consumer_case("device/dtype-bool", "dtype", "bool", Outcome::pass, accepted),
-      consumer_case("device/dtype-int8", "dtype", "int8", Outcome::pass, accepted),
-      consumer_case("device/dtype-float6_e2m3fn", "dtype", "float6_e2m3fn", Outcome::not_supported,
-                    whole_bytes),
-      consumer_case("device/dtype-float4_e2m1fn", "dtype", "float4_e2m1fn", Outcome::not_supported,
-                    whole_bytes),
-      consumer_case("device/negative-stride", "layout", "negative-stride", Outcome::pass, accepted),
-      consumer_case("device/ndim-40", "layout", "ndim-40", Outcome::not_supported,
-                    "declined as not supported (this consumer takes at most 32 dimensions); the "
-                    "deleter ran once"),
+      pass("device/c-order", "usm-kind", "device-usm"),
+      pass("host/c-order", "usm-kind", "host-usm"),
+      pass("device/legacy", "version", "0.8"),
+      pass("device/dtype-bool", "dtype", "bool"),
+      pass("device/dtype-int8", "dtype", "int8"),
+      declined("device/dtype-float6_e2m3fn", "dtype", "float6_e2m3fn", whole_bytes.c_str()),
+      declined("device/dtype-float4_e2m1fn", "dtype", "float4_e2m1fn", whole_bytes.c_str()),
+      pass("device/negative-stride", "layout", "negative-stride"),
+      declined("device/ndim-40", "layout", "ndim-40", "this consumer takes at most 32 dimensions"),
+      consumer_case("device/size0-null-data", "layout", "size0-null-data", Outcome::warn,
+                    "declined (NULL data with elements); the deleter ran once; warning: rule "
+                    "DLP-CONSUMER-INCONSISTENT-DECLINE: declined size0-null-data (NULL data with "
+                    "elements) but accepted its compact twin size0-null-data~compact, which holds "
+                    "the same elements",
+                    {"DLP-CONSUMER-INCONSISTENT-DECLINE"}, "declined", "NULL data with elements"),
       consumer_case("device/extent-1-strides", "layout", "extent-1-strides", Outcome::fail,
                     "rule DLP-CONSUMER-WRONG-VIEW: the view the consumer imported differs: ndim "
                     "is 2, the tensor offered has 3",
-                    {"DLP-CONSUMER-WRONG-VIEW"}),
+                    {"DLP-CONSUMER-WRONG-VIEW"}, "wrong"),
       consumer_case("device/null-deleter", "layout", "null-deleter", Outcome::crash,
                     "the case died on SIGSEGV", {"DLP-CONSUMER-CALLS-NULL-DELETER"}),
       consumer_case("device/read-only", "layout", "read-only", Outcome::timeout,
                     "no result within 3000 ms; the watchdog killed the case", {"DLP-PLUGIN-HANG"}),
       consumer_case("invalid/major-version-2", "invalid", "major-version-2", Outcome::pass,
-                    "rejected (unknown DLPack major version, which breaks DLP-VERSION-MAJOR); the "
-                    "deleter ran once"),
-      consumer_case("invalid/extent-overflow", "invalid", "extent-overflow", Outcome::fail,
-                    "rule DLP-CONSUMER-ACCEPTS-INVALID: the invalid tensor (extent-overflow, which "
-                    "breaks DLP-EXTENT-OVERFLOW) was accepted",
-                    {"DLP-CONSUMER-ACCEPTS-INVALID"}),
+                    "refused (unknown DLPack major version, which breaks DLP-VERSION-MAJOR); the "
+                    "deleter ran once",
+                    {}, "refused", "unknown DLPack major version"),
+      consumer_case("invalid/extent-overflow", "invalid", "extent-overflow", Outcome::warn,
+                    "accepted the invalid tensor extent-overflow; warning: rule "
+                    "DLP-CONSUMER-ACCEPTS-INVALID: the invalid tensor extent-overflow (it breaks "
+                    "DLP-EXTENT-OVERFLOW) was accepted",
+                    {"DLP-CONSUMER-ACCEPTS-INVALID"}, "accepted-invalid"),
   };
   EXPECT_EQ(report::check_run_summary(run), golden("check-consumer-profile.txt"));
 }

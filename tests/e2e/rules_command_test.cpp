@@ -46,12 +46,22 @@ TEST(RulesCommand, TextTableHasOneAlignedLinePerRule) {
   EXPECT_EQ(header.rfind("ID", 0), 0u) << header;
   std::size_t severity_column = header.find("SEVERITY");
   ASSERT_NE(severity_column, std::string::npos);
+  // BASIS: what the severity rests on ("can not" has a space in it).
+  std::size_t basis_column = header.find("BASIS");
+  std::size_t family_column = header.find("FAMILY");
+  ASSERT_LT(severity_column, basis_column);
+  ASSERT_LT(basis_column, family_column);
   std::size_t count = 0;
   for (std::string line; std::getline(lines, line); ++count) {
     EXPECT_EQ(line.rfind("DLP-", 0), 0u) << line;
     std::string severity =
         line.substr(severity_column, line.find(' ', severity_column) - severity_column);
     EXPECT_TRUE(rules::parse_severity(severity)) << line;
+    std::string basis = line.substr(basis_column, family_column - basis_column);
+    basis.erase(basis.find_last_not_of(' ') + 1);
+    const rules::RuleInfo* rule = rules::find_rule(line.substr(0, line.find(' ')));
+    ASSERT_NE(rule, nullptr) << line;
+    EXPECT_EQ(basis, rule->normative) << line;
   }
   EXPECT_EQ(count, rules::rule_catalog().size());
   // The range of a rule that stopped applying and of one that still does.

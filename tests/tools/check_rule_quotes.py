@@ -1,12 +1,23 @@
-"""Every quoted sentence of both rule catalogs (`dlpack-usm rules --json` and
-the Python package's protocol rules) occurs in the source its reference names:
+"""Every quoted sentence of the rule catalog (`dlpack-usm rules --json`, the
+Python protocol's family included) occurs in the source its reference names:
 
 - "dlpack.h 1.3, ...": the DLPack 1.3 header the PyPI wheel apache-tvm-ffi
   ships (tvm_ffi/include/dlpack/dlpack.h), installed in the tools venv by
   scripts/setup.sh; no copy of it lives in this repository;
 - "dlpack.h 0.6, ...": Debian's libdlpack-dev header (DLPACK_VERSION 60);
+- "dlpack-usm plugin.h": the tool's own plugin interface
+  (include/dlpack_usm/plugin.h), whose documentation says what a library
+  under test must do;
+- "dlpack-usm-check(1), ...": the tool's own manual page, for a rule that
+  rests on an option of the user's (check --require);
 - a web page: the sentence list below, which this test owns, one list per
   page, each sentence as the page shows it.
+
+A rule that rests on a definition ("normative": "definition", an error for a
+value outside the domain its field's definition gives) quotes the defining
+sentence as it stands today: from the 1.3 header, plugin.h or a page, never
+from the 0.6 header, and never nothing. Convention quotes are checked like
+any other.
 
 Header comments span lines with ` * ` prefixes, so quotes and sources are
 compared with comment markers dropped and whitespace collapsed. A missing
@@ -30,16 +41,16 @@ import optional_module  # noqa: E402
 DEBIAN_HEADER = os.environ.get("DLPACK_USM_DLPACK_06_HEADER", "/usr/include/dlpack/dlpack.h")
 
 
-def load_python_rules_module(source_dir):
-    # Loaded from its file: the package's __init__ wants the built library.
-    path = pathlib.Path(source_dir) / "python/dlpack_usm/rules.py"
-    spec = importlib.util.spec_from_file_location("dlpack_usm_rules_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
+# The web pages the catalog quotes, as its references spell them.
+ARRAY_API = ("Python array API standard 2024.12, array.__dlpack__ (https://data-apis.org/array-api/"
+             "2024.12/API_specification/generated/array_api.array.__dlpack__.html)")
+ARRAY_API_DEVICE = ("Python array API standard 2024.12, array.__dlpack_device__ (https://data-apis."
+                    "org/array-api/2024.12/API_specification/generated/"
+                    "array_api.array.__dlpack_device__.html)")
+PYTHON_SPEC = ("DLPack documentation, Python Specification for DLPack "
+               "(https://dmlc.github.io/dlpack/latest/python_spec.html)")
+SUAI = ("dpctl documentation, __sycl_usm_array_interface__ attribute (https://intelpython.github.io/"
+        "dpctl/latest/api_reference/dpctl/sycl_usm_array_interface.html)")
 DPCTL_DLPACK = ("dpctl documentation, DLPack exchange of USM allocated arrays "
                 "(https://intelpython.github.io/dpctl/latest/user_guides/dlpack.html)")
 IPEX_DLPACK = ("Intel Extension for PyTorch documentation, DLPack Solution "
@@ -79,6 +90,9 @@ PYTHON_SPEC_SENTENCES = [
     "The __dlpack__ method will produce a PyCapsule containing a DLManagedTensor, which will be "
     "consumed immediately within from_dlpack - therefore it is consumed exactly once, and it "
     "will not be visible to users of the Python API.",
+    "If an array that is accessed via the interchange protocol lives on a device that the "
+    "requesting (consumer) library does not support, it is recommended to raise a BufferError, "
+    "unless an explicit copy is requested (see below) and the producer can support the request.",
 ]
 SUAI_SENTENCES = [
     "Python objects representing USM allocations, such as dpctl.memory.MemoryUSMDevice, "
@@ -93,21 +107,24 @@ DPCTL_DLPACK_SENTENCES = [
     "Can not export USM allocations not bound to default platform context.",
 ]
 IPEX_DLPACK_SENTENCES = [
+    "The device_id in DLDevice is one of the SYCL runtime device ids, which may be different "
+    "from the actual framework device in use.",
+    "When producing a DLPack capsule, DPC++ runtime will get the device where memory allocation "
+    "was original made.",
     "If the device has parent device, we will find its parent device index enumerated in "
     "sycl::device::get_devices() then put to device_id.",
     "sycl::usm::device is the only supported type.",
 ]
 
 
-def web_sentences(python_rules):
-    """The sentences above by reference. The Python catalog's references are
-    its own constants; the C++ catalog's are spelled out above as its rules
-    spell them."""
+def web_sentences():
+    """The sentences above by reference, spelled as the catalog's rules
+    spell their references."""
     return {
-        python_rules.ARRAY_API: ARRAY_API_SENTENCES,
-        python_rules.ARRAY_API_DEVICE: ARRAY_API_DEVICE_SENTENCES,
-        python_rules.PYTHON_SPEC: PYTHON_SPEC_SENTENCES,
-        python_rules.SUAI: SUAI_SENTENCES,
+        ARRAY_API: ARRAY_API_SENTENCES,
+        ARRAY_API_DEVICE: ARRAY_API_DEVICE_SENTENCES,
+        PYTHON_SPEC: PYTHON_SPEC_SENTENCES,
+        SUAI: SUAI_SENTENCES,
         DPCTL_DLPACK: DPCTL_DLPACK_SENTENCES,
         IPEX_DLPACK: IPEX_DLPACK_SENTENCES,
     }
@@ -126,6 +143,18 @@ def header_text(path):
     return collapse(" ".join(lines))
 
 
+def man_text(path):
+    """A manual page's text: requests and font escapes dropped, \\- read as -,
+    whitespace collapsed."""
+    lines = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        if line.startswith((".TH", ".SH", ".SS", ".TP", ".PP", ".IP", ".RS", ".RE", ".TS", ".TE")):
+            continue
+        line = re.sub(r"^\.(B|I|BR|RB|BI|IR|RI)\s+", "", line)
+        lines.append(line.replace("\\-", "-").replace('"', ""))
+    return collapse(" ".join(lines))
+
+
 def dlpack_13_header():
     spec = importlib.util.find_spec("tvm_ffi")
     if spec is None or not spec.submodule_search_locations:
@@ -140,6 +169,30 @@ def dlpack_13_header():
     return path
 
 
+PLUGIN_HEADER = "dlpack-usm plugin.h"
+# The tool's own manual, for a rule whose basis is the user's option (check
+# --require): its page is the source.
+CHECK_PAGE = "dlpack-usm-check(1)"
+# Where a definition may be quoted from: the newest header and the sources
+# that have no older version.
+DEFINITION_HEADERS = ("dlpack.h 1.3", PLUGIN_HEADER)
+
+
+def quote_source(reference, headers, web):
+    """The text (a header) or sentence list (a page) the reference names,
+    with which kind it is; (None, None) when this test has no such source."""
+    if reference == PLUGIN_HEADER:
+        return PLUGIN_HEADER, headers[PLUGIN_HEADER]
+    if reference.startswith(CHECK_PAGE + ","):
+        return CHECK_PAGE, headers[CHECK_PAGE]
+    for name, text in headers.items():
+        if reference.startswith(name + ","):
+            return name, text
+    if reference in web:
+        return "web", web[reference]
+    return None, None
+
+
 def check_version(path, patterns):
     text = pathlib.Path(path).read_text()
     for pattern in patterns:
@@ -149,21 +202,23 @@ def check_version(path, patterns):
 
 def main():
     binary, source_dir = sys.argv[1], sys.argv[2]
-    python_rules = load_python_rules_module(source_dir)
     header_13 = dlpack_13_header()
     check_version(header_13, [r"^#define DLPACK_MAJOR_VERSION 1$",
                               r"^#define DLPACK_MINOR_VERSION 3$"])
     check_version(DEBIAN_HEADER, [r"^#define DLPACK_VERSION 60$"])
-    headers = {"dlpack.h 1.3": header_text(header_13), "dlpack.h 0.6": header_text(DEBIAN_HEADER)}
+    headers = {"dlpack.h 1.3": header_text(header_13), "dlpack.h 0.6": header_text(DEBIAN_HEADER),
+               PLUGIN_HEADER: header_text(pathlib.Path(source_dir) / "include/dlpack_usm/plugin.h"),
+               CHECK_PAGE: man_text(pathlib.Path(source_dir) / "man/dlpack-usm-check.1")}
     web = {reference: [collapse(s) for s in sentences]
-           for reference, sentences in web_sentences(python_rules).items()}
+           for reference, sentences in web_sentences().items()}
 
     tool = json.loads(subprocess.run([binary, "rules", "--json"], check=True,
                                      capture_output=True, text=True).stdout)
-    rules = tool["rules"] + [{"rule_id": rule.id, **rule.__dict__}
-                             for rule in python_rules.CATALOG]
+    # Every family, the Python protocol's included: one catalog.
+    rules = tool["rules"]
     misses = []
     checked = 0
+    definitions = 0
     for rule in rules:
         quote = collapse(rule["quote"])
         if not quote:
@@ -171,22 +226,24 @@ def main():
                 misses.append(f"{rule['rule_id']}: rests on '{rule['normative']}' but quotes nothing")
             continue
         reference = rule["reference"]
-        header = next((text for name, text in headers.items()
-                       if reference.startswith(name + ",")), None)
-        if header is not None:
-            found = quote in header
-        elif reference in web:
-            found = any(quote in sentence for sentence in web[reference])
-        else:
+        kind, source = quote_source(reference, headers, web)
+        if kind is None:
             misses.append(f"{rule['rule_id']}: no source to check '{reference}' against; add the "
                           "page's sentences to web_sentences()")
             continue
+        if rule["normative"] == "definition":
+            definitions += 1
+            if kind not in DEFINITION_HEADERS and kind != "web":
+                misses.append(f"{rule['rule_id']}: a definition is quoted from {reference}; quote "
+                              "it from the DLPack 1.3 header as it stands today")
         checked += 1
+        found = quote in source if kind != "web" else any(quote in s for s in source)
         if not found:
             misses.append(f"{rule['rule_id']}: not in {reference}: \"{quote}\"")
     for miss in misses:
         print(miss)
-    print(f"check_rule_quotes: {checked} quotes checked, {len(misses)} problems")
+    print(f"check_rule_quotes: {checked} quotes checked ({definitions} definitions), "
+          f"{len(misses)} problems")
     return 1 if misses else 0
 
 

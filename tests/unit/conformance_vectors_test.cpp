@@ -117,6 +117,13 @@ TEST(ConformanceVectors, EveryRuleHasAFailingAndAPassingVector) {
       EXPECT_EQ(failing[id] + passing[id], 0) << id << ": no capsule file can show behaviour";
       continue;
     }
+    if (rule.family == "python") {
+      // The Python protocol's vectors are Python producers and consumers
+      // (python/tests, whose test_protocol_rules.py holds every rule of the
+      // family to a failing one); no capsule file shows a Python call.
+      EXPECT_EQ(failing[id] + passing[id], 0) << id << ": no capsule file can show Python";
+      continue;
+    }
     EXPECT_GE(failing[id], 1) << id << " has no failing vector";
     EXPECT_GE(passing[id], 1) << id << " has no passing vector";
   }

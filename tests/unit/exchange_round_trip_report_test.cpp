@@ -57,11 +57,11 @@ TEST(ExchangeRoundTripReport, ARefusalByARuleRecordsTheRuleId) {
   RoundTripRequest request;
   request.device = devices[0]->ref;
   request.shape = {4};
-  request.dtype = {dl::kDLBool, 16, 1};  // bool is 8 bits by the header's convention
+  request.dtype = {dl::kDLBfloat, 32, 1};  // bfloat16 is 16 bits by definition
   RoundTripReport report = run_round_trip(runtime::opencl_runtime(), request);
   ASSERT_TRUE(report.refused_at);
   EXPECT_EQ(*report.refused_at, "export");
-  EXPECT_EQ(report.refusal_rule_ids, std::vector<std::string>{"DLP-DTYPE-BITS-INVALID"})
+  EXPECT_EQ(report.refusal_rule_ids, std::vector<std::string>{"DLP-DTYPE-BITS-FIXED"})
       << report.refusal;
 }
 

@@ -112,13 +112,15 @@ TEST(AddressingRules, NullDataOnlyForEmptyTensors) {
   EXPECT_EQ(problem_ids(scalar), Errors{"DLP-DATA-NULL"});
 }
 
-TEST(AddressingRules, EmptyTensorWithDataIsInfo) {
+TEST(AddressingRules, EmptyTensorWithDataIsAWarning) {
+  // "should be set to NULL": a should, no error.
   facts::TensorFacts tensor = clean_tensor();
   tensor.shape = std::vector<std::int64_t>{0, 3};
   auto findings = findings_of(tensor, "DLP-DATA-EMPTY-NOT-NULL");
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].severity, Severity::info);
-  EXPECT_TRUE(problem_ids(tensor).empty());
+  EXPECT_EQ(findings[0].severity, Severity::warning);
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DATA-EMPTY-NOT-NULL"});
+  EXPECT_FALSE(has_errors(evaluate(tensor)));
   tensor.data = 0;
   EXPECT_TRUE(evaluate(tensor).empty());
 }

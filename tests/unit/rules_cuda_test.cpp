@@ -130,6 +130,12 @@ TEST(CudaRules, EachDeviceTypeWantsItsMemoryType) {
     EXPECT_EQ(problem_ids(tensor), expected)
         << item.device_type << " on " << facts::to_string(item.memory);
   }
+  // kDLCUDAHost and kDLCUDAManaged are defined by their allocator: other
+  // memory is malformed. kDLCUDA names a GPU, which reads pinned and
+  // managed memory too: labelling those kDLCUDA breaks a convention.
+  EXPECT_EQ(find_rule("DLP-CUDA-HOST-MEMORY-TYPE")->severity, Severity::error);
+  EXPECT_EQ(find_rule("DLP-CUDA-MANAGED-MEMORY-TYPE")->severity, Severity::error);
+  EXPECT_EQ(find_rule("DLP-CUDA-DEVICE-MEMORY-TYPE")->severity, Severity::warning);
 }
 
 TEST(CudaRules, TheMessageNamesTheRightLabel) {

@@ -93,6 +93,13 @@ TEST(DeviceRules, DeviceIdContradictingTheRecordedOwner) {
   EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DEVICE-ID-NOT-OWNER"});
   tensor.device_id = 0;
   EXPECT_TRUE(problem_ids(tensor).empty());
+  // With the CUDA driver's ordinal, DLP-CUDA-DEVICE-ID judges the index:
+  // one wrong index, one error.
+  tensor.device_id = 1;
+  tensor.runtime->cuda_memory_type = facts::CudaMemoryType::device;
+  tensor.runtime->cuda_ordinal = 0;
+  tensor.runtime->cuda_device_count = 2;
+  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-CUDA-DEVICE-ID"});
   // kDLOneAPI has its own rules for the owner (DLP-ONEAPI-DEVICE-ID-ROOT).
   tensor = testing::clean_oneapi_tensor();
   tensor.device_id = 0;

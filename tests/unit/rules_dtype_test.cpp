@@ -50,16 +50,18 @@ TEST(DtypeRules, EveryCodeAcceptsItsWidths) {
     std::uint8_t code;
     std::vector<std::uint8_t> good;
     std::vector<std::uint8_t> bad;
+    std::string rule = "DLP-DTYPE-BITS-INVALID";
   };
   const std::vector<Case> cases{
       {dl::kDLInt, {1, 2, 4, 8, 16, 32, 64}, {3, 12, 24, 128}},
       {dl::kDLUInt, {1, 2, 4, 8, 16, 32, 64}, {7, 48, 128}},
       {dl::kDLFloat, {16, 32, 64}, {8, 24, 80, 128}},
-      {dl::kDLBfloat, {16}, {8, 32}},
+      {dl::kDLBfloat, {16}, {8, 32}, "DLP-DTYPE-BITS-FIXED"},
       {dl::kDLComplex, {32, 64, 128}, {16, 96, 256 - 1}},
       {dl::kDLBool, {8}, {1, 16, 32}},
-      {dl::kDLFloat8_e4m3fn, {8}, {4, 16}},
-      {dl::kDLFloat8_e8m0fnu, {8}, {6}},
+      {dl::kDLFloat8_e3m4, {8}, {16}, "DLP-DTYPE-BITS-FIXED"},
+      {dl::kDLFloat8_e4m3fn, {8}, {4, 16}, "DLP-DTYPE-BITS-FIXED"},
+      {dl::kDLFloat8_e8m0fnu, {8}, {6}, "DLP-DTYPE-BITS-FIXED"},
       {dl::kDLOpaqueHandle, {8, 64, 72}, {}},
   };
   for (const Case& c : cases) {
@@ -68,7 +70,7 @@ TEST(DtypeRules, EveryCodeAcceptsItsWidths) {
           << "code " << int(c.code) << " bits " << int(bits);
     }
     for (std::uint8_t bits : c.bad) {
-      EXPECT_EQ(problem_ids(with_dtype(c.code, bits)), Errors{"DLP-DTYPE-BITS-INVALID"})
+      EXPECT_EQ(problem_ids(with_dtype(c.code, bits)), Errors{c.rule})
           << "code " << int(c.code) << " bits " << int(bits);
     }
   }
@@ -82,12 +84,13 @@ TEST(DtypeRules, InvalidBitsMessageNamesTheAllowedWidths) {
   EXPECT_NE(findings[0].message.find("takes 8 bits"), std::string::npos);
 }
 
-TEST(DtypeRules, VectorLanesAreAWarning) {
+TEST(DtypeRules, VectorLanesAreAnInfo) {
+  // Legal: that many consumers reject them is the tool's judgement.
   facts::TensorFacts tensor = with_dtype(dl::kDLFloat, 32, 4);
   auto findings = findings_of(tensor, "DLP-DTYPE-LANES-VECTOR");
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].severity, Severity::warning);
-  EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DTYPE-LANES-VECTOR"});
+  EXPECT_EQ(findings[0].severity, Severity::info);
+  EXPECT_TRUE(problem_ids(tensor).empty());
   EXPECT_FALSE(fires(clean_tensor(), "DLP-DTYPE-LANES-VECTOR"));
 }
 
@@ -108,6 +111,19 @@ TEST(DtypeRules, OtherInvalidWidthsAreAWarning) {
   facts::TensorFacts tensor = with_dtype(dl::kDLBool, 1);
   EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DTYPE-BITS-INVALID"});
   EXPECT_FALSE(has_errors(evaluate(tensor)));
+  EXPECT_EQ(find_rule("DLP-DTYPE-BITS-INVALID")->normative, "convention");
+}
+
+TEST(DtypeRules, AWidthTheCodeNamesIsFixedByDefinition) {
+  facts::TensorFacts tensor = with_dtype(dl::kDLBfloat, 32);
+  auto findings = findings_of(tensor, "DLP-DTYPE-BITS-FIXED");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::error);
+  EXPECT_EQ(findings[0].field, "dl_tensor.dtype.bits");
+  EXPECT_NE(findings[0].message.find("16-bit"), std::string::npos) << findings[0].message;
+  EXPECT_EQ(problem_ids(with_dtype(dl::kDLFloat8_e5m2, 16)), Errors{"DLP-DTYPE-BITS-FIXED"});
+  // Zero bits is its own defect, reported once.
+  EXPECT_EQ(problem_ids(with_dtype(dl::kDLBfloat, 0)), Errors{"DLP-DTYPE-BITS-ZERO"});
 }
 
 }  // namespace
