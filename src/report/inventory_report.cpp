@@ -25,11 +25,16 @@ const char* ordering_explanation(const Inventory& inventory) {
          "sycl::device::get_devices() order only where no Level Zero device is visible";
 }
 
+// null: the runtime cannot say (a bit SYCL's aspects do not express).
+Value bit_value(std::optional<bool> bit) {
+  return bit ? Value(*bit) : Value(nullptr);
+}
+
 Value access_value(const UsmAccess& access) {
-  return {{"access", access.access},
-          {"atomic_access", access.atomic_access},
-          {"concurrent_access", access.concurrent_access},
-          {"concurrent_atomic_access", access.concurrent_atomic_access}};
+  return {{"access", bit_value(access.access)},
+          {"atomic_access", bit_value(access.atomic_access)},
+          {"concurrent_access", bit_value(access.concurrent_access)},
+          {"concurrent_atomic_access", bit_value(access.concurrent_atomic_access)}};
 }
 
 Value optional_string(const std::optional<std::string>& text) {
@@ -137,11 +142,12 @@ void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl) {
 }  // namespace
 
 std::string usm_access_code(const UsmAccess& access) {
-  std::string code = "----";
-  if (access.access) code[0] = 'A';
-  if (access.atomic_access) code[1] = 'T';
-  if (access.concurrent_access) code[2] = 'C';
-  if (access.concurrent_atomic_access) code[3] = 'X';
+  const std::pair<std::optional<bool>, char> bits[] = {{access.access, 'A'},
+                                                       {access.atomic_access, 'T'},
+                                                       {access.concurrent_access, 'C'},
+                                                       {access.concurrent_atomic_access, 'X'}};
+  std::string code;
+  for (const auto& [bit, letter] : bits) code += !bit ? '?' : *bit ? letter : '-';
   return code;
 }
 
@@ -176,7 +182,7 @@ void print_inventory(Printer& printer, const Inventory& inventory) {
   printer.line("ID: kDLOneAPI device_id; a sub-device shows its parent's id in parentheses.");
   printer.line(
       "USM letters: A access, T atomic access, C concurrent access, X concurrent atomic "
-      "access; '-' not supported.");
+      "access; '-' not supported; '?' unknown (a bit SYCL's aspects do not express).");
   printer.line(
       "shared = single-device shared, cross = cross-device shared, system = shared system.");
 }

@@ -21,7 +21,8 @@ void print_inventory(Printer& printer, const runtime::Inventory& inventory);
 nlohmann::ordered_json inventory_to_json(const runtime::Inventory& inventory);
 std::string inventory_to_text(const runtime::Inventory& inventory);
 
-// "ATC-": access, aTomic, Concurrent, concurrent atomic (X); '-' where absent.
+// "ATC-": access, aTomic, Concurrent, concurrent atomic (X); '-' where absent,
+// '?' where the runtime cannot say ("A???" for SYCL's device allocations).
 std::string usm_access_code(const runtime::UsmAccess& access);
 
 }  // namespace dlpack_usm::report
