@@ -14,7 +14,7 @@ const std::vector<RuleDefinition>& definitions() {
     for (auto family :
          {version_rules(), flags_rules(), dtype_rules(), shape_rules(), addressing_rules(),
           alignment_rules(), device_rules(), deleter_rules(), oneapi_rules(), cuda_rules(),
-          behaviour_rules(), producer_behaviour_rules()}) {
+          runtime_rules(), behaviour_rules(), producer_behaviour_rules()}) {
       joined.insert(joined.end(), family.begin(), family.end());
     }
     return joined;
