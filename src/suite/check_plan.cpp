@@ -211,6 +211,13 @@ CheckRun run_check(
   run.expectation_files = expectations.files;
 
   CollectedCases collected = collect_cases(sources, options.selection);
+  // The report's environment shows what the runtime answered when asked who
+  // owns an allocation (asked once per process: the case sources that
+  // depend on the answer asked already).
+  if (std::any_of(sources.begin(), sources.end(),
+                  [](const auto& source) { return source->needs_runtime(); })) {
+    run.owner_answers = runtime::owner_answer_checks(runtime::active_runtime());
+  }
   run.options["suite_cases"] = collected.suite_cases;
   run.options["suite_digest"] = collected.suite_digest;
   SelectedCases& partition = collected.selected;
