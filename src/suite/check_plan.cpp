@@ -15,6 +15,7 @@
 #include "suite/consumer_cases.hpp"
 #include "suite/exchange_api_cases.hpp"
 #include "suite/live_cases.hpp"
+#include "suite/owner_answer_cases.hpp"
 #include "suite/producer_cases.hpp"
 #include "suite/vector_cases.hpp"
 
@@ -72,9 +73,10 @@ CaseSources vector_case_sources(const std::filesystem::path& suite_dir) {
 }
 
 CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
+  auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
   CaseSources sources = vector_case_sources(suite_dir);
-  sources.push_back(std::make_unique<LiveCaseSource>(
-      []() -> runtime::Runtime& { return runtime::active_runtime(); }));
+  sources.push_back(std::make_unique<OwnerAnswerCaseSource>(runtime));
+  sources.push_back(std::make_unique<LiveCaseSource>(runtime));
   return sources;
 }
 
@@ -82,7 +84,9 @@ CaseSources case_sources(const std::filesystem::path& suite_dir,
                          const std::vector<plugin::PluginSpec>& plugins) {
   if (plugins.empty()) return default_case_sources(suite_dir);
   auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
+  // The runtime's owner answer is named once however many libraries run.
   CaseSources sources;
+  sources.push_back(std::make_unique<OwnerAnswerCaseSource>(runtime));
   for (const plugin::PluginSpec& spec : plugins) {
     if (spec.role == plugin::Role::consumer) {
       sources.push_back(std::make_unique<ConsumerCaseSource>(runtime, spec));

@@ -19,6 +19,7 @@
 #include "suite/consumer_view.hpp"
 #include "suite/live_matrix.hpp"
 #include "suite/offered_tensor.hpp"
+#include "suite/owner_answer_cases.hpp"
 #include "suite/produced_tensor.hpp"
 #include "suite/producer_cases.hpp"
 
@@ -151,6 +152,22 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
                                                    consume.rule, deleter_note));
 }
 
+// The rules every consumer case can break.
+std::vector<std::string> consumer_case_rules() {
+  return {kChecksumRule,     kWrongViewRule,      kRejectsValidRule,    kAcceptsInvalidRule,
+          kDeleterCountRule, kWritesReadOnlyRule, kCallsNullDeleterRule};
+}
+
+// The view a consumer reports is compared with the device_id the tool's
+// export took from the runtime's owner answer: a wrong answer blocks every
+// valid cell of the device (an invalid one stays invalid whatever the id).
+void block_valid_cells(runtime::Runtime& runtime, std::vector<CaseSpec>& cases) {
+  OwnerAnswerBlocks blocks(runtime);
+  for (CaseSpec& spec : cases) {
+    if (!spec.profile_axis.empty() && spec.profile_axis != "invalid") blocks.block(spec);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> consumer_features() {
@@ -172,9 +189,7 @@ std::vector<std::string> consumer_features() {
 
 std::vector<CaseSpec> ConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  std::vector<std::string> rules{kChecksumRule,        kWrongViewRule,    kRejectsValidRule,
-                                 kAcceptsInvalidRule,  kDeleterCountRule, kWritesReadOnlyRule,
-                                 kCallsNullDeleterRule};
+  const std::vector<std::string> rules = consumer_case_rules();
   // Not the cross product: every version on every kind, and the dtype and
   // layout axes on the first kind the device has (device USM where it can).
   std::vector<OfferedShape> versions = version_axis();
@@ -232,6 +247,7 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
       }
     }
   }
+  block_valid_cells(runtime(), cases);
   return cases;
 }
 
