@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "report/cuda_inventory_report.hpp"
 #include "report/inventory_report.hpp"
+#include "runtime/owner_probe.hpp"
 #include "runtime/runtime_choice.hpp"
 
 namespace dlpack_usm::cli {
@@ -26,7 +27,8 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
   command->add_flag("--json", *json, "Print one JSON document instead of a table");
   add_runtime_option(command, runtime_choice.get());
   command->callback([&outcome, json, runtime_choice] {
-    const runtime::Inventory& inventory = start_runtime(*runtime_choice).inventory();
+    runtime::Runtime& runtime = start_runtime(*runtime_choice);
+    const runtime::Inventory& inventory = runtime.inventory();
     if (inventory.selector) {
       print_warning(
           fmt::format("output filtered by ONEAPI_DEVICE_SELECTOR={}", *inventory.selector));
@@ -36,8 +38,11 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
     // CUDA devices are listed whatever --runtime says, and never change the
     // exit code: a machine without CUDA is no broken USM machine.
     runtime::cuda::CudaInventory cuda = runtime::cuda::cuda_inventory();
-    print_report(*json, [&inventory, &cuda](report::Printer& printer) {
-      report::print_inventory(printer, inventory);
+    // Each USM device is asked who owns an allocation of its own: a runtime
+    // that answers wrong is named here, as check names it before its cases.
+    const auto& owner_answers = runtime::owner_answer_checks(runtime);
+    print_report(*json, [&inventory, &owner_answers, &cuda](report::Printer& printer) {
+      report::print_inventory(printer, inventory, owner_answers);
       report::print_cuda_inventory(printer, cuda);
     });
     outcome.exit_code = static_cast<int>(report::decide_exit_code(inventory));

@@ -56,9 +56,9 @@ std::uint32_t usm_kind_code(facts::UsmKind kind) {
 std::uint32_t usm_kind_bits(const runtime::DeviceInfo& device) {
   if (!device.usm) return 0;
   std::uint32_t bits = 0;
-  if (device.usm->host.access) bits |= 1u << DLPACK_USM_KIND_HOST;
-  if (device.usm->device.access) bits |= 1u << DLPACK_USM_KIND_DEVICE;
-  if (device.usm->single_device_shared.access) bits |= 1u << DLPACK_USM_KIND_SHARED;
+  if (device.usm->host.allows_access()) bits |= 1u << DLPACK_USM_KIND_HOST;
+  if (device.usm->device.allows_access()) bits |= 1u << DLPACK_USM_KIND_DEVICE;
+  if (device.usm->single_device_shared.allows_access()) bits |= 1u << DLPACK_USM_KIND_SHARED;
   return bits;
 }
 

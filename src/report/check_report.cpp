@@ -289,7 +289,7 @@ void print_check_run(Printer& printer, const CheckRun& run) {
     TextView hidden;
     hidden.hidden = true;
     ObjectScope environment(printer, "environment", hidden);
-    print_inventory(printer, run.inventory);
+    print_inventory(printer, run.inventory, run.owner_answers);
   }
   printer.data("options", Value(run.options));
   print_plugins(printer, run);

@@ -4,8 +4,6 @@
 #include <fmt/ranges.h>
 
 #include "build_info.hpp"
-#include "report/json_printer.hpp"
-#include "report/text_printer.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -25,11 +23,16 @@ const char* ordering_explanation(const Inventory& inventory) {
          "sycl::device::get_devices() order only where no Level Zero device is visible";
 }
 
+// null: the runtime cannot say (a bit SYCL's aspects do not express).
+Value bit_value(std::optional<bool> bit) {
+  return bit ? Value(*bit) : Value(nullptr);
+}
+
 Value access_value(const UsmAccess& access) {
-  return {{"access", access.access},
-          {"atomic_access", access.atomic_access},
-          {"concurrent_access", access.concurrent_access},
-          {"concurrent_atomic_access", access.concurrent_atomic_access}};
+  return {{"access", bit_value(access.access)},
+          {"atomic_access", bit_value(access.atomic_access)},
+          {"concurrent_access", bit_value(access.concurrent_access)},
+          {"concurrent_atomic_access", bit_value(access.concurrent_atomic_access)}};
 }
 
 Value optional_string(const std::optional<std::string>& text) {
@@ -65,8 +68,48 @@ std::vector<Column> device_columns(bool sycl) {
           {"USM", "usm"}};
 }
 
+// What the runtime answered when asked who owns an allocation on `device`;
+// null where it was not asked (no USM of its own, outside the default
+// context, or list-devices ran without asking).
+Value owner_answer_value(const runtime::OwnerAnswerCheck* check, const DeviceInfo& device) {
+  if (check == nullptr) return nullptr;
+  for (const rules::OwnerProbe& probe : check->answers.probes) {
+    if (probe.allocated_on.name != device.selector_name) continue;
+    return {
+        {"kind", facts::to_string(probe.kind)},
+        {"answered", probe.answered ? Value(probe.answered->name) : Value(nullptr)},
+        {"answered_device_id", probe.answered ? Value(probe.answered->device_id) : Value(nullptr)},
+        {"right", rules::answered_right(probe)}};
+  }
+  return nullptr;
+}
+
+// The platform's DLP-RUNTIME-OWNER-ANSWER: which query was asked and the
+// finding, if the runtime answered wrong; named once under the table.
+void print_owner_query(Printer& printer, const runtime::OwnerAnswerCheck* check) {
+  if (check == nullptr) {
+    printer.data("owner_query", nullptr);
+    return;
+  }
+  const std::optional<rules::Finding>& finding = check->verdict.finding;
+  printer.data("owner_query",
+               {{"query", check->answers.query},
+                {"asked", check->answers.probes.size()},
+                {"answered_wrong", check->verdict.wrong.size()},
+                {"finding", finding ? Value{{"rule_id", finding->rule_id},
+                                            {"severity", rules::to_string(finding->severity)},
+                                            {"field", finding->field},
+                                            {"message", finding->message}}
+                                    : Value(nullptr)}});
+  if (finding) {
+    printer.line(fmt::format("{} {}: {}", rules::to_string(finding->severity), finding->rule_id,
+                             finding->message));
+  }
+}
+
 // A device and, for a root device, its sub-devices: rows that follow it in text.
-void print_device(Printer& printer, const DeviceInfo& device) {
+void print_device(Printer& printer, const DeviceInfo& device,
+                  const runtime::OwnerAnswerCheck* owner_check) {
   ObjectScope scope(printer, {});
   bool sub = device.ref.sub_index.has_value();
   printer.field("dlpack_device_id", device.dlpack_device_id(),
@@ -85,13 +128,16 @@ void print_device(Printer& printer, const DeviceInfo& device) {
   printer.field("opencl_version", device.opencl_version, device.opencl_version);
   printer.field("compute_units", device.compute_units, std::to_string(device.compute_units));
   printer.field("usm", usm_value(device), usm_summary(device));
+  printer.data("owner_answer", owner_answer_value(owner_check, device));
   if (sub) return;
   printer.data("partition", {{"supported", device.partition_types},
                              {"used", device.partition_used.empty() ? Value(nullptr)
                                                                     : Value(device.partition_used)},
                              {"error", optional_string(device.partition_error)}});
   ListScope subs(printer, "sub_devices");
-  for (const DeviceInfo& sub_device : device.sub_devices) print_device(printer, sub_device);
+  for (const DeviceInfo& sub_device : device.sub_devices) {
+    print_device(printer, sub_device, owner_check);
+  }
 }
 
 // How each root device was partitioned, or why it was not: under the table.
@@ -108,7 +154,8 @@ void print_partitions(Printer& printer, const PlatformInfo& platform) {
   }
 }
 
-void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl) {
+void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl,
+                    const runtime::OwnerAnswerCheck* owner_check) {
   printer.line("");
   printer.line(fmt::format("platform {}: {} ({}), {}{}", platform.index, platform.name,
                            platform.vendor, platform.version,
@@ -129,19 +176,21 @@ void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl) {
     TextView table;
     table.columns = device_columns(sycl);
     ListScope devices(printer, "devices", table);
-    for (const DeviceInfo& device : platform.devices) print_device(printer, device);
+    for (const DeviceInfo& device : platform.devices) print_device(printer, device, owner_check);
   }
   print_partitions(printer, platform);
+  print_owner_query(printer, owner_check);
 }
 
 }  // namespace
 
 std::string usm_access_code(const UsmAccess& access) {
-  std::string code = "----";
-  if (access.access) code[0] = 'A';
-  if (access.atomic_access) code[1] = 'T';
-  if (access.concurrent_access) code[2] = 'C';
-  if (access.concurrent_atomic_access) code[3] = 'X';
+  const std::pair<std::optional<bool>, char> bits[] = {{access.access, 'A'},
+                                                       {access.atomic_access, 'T'},
+                                                       {access.concurrent_access, 'C'},
+                                                       {access.concurrent_atomic_access, 'X'}};
+  std::string code;
+  for (const auto& [bit, letter] : bits) code += !bit ? '?' : *bit ? letter : '-';
   return code;
 }
 
@@ -149,7 +198,8 @@ ExitCode decide_exit_code(const Inventory& inventory) {
   return inventory.problems.empty() ? ExitCode::ok : ExitCode::environment;
 }
 
-void print_inventory(Printer& printer, const Inventory& inventory) {
+void print_inventory(Printer& printer, const Inventory& inventory,
+                     const std::vector<runtime::OwnerAnswerCheck>& owner_answers) {
   printer.data("tool", {{"name", "dlpack-usm"}, {"version", kToolVersion}});
   printer.data("runtime", inventory.backend);
   printer.data("backend", inventory.backend);
@@ -169,24 +219,17 @@ void print_inventory(Printer& printer, const Inventory& inventory) {
   {
     ListScope platforms(printer, "platforms");
     for (const PlatformInfo& platform : inventory.platforms) {
-      print_platform(printer, platform, inventory.backend == "sycl");
+      print_platform(printer, platform, inventory.backend == "sycl",
+                     runtime::find_owner_answer_check(owner_answers, platform.index));
     }
   }
   printer.line("");
   printer.line("ID: kDLOneAPI device_id; a sub-device shows its parent's id in parentheses.");
   printer.line(
       "USM letters: A access, T atomic access, C concurrent access, X concurrent atomic "
-      "access; '-' not supported.");
+      "access; '-' not supported; '?' unknown (a bit SYCL's aspects do not express).");
   printer.line(
       "shared = single-device shared, cross = cross-device shared, system = shared system.");
-}
-
-nlohmann::ordered_json inventory_to_json(const Inventory& inventory) {
-  return render_json(print_inventory, inventory);
-}
-
-std::string inventory_to_text(const Inventory& inventory) {
-  return render_text(print_inventory, inventory);
 }
 
 }  // namespace dlpack_usm::report

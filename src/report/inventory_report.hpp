@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "report/printer.hpp"
 #include "runtime/device_model.hpp"
+#include "runtime/owner_probe.hpp"
 
 namespace dlpack_usm::report {
 
@@ -16,12 +17,14 @@ namespace dlpack_usm::report {
 // platform that errors), 0 otherwise.
 ExitCode decide_exit_code(const runtime::Inventory& inventory);
 
-void print_inventory(Printer& printer, const runtime::Inventory& inventory);
+// `owner_answers`: what each platform answered when asked who owns an
+// allocation on its devices (runtime/owner_probe.hpp); a platform missing
+// there shows null, as not asked.
+void print_inventory(Printer& printer, const runtime::Inventory& inventory,
+                     const std::vector<runtime::OwnerAnswerCheck>& owner_answers);
 
-nlohmann::ordered_json inventory_to_json(const runtime::Inventory& inventory);
-std::string inventory_to_text(const runtime::Inventory& inventory);
-
-// "ATC-": access, aTomic, Concurrent, concurrent atomic (X); '-' where absent.
+// "ATC-": access, aTomic, Concurrent, concurrent atomic (X); '-' where absent,
+// '?' where the runtime cannot say ("A???" for SYCL's device allocations).
 std::string usm_access_code(const runtime::UsmAccess& access);
 
 }  // namespace dlpack_usm::report

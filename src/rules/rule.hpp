@@ -41,7 +41,7 @@ Severity highest_severity(Strength strength);
 struct RuleInfo {
   std::string_view id;      // "DLP-STRIDES-NULL"
   std::string_view family;  // "version", "flags", "dtype", "shape", "addressing", "alignment",
-                            // "device", "deleter", "oneapi", "cuda", "behaviour"
+                            // "device", "deleter", "oneapi", "cuda", "runtime", "behaviour"
   std::string_view title;
   Severity severity;
   dl::Release since;                 // first DLPack release where it applies

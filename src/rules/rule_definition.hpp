@@ -69,6 +69,7 @@ std::span<const RuleDefinition> device_rules();
 std::span<const RuleDefinition> deleter_rules();
 std::span<const RuleDefinition> oneapi_rules();
 std::span<const RuleDefinition> cuda_rules();
+std::span<const RuleDefinition> runtime_rules();
 std::span<const RuleDefinition> behaviour_rules();
 // Defined in producer_behaviour_rules.cpp; joined after behaviour_rules().
 std::span<const RuleDefinition> producer_behaviour_rules();

@@ -55,6 +55,7 @@ inline constexpr std::string_view kOneapiDeviceIdRange = "DLP-ONEAPI-DEVICE-ID-R
 inline constexpr std::string_view kOneapiDeviceIdRoot = "DLP-ONEAPI-DEVICE-ID-ROOT";
 inline constexpr std::string_view kOneapiDeviceIdSubDevice = "DLP-ONEAPI-DEVICE-ID-SUB-DEVICE";
 inline constexpr std::string_view kOneapiUsmNotDevice = "DLP-ONEAPI-USM-NOT-DEVICE";
+inline constexpr std::string_view kRuntimeOwnerAnswer = "DLP-RUNTIME-OWNER-ANSWER";
 inline constexpr std::string_view kCudaNoRuntime = "DLP-CUDA-NO-RUNTIME";
 inline constexpr std::string_view kCudaPointerUnknown = "DLP-CUDA-POINTER-UNKNOWN";
 inline constexpr std::string_view kCudaDeviceIdRange = "DLP-CUDA-DEVICE-ID-RANGE";
@@ -161,6 +162,7 @@ inline constexpr std::array kAll{
     kOneapiDeviceIdRoot,
     kOneapiDeviceIdSubDevice,
     kOneapiUsmNotDevice,
+    kRuntimeOwnerAnswer,
     kCudaNoRuntime,
     kCudaPointerUnknown,
     kCudaDeviceIdRange,

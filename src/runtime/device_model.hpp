@@ -10,12 +10,17 @@
 namespace dlpack_usm::runtime {
 
 // One capability word of cl_intel_unified_shared_memory
-// (CL_UNIFIED_SHARED_MEMORY_*_INTEL bits).
+// (CL_UNIFIED_SHARED_MEMORY_*_INTEL bits). OpenCL answers every bit; SYCL's
+// aspects express only some of them, and a bit no aspect expresses is
+// unknown (nullopt), which is not the same as unsupported.
 struct UsmAccess {
-  bool access = false;
-  bool atomic_access = false;
-  bool concurrent_access = false;
-  bool concurrent_atomic_access = false;
+  std::optional<bool> access = false;
+  std::optional<bool> atomic_access = false;
+  std::optional<bool> concurrent_access = false;
+  std::optional<bool> concurrent_atomic_access = false;
+
+  // Allocations of this kind are known to be possible.
+  bool allows_access() const { return access.value_or(false); }
 };
 
 struct UsmCapabilities {

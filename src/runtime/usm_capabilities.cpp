@@ -5,11 +5,11 @@ namespace dlpack_usm::runtime {
 bool usm_kind_supported(const UsmCapabilities& caps, facts::UsmKind kind) {
   switch (kind) {
     case facts::UsmKind::host:
-      return caps.host.access;
+      return caps.host.allows_access();
     case facts::UsmKind::device:
-      return caps.device.access;
+      return caps.device.allows_access();
     case facts::UsmKind::shared:
-      return caps.single_device_shared.access;
+      return caps.single_device_shared.allows_access();
     case facts::UsmKind::unknown:
       break;
   }

@@ -66,6 +66,12 @@ void CaseSpec::throw_details_mismatch() const {
               fmt::format("case {} carries the details of another case source", id));
 }
 
+CaseResult not_supported_result(const CaseSpec& spec, const NotSupportedCase& not_supported) {
+  CaseResult result(spec.id, Outcome::not_supported, not_supported.reason);
+  result.rule_ids = not_supported.rule_ids;
+  return result;
+}
+
 bool is_failing(Outcome outcome, bool strict) {
   return outcome == Outcome::fail || outcome == Outcome::error || outcome == Outcome::crash ||
          outcome == Outcome::timeout || (strict && outcome == Outcome::warn);

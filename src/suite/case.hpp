@@ -50,10 +50,13 @@ struct CaseDetails {
 };
 
 // A case that cannot run here (a device without USM, a kind it cannot
-// allocate); recorded as not_supported with the reason.
+// allocate, a runtime answer that would decide its verdict); recorded as
+// not_supported with the reason, and with the rule that blocks it, if any.
 struct NotSupportedCase final : CaseDetails {
-  explicit NotSupportedCase(std::string why) : reason(std::move(why)) {}
+  explicit NotSupportedCase(std::string why, std::vector<std::string> blocking_rules = {})
+      : reason(std::move(why)), rule_ids(std::move(blocking_rules)) {}
   std::string reason;
+  std::vector<std::string> rule_ids;
 };
 
 struct CaseSpec {
@@ -139,6 +142,10 @@ Outcome outcome_of(const std::vector<CaseFinding>& findings);
 // The catalog's severity of `rule_id`; Error(internal) for an id the
 // catalog does not have (a bug of the tool).
 rules::Severity catalog_severity(std::string_view rule_id);
+
+// The result of a NotSupportedCase: not_supported, its reason, and the
+// rules that block it.
+CaseResult not_supported_result(const CaseSpec& spec, const NotSupportedCase& not_supported);
 
 // Produces the cases of one kind and runs one of them. run() executes inside
 // the isolated child process; it reports failures through the result and

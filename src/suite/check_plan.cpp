@@ -15,6 +15,7 @@
 #include "suite/consumer_cases.hpp"
 #include "suite/exchange_api_cases.hpp"
 #include "suite/live_cases.hpp"
+#include "suite/owner_answer_cases.hpp"
 #include "suite/producer_cases.hpp"
 #include "suite/vector_cases.hpp"
 
@@ -73,9 +74,10 @@ CaseSources vector_case_sources(const std::filesystem::path& suite_dir) {
 }
 
 CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
+  auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
   CaseSources sources = vector_case_sources(suite_dir);
-  sources.push_back(std::make_unique<LiveCaseSource>(
-      []() -> runtime::Runtime& { return runtime::active_runtime(); }));
+  sources.push_back(std::make_unique<OwnerAnswerCaseSource>(runtime));
+  sources.push_back(std::make_unique<LiveCaseSource>(runtime));
   return sources;
 }
 
@@ -83,7 +85,9 @@ CaseSources case_sources(const std::filesystem::path& suite_dir,
                          const std::vector<plugin::PluginSpec>& plugins) {
   if (plugins.empty()) return default_case_sources(suite_dir);
   auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
+  // The runtime's owner answer is named once however many libraries run.
   CaseSources sources;
+  sources.push_back(std::make_unique<OwnerAnswerCaseSource>(runtime));
   for (const plugin::PluginSpec& spec : plugins) {
     if (spec.role == plugin::Role::consumer) {
       sources.push_back(std::make_unique<ConsumerCaseSource>(runtime, spec));
@@ -213,6 +217,13 @@ CheckRun run_check(
   run.expectation_files = expectations.files;
 
   CollectedCases collected = collect_cases(sources, options.selection);
+  // The report's environment shows what the runtime answered when asked who
+  // owns an allocation (asked once per process: the case sources that
+  // depend on the answer asked already).
+  if (std::any_of(sources.begin(), sources.end(),
+                  [](const auto& source) { return source->needs_runtime(); })) {
+    run.owner_answers = runtime::owner_answer_checks(runtime::active_runtime());
+  }
   run.options["suite_cases"] = collected.suite_cases;
   run.options["suite_digest"] = collected.suite_digest;
   SelectedCases& partition = collected.selected;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/device_model.hpp"
+#include "runtime/owner_probe.hpp"
 #include "suite/case.hpp"
 #include "suite/expectations.hpp"
 
@@ -36,6 +37,9 @@ struct CheckRun {
   double duration_ms = 0;
   std::vector<std::string> command_line;
   runtime::Inventory inventory;
+  // What each platform answered when asked who owns an allocation on its
+  // devices; empty for a run of the vectors alone, which asks nothing.
+  std::vector<runtime::OwnerAnswerCheck> owner_answers;
   nlohmann::json options;  // selection, shard, timeout, jobs, as given
   std::vector<ExpectationFile> expectation_files;
   std::vector<RecordedCase> cases;

@@ -22,6 +22,7 @@
 #include "suite/consumer_view.hpp"
 #include "suite/live_matrix.hpp"
 #include "suite/offered_tensor.hpp"
+#include "suite/owner_answer_cases.hpp"
 #include "suite/produced_tensor.hpp"
 #include "suite/producer_cases.hpp"
 
@@ -175,6 +176,31 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
   return verdict_result(spec, matrix::judge_consumer(seen));
 }
 
+// The rules every consumer case can break.
+// The rules a consumer case is about (check --rule selects by them).
+std::vector<std::string> consumer_case_rules() {
+  namespace ids = rules::ids;
+  std::vector<std::string> judged;
+  for (std::string_view rule :
+       {ids::kConsumerChecksum, ids::kConsumerWrongView, ids::kConsumerInconsistentDecline,
+        ids::kConsumerAcceptsInvalid, ids::kConsumerImportsUnknownMajor, ids::kConsumerDeleterCount,
+        ids::kConsumerWritesReadOnly, ids::kConsumerCallsNullDeleter, ids::kConsumerRequiredFeature,
+        ids::kPluginStatus}) {
+    judged.emplace_back(rule);
+  }
+  return judged;
+}
+
+// The view a consumer reports is compared with the device_id the tool's
+// export took from the runtime's owner answer: a wrong answer blocks every
+// valid cell of the device (an invalid one stays invalid whatever the id).
+void block_valid_cells(runtime::Runtime& runtime, std::vector<CaseSpec>& cases) {
+  OwnerAnswerBlocks blocks(runtime);
+  for (CaseSpec& spec : cases) {
+    if (!spec.profile_axis.empty() && spec.profile_axis != "invalid") blocks.block(spec);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> consumer_features() {
@@ -197,14 +223,7 @@ std::vector<std::string> consumer_features() {
 std::vector<CaseSpec> ConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
   namespace ids = rules::ids;
-  std::vector<std::string> rules;
-  for (std::string_view rule :
-       {ids::kConsumerChecksum, ids::kConsumerWrongView, ids::kConsumerInconsistentDecline,
-        ids::kConsumerAcceptsInvalid, ids::kConsumerImportsUnknownMajor, ids::kConsumerDeleterCount,
-        ids::kConsumerWritesReadOnly, ids::kConsumerCallsNullDeleter, ids::kConsumerRequiredFeature,
-        ids::kPluginStatus}) {
-    rules.emplace_back(rule);
-  }
+  const std::vector<std::string> judged = consumer_case_rules();
   // Not the cross product: every version on every kind, and the dtype and
   // layout axes on the first kind the device has (device USM where it can).
   std::vector<OfferedShape> versions = version_axis();
@@ -225,7 +244,7 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
                      std::string broken_rule = {}) {
         bool valid = broken_rule.empty();
         CaseSpec spec = plugin_case(
-            fmt::format("consumer/{}/{}/{}", device, group, shape.name), "consumer", device, rules,
+            fmt::format("consumer/{}/{}/{}", device, group, shape.name), "consumer", device, judged,
             std::make_shared<const ConsumeCase>(shape, valid, kind, std::move(broken_rule)));
         spec.features = std::move(features);
         if (valid) spec.decline_rule = std::string(ids::kConsumerRequiredFeature);
@@ -268,6 +287,7 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
       }
     }
   }
+  block_valid_cells(runtime(), cases);
   return cases;
 }
 

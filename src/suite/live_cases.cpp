@@ -7,6 +7,7 @@
 #include "suite/case_findings.hpp"
 #include "suite/live_matrix.hpp"
 #include "suite/live_negative_cases.hpp"
+#include "suite/owner_answer_cases.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -25,15 +26,21 @@ struct LiveCase final : CaseDetails {
   std::string negative_name;  // negative
 };
 
-CaseSpec round_trip_case(const DeviceInfo& device, const MatrixTensor& tensor) {
+// Every kind's round trip checks the device_id export took from the
+// runtime's owner answer (host USM too, where the runtime names an owner),
+// so a wrong answer blocks them all.
+CaseSpec round_trip_case(const DeviceInfo& device, const MatrixTensor& tensor,
+                         const OwnerAnswerBlocks& blocks) {
   std::string id = fmt::format("live/{}/{}/{}/{}/{}{}", device.selector_name,
                                facts::to_string(tensor.kind), tensor.dtype, tensor.layout,
                                tensor.version, tensor.read_only ? "/read-only" : "");
-  return {id,
-          "live",
-          device.selector_name,
-          {},
-          std::make_shared<const LiveCase>(LiveCase::What::round_trip, tensor)};
+  CaseSpec spec{id,
+                "live",
+                device.selector_name,
+                {},
+                std::make_shared<const LiveCase>(LiveCase::What::round_trip, tensor)};
+  blocks.block(spec);
+  return spec;
 }
 
 CaseSpec not_supported_case(const DeviceInfo& device, std::string id, std::string reason) {
@@ -63,7 +70,7 @@ bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_conte
 }
 
 void add_live_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
-                           std::vector<CaseSpec>& cases) {
+                           const OwnerAnswerBlocks& blocks, std::vector<CaseSpec>& cases) {
   if (!device.usm) {
     cases.push_back(not_supported_case(device, fmt::format("live/{}/usm", device.selector_name),
                                        "the device has no cl_intel_unified_shared_memory"));
@@ -79,18 +86,18 @@ void add_live_device_cases(const DeviceInfo& device, bool full_matrix, bool defa
     if (own_context_case(device, kind, default_context_holds, cases)) continue;
     if (!full_matrix) {
       // A sub-device proves that export names its parent: one case a kind.
-      cases.push_back(round_trip_case(device, {kind, "float32", "C", "1.3", false}));
+      cases.push_back(round_trip_case(device, {kind, "float32", "C", "1.3", false}, blocks));
       continue;
     }
     for (const char* dtype : kLiveDtypes) {
       for (const char* layout : kLiveLayouts) {
         for (const char* version : kLiveVersions) {
-          cases.push_back(round_trip_case(device, {kind, dtype, layout, version, false}));
+          cases.push_back(round_trip_case(device, {kind, dtype, layout, version, false}, blocks));
         }
       }
       // READ_ONLY exists only in versioned tensors.
-      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.0", true}));
-      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.3", true}));
+      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.0", true}, blocks));
+      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.3", true}, blocks));
     }
   }
 }
@@ -159,11 +166,12 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
 
 std::vector<CaseSpec> LiveCaseSource::cases() {
   std::vector<CaseSpec> cases;
+  OwnerAnswerBlocks blocks(runtime_());
   for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
-      add_live_device_cases(root, true, true, cases);
+      add_live_device_cases(root, true, true, blocks, cases);
       for (const DeviceInfo& sub : root.sub_devices) {
-        add_live_device_cases(sub, false, runtime_().default_context_holds(sub.ref), cases);
+        add_live_device_cases(sub, false, runtime_().default_context_holds(sub.ref), blocks, cases);
       }
       if (root.usm) {
         for (const NegativeCase& negative : negative_cases()) {
@@ -188,7 +196,7 @@ CaseResult LiveCaseSource::run(const CaseSpec& spec) {
     return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device)};
   }
   if (const NotSupportedCase* not_supported = spec.not_supported()) {
-    return {spec.id, Outcome::not_supported, not_supported->reason};
+    return not_supported_result(spec, *not_supported);
   }
   const LiveCase& live = spec.details_as<LiveCase>();
   switch (live.what) {

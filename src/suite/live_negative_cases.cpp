@@ -62,8 +62,8 @@ dl::DLManagedTensorVersioned* unknown_pointer_tensor(std::int32_t device_id) {
 }
 
 facts::UsmKind first_accessible_kind(const runtime::DeviceInfo& device) {
-  if (device.usm->device.access) return facts::UsmKind::device;
-  if (device.usm->single_device_shared.access) return facts::UsmKind::shared;
+  if (device.usm->device.allows_access()) return facts::UsmKind::device;
+  if (device.usm->single_device_shared.allows_access()) return facts::UsmKind::shared;
   return facts::UsmKind::host;
 }
 

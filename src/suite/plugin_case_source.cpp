@@ -26,7 +26,7 @@ CaseSpec plugin_not_supported_case(std::string id, std::string source, std::stri
 
 CaseResult PluginCaseSource::run(const CaseSpec& spec) {
   if (const NotSupportedCase* not_supported = spec.not_supported()) {
-    return {spec.id, Outcome::not_supported, not_supported->reason};
+    return not_supported_result(spec, *not_supported);
   }
   const runtime::DeviceInfo* device = runtime().inventory().find(spec.device);
   if (device == nullptr) {

@@ -13,6 +13,7 @@
 #include "plugin/host_table.hpp"
 #include "rules/rule_ids.hpp"
 #include "suite/live_matrix.hpp"
+#include "suite/owner_answer_cases.hpp"
 #include "suite/produce_request.hpp"
 #include "suite/produced_tensor.hpp"
 #include "suite/producer_lifetime.hpp"
@@ -44,14 +45,19 @@ std::string tensor_id(const DeviceInfo& device, const MatrixTensor& tensor) {
                      tensor.read_only ? "/read-only" : "");
 }
 
-CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor) {
+// Device and shared USM have an owner, which the device_id rules compare
+// the produced device_id with: a wrong owner answer blocks those cases.
+CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor,
+                      const OwnerAnswerBlocks& blocks) {
   std::vector<std::string> judged{std::string(kContentRule),
                                   std::string(rules::ids::kProducerDeleterLeak)};
   if (tensor.read_only && live_version(tensor.version) < dl::Release{1, 0}) {
     judged.emplace_back(kReadOnlyLegacyRule);
   }
-  return plugin_case(tensor_id(device, tensor), "producer", device.selector_name, std::move(judged),
-                     std::make_shared<const ProduceCase>(tensor));
+  CaseSpec spec = plugin_case(tensor_id(device, tensor), "producer", device.selector_name,
+                              std::move(judged), std::make_shared<const ProduceCase>(tensor));
+  if (tensor.kind != UsmKind::host) blocks.block(spec);
+  return spec;
 }
 
 CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
@@ -63,7 +69,7 @@ CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
 }
 
 void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
-                               std::vector<CaseSpec>& cases) {
+                               const OwnerAnswerBlocks& blocks, std::vector<CaseSpec>& cases) {
   if (!device.usm) {
     cases.push_back(plugin_not_supported_case(fmt::format("producer/{}/usm", device.selector_name),
                                               "producer", device.selector_name,
@@ -80,19 +86,19 @@ void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
     }
     if (!full_matrix) {
       // A sub-device proves that the library names its parent: one case a kind.
-      cases.push_back(produce_case(device, {kind, "float32", "C", "1.3", false}));
+      cases.push_back(produce_case(device, {kind, "float32", "C", "1.3", false}, blocks));
       continue;
     }
     for (const char* dtype : kLiveDtypes) {
       for (const char* layout : kLiveLayouts) {
         for (const char* version : kLiveVersions) {
-          cases.push_back(produce_case(device, {kind, dtype, layout, version, false}));
+          cases.push_back(produce_case(device, {kind, dtype, layout, version, false}, blocks));
         }
       }
       // Below 1.0 no flag can carry READ_ONLY: the library should decline.
-      cases.push_back(produce_case(device, {kind, dtype, "C", "0.8", true}));
-      cases.push_back(produce_case(device, {kind, dtype, "C", "1.0", true}));
-      cases.push_back(produce_case(device, {kind, dtype, "C", "1.3", true}));
+      cases.push_back(produce_case(device, {kind, dtype, "C", "0.8", true}, blocks));
+      cases.push_back(produce_case(device, {kind, dtype, "C", "1.0", true}, blocks));
+      cases.push_back(produce_case(device, {kind, dtype, "C", "1.3", true}, blocks));
     }
     // Both structs: a legacy and a versioned one.
     cases.push_back(lifetime_case(device, {kind, "float32", "C", "0.8", false}));
@@ -229,10 +235,13 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
 
 std::vector<CaseSpec> ProducerCaseSource::cases() {
   std::vector<CaseSpec> cases;
+  OwnerAnswerBlocks blocks(runtime());
   for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
-      add_producer_device_cases(root, true, cases);
-      for (const DeviceInfo& sub : root.sub_devices) add_producer_device_cases(sub, false, cases);
+      add_producer_device_cases(root, true, blocks, cases);
+      for (const DeviceInfo& sub : root.sub_devices) {
+        add_producer_device_cases(sub, false, blocks, cases);
+      }
     }
   }
   return cases;

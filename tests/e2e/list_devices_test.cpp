@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sycl_presence.hpp"
 #include "tool_process.hpp"
 
 namespace dlpack_usm::e2e {
@@ -93,6 +94,42 @@ TEST(ListDevices, UsmCapabilitiesFollowTheExtension) {
     EXPECT_GT(usm_devices, 0) << "DLPACK_USM_REQUIRE_USM=1 but no device has "
                                  "cl_intel_unified_shared_memory; did scripts/setup.sh run?";
   }
+}
+
+// SYCL's aspects name access for host, device, shared and system USM and
+// atomic access for host and shared: every other bit is unknown there, not
+// unsupported, and shows as '?' (JSON null). A bit of a kind without access
+// is plainly unsupported.
+TEST(ListDevices, SyclShowsUsmBitsItsAspectsCannotExpressAsUnknown) {
+  SKIP_WITHOUT_SYCL();
+  ToolResult result = run_tool({"list-devices", "--json", "--runtime", "sycl"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json doc = json::parse(result.out);
+  ToolResult text = run_tool({"list-devices", "--runtime", "sycl"});
+  int usm_devices = 0;
+  for (const json& platform : doc["platforms"]) {
+    for (const json& device : platform["devices"]) {
+      const json& usm = device["usm"];
+      if (usm.is_null()) continue;
+      ++usm_devices;
+      SCOPED_TRACE(device["selector"].get<std::string>());
+      for (const char* bit :
+           {"access", "atomic_access", "concurrent_access", "concurrent_atomic_access"}) {
+        EXPECT_TRUE(usm["cross_device_shared"][bit].is_null()) << bit;
+      }
+      for (const char* kind : {"host", "device", "single_device_shared", "shared_system"}) {
+        ASSERT_TRUE(usm[kind]["access"].is_boolean()) << kind;
+        if (!usm[kind]["access"].get<bool>()) continue;
+        EXPECT_TRUE(usm[kind]["concurrent_access"].is_null()) << kind;
+        EXPECT_TRUE(usm[kind]["concurrent_atomic_access"].is_null()) << kind;
+      }
+      EXPECT_TRUE(usm["host"]["atomic_access"].is_boolean());
+      EXPECT_TRUE(usm["device"]["atomic_access"].is_null() || !usm["device"]["access"].get<bool>());
+    }
+  }
+  ASSERT_GT(usm_devices, 0) << "SYCL lists no USM device here";
+  EXPECT_NE(text.out.find("cross:????"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("'?' unknown"), std::string::npos) << text.out;
 }
 
 TEST(ListDevices, PoclAndIntelCpuRuntimeAreBothListedWhereSetUp) {

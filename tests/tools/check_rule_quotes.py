@@ -106,6 +106,15 @@ DPCTL_DLPACK_SENTENCES = [
     # The export protocol's exception message, two C++ string literals joined.
     "Can not export USM allocations not bound to default platform context.",
 ]
+SYCL_POINTER_QUERIES = ("SYCL 2020 reference, USM pointer queries, sycl::get_pointer_device "
+                        "(https://github.khronos.org/SYCL_Reference/iface/usm_pointer_queries.html)")
+SYCL_POINTER_QUERIES_SENTENCES = [
+    "Returns the sycl::device associated with the USM allocation.",
+    "If ptr points within a device USM allocation or a shared USM allocation for the context "
+    "syclContext, returns the same device that was passed when allocating the memory.",
+    "If ptr points within a host USM allocation for the context syclContext, returns the first "
+    "device in syclContext.",
+]
 IPEX_DLPACK_SENTENCES = [
     "The device_id in DLDevice is one of the SYCL runtime device ids, which may be different "
     "from the actual framework device in use.",
@@ -127,6 +136,7 @@ def web_sentences():
         SUAI: SUAI_SENTENCES,
         DPCTL_DLPACK: DPCTL_DLPACK_SENTENCES,
         IPEX_DLPACK: IPEX_DLPACK_SENTENCES,
+        SYCL_POINTER_QUERIES: SYCL_POINTER_QUERIES_SENTENCES,
     }
 
 

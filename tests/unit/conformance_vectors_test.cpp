@@ -1,6 +1,7 @@
 // The conformance suite shipped in conformance/: every rule has a failing
 // and a passing capsule file (behaviour rules, which no single struct shows,
-// a failing and a passing fixture plugin in fixtures/plugins/behaviour_vectors.json), each failing
+// a failing and a passing fixture plugin in fixtures/plugins/behaviour_vectors.json; runtime rules
+// a failing and a passing observation in fixtures/runtime/owner_answer_vectors.json), each failing
 // file fires its rules and no other error rule, each passing file fires no error, and the manifest
 // lists exactly the files on disk.
 #include <gtest/gtest.h>
@@ -85,13 +86,33 @@ TEST(ConformanceVectors, ManifestListsExactlyTheFilesOnDisk) {
   for (const std::string& file : listed) EXPECT_TRUE(on_disk.count(file)) << "missing: " << file;
 }
 
-// The fixture-plugin rows: which library fails or passes which rules.
-nlohmann::json load_behaviour_vectors() {
-  std::ifstream in(fs::path(DLPACK_USM_SOURCE_DIR) / "fixtures/plugins/behaviour_vectors.json");
-  EXPECT_TRUE(in) << "cannot open fixtures/plugins/behaviour_vectors.json";
+// The rows of a table of vectors that no capsule file can show, under
+// fixtures/: each names the rules it fails ("expect") or passes ("passes").
+nlohmann::json load_fixture_vectors(const std::string& relative) {
+  std::ifstream in(fs::path(DLPACK_USM_SOURCE_DIR) / "fixtures" / relative);
+  EXPECT_TRUE(in) << "cannot open fixtures/" << relative;
   nlohmann::json table = nlohmann::json::parse(in);
   EXPECT_EQ(table.at("format"), 1);
   return table.at("vectors");
+}
+
+// The fixture-plugin rows: which library fails or passes which rules.
+nlohmann::json load_behaviour_vectors() {
+  return load_fixture_vectors("plugins/behaviour_vectors.json");
+}
+
+// The runtime rows: what a runtime answered (rules_runtime_test runs them).
+nlohmann::json load_runtime_vectors() {
+  return load_fixture_vectors("runtime/owner_answer_vectors.json");
+}
+
+// How many rows of a fixture table fail and pass each rule.
+void count_rows(const nlohmann::json& rows, std::map<std::string, int>& failing,
+                std::map<std::string, int>& passing) {
+  for (const auto& row : rows) {
+    for (const auto& id : row.value("expect", nlohmann::json::array())) ++failing[id];
+    for (const auto& id : row.value("passes", nlohmann::json::array())) ++passing[id];
+  }
 }
 
 TEST(ConformanceVectors, EveryRuleHasAFailingAndAPassingVector) {
@@ -103,12 +124,19 @@ TEST(ConformanceVectors, EveryRuleHasAFailingAndAPassingVector) {
   }
   std::map<std::string, int> failing_fixtures;
   std::map<std::string, int> passing_fixtures;
-  for (const auto& row : load_behaviour_vectors()) {
-    for (const auto& id : row.value("expect", nlohmann::json::array())) ++failing_fixtures[id];
-    for (const auto& id : row.value("passes", nlohmann::json::array())) ++passing_fixtures[id];
-  }
+  count_rows(load_behaviour_vectors(), failing_fixtures, passing_fixtures);
+  std::map<std::string, int> failing_runtime;
+  std::map<std::string, int> passing_runtime;
+  count_rows(load_runtime_vectors(), failing_runtime, passing_runtime);
   for (const RuleInfo& rule : rule_catalog()) {
     std::string id(rule.id);
+    if (rule.family == "runtime") {
+      // What a runtime answers is no tensor: its vectors are observations.
+      EXPECT_GE(failing_runtime[id], 1) << id << " has no failing runtime vector";
+      EXPECT_GE(passing_runtime[id], 1) << id << " has no passing runtime vector";
+      EXPECT_EQ(failing[id] + passing[id], 0) << id << ": no capsule file can show a runtime";
+      continue;
+    }
     if (rule.family == "behaviour") {
       // What a library does shows only when it runs: its vectors are
       // fixture plugins, run through the real binary by plugin_check_test.

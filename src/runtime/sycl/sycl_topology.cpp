@@ -25,18 +25,28 @@ std::string device_type_name(int type) {
   }
 }
 
-// SYCL reports USM as aspects; the concurrent-access bits of OpenCL's
-// capability words have no aspect and stay false.
+// What an aspect says of a capability word: access, and atomic access where
+// SYCL has an aspect for it. The rest of the word is unknown (nullopt) unless
+// access itself is absent, which leaves nothing to qualify.
+UsmAccess aspect_access(bool access, std::optional<bool> atomic_access) {
+  if (!access) return UsmAccess{};
+  return UsmAccess{true, atomic_access, std::nullopt, std::nullopt};
+}
+
+// SYCL reports USM as aspects (usm_*_allocations, usm_atomic_*_allocations):
+// no aspect covers concurrent access, atomics on device allocations, or
+// cross-device shared memory, so those bits are unknown, not unsupported.
 std::optional<UsmCapabilities> usm_capabilities(const DpctlApi& api, SyclDeviceRef device) {
+  auto has = [&api, device](int aspect) { return api.DPCTLDevice_HasAspect(device, aspect); };
   UsmCapabilities caps;
-  caps.host.access = api.DPCTLDevice_HasAspect(device, kAspectUsmHostAllocations);
-  caps.host.atomic_access = api.DPCTLDevice_HasAspect(device, kAspectUsmAtomicHostAllocations);
-  caps.device.access = api.DPCTLDevice_HasAspect(device, kAspectUsmDeviceAllocations);
-  caps.single_device_shared.access = api.DPCTLDevice_HasAspect(device, kAspectUsmSharedAllocations);
-  caps.single_device_shared.atomic_access =
-      api.DPCTLDevice_HasAspect(device, kAspectUsmAtomicSharedAllocations);
-  caps.shared_system.access = api.DPCTLDevice_HasAspect(device, kAspectUsmSystemAllocations);
-  if (!caps.host.access && !caps.device.access && !caps.single_device_shared.access) {
+  caps.host = aspect_access(has(kAspectUsmHostAllocations), has(kAspectUsmAtomicHostAllocations));
+  caps.device = aspect_access(has(kAspectUsmDeviceAllocations), std::nullopt);
+  caps.single_device_shared =
+      aspect_access(has(kAspectUsmSharedAllocations), has(kAspectUsmAtomicSharedAllocations));
+  caps.cross_device_shared = UsmAccess{std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  caps.shared_system = aspect_access(has(kAspectUsmSystemAllocations), std::nullopt);
+  if (!caps.host.allows_access() && !caps.device.allows_access() &&
+      !caps.single_device_shared.allows_access()) {
     return std::nullopt;
   }
   return caps;
