@@ -123,17 +123,23 @@ def command_capture(arguments):
 
 class _LazyConsumer:
     """The consumer EXPR gives, evaluated on first use: in the child
-    processes that run the cases, so that the command's own process never
-    imports the consumer's library (JAX and torch start threads a fork
-    would leave behind)."""
+    processes that run the cases (their zygote evaluates it once, before it
+    forks them), so that the command's own process never imports the
+    consumer's library (JAX and torch start threads a fork would leave
+    behind; the zygote only imports, it never runs the consumer)."""
 
     def __init__(self, expr):
         self.expr = expr
         self._function = None
 
-    def __call__(self, array):
+    def prepare(self):
+        """Evaluates EXPR (importing the consumer's library): the zygote of
+        the case runners does it once, before it forks them."""
         if self._function is None:
             self._function = _consumer_of(self.expr)
+
+    def __call__(self, array):
+        self.prepare()
         return self._function(array)
 
 

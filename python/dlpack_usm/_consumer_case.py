@@ -23,13 +23,19 @@ REFERENCE_CELL = "dtype-float32"
 CLEAN_DECLINE = "BufferError"
 
 
-def _compare(view, offered):
-    """What differs between the consumer's view and the offered tensor."""
+def _view_difference(view, offered):
+    """What differs between the view the consumer's result describes (shape,
+    dtype) and the offered tensor, or None."""
     if view.shape != offered["shape"]:
         return f"shape {view.shape}, offered {offered['shape']}"
     if (view.dtype_code, view.dtype_bits) != (offered["dtype_code"], offered["dtype_bits"]):
         return (f"dtype code {view.dtype_code} bits {view.dtype_bits}, offered "
                 f"{offered['dtype']} (code {offered['dtype_code']} bits {offered['dtype_bits']})")
+    return None
+
+
+def _data_difference(view, offered):
+    """What differs between the elements read back and those offered, or None."""
     expected = bytes.fromhex(offered["elements"])
     if view.elements != expected:
         size = offered["element_bytes"] or 1
@@ -82,15 +88,20 @@ def _accepted_alone(consumer, cell, memory, device_id):
 
 
 def _readback_difference(result, offered):
-    """(view, what differs from the tensor offered or None); a result that
-    cannot be read back differs too: from_dlpack returns an array."""
+    """(view, {"view_difference", "data_difference"}): what differs from the
+    tensor offered, another view (shape, dtype) or other elements; a result
+    that cannot be read back differs in its data: from_dlpack returns an
+    array."""
     try:
         view = _readback.read_back(result)
     except BridgeError as error:
-        return None, f"its result could not be read back: {error.message}"
+        return None, {"data_difference": f"its result could not be read back: {error.message}"}
     except Exception as error:  # the consumer's own object failed to re-export
-        return None, f"reading its result back raised {describe_exception(error)}"
-    return view, _compare(view, offered)
+        return None, {"data_difference": f"reading its result back raised "
+                                         f"{describe_exception(error)}"}
+    other_view = _view_difference(view, offered)
+    return view, ({"view_difference": other_view} if other_view else
+                  {"data_difference": _data_difference(view, offered)})
 
 
 def observe(consumer, spec, required=(), on_probe=None):
@@ -102,7 +113,7 @@ def observe(consumer, spec, required=(), on_probe=None):
     cell = spec["cell"]
     producer = OfferedProducer(cell["name"], spec["memory"], spec.get("device_id", 0))
     result, raised = _call(consumer, producer)
-    view, difference = None, None
+    view, difference = None, {}
     if raised is None and producer.offers and cell["valid"]:
         view, difference = _readback_difference(result, producer.offers[-1])
     renamed = [_capsules.capsule_name(capsule) for capsule in producer.capsules]
@@ -161,7 +172,7 @@ def _what_happened(producer, raised, offers, renamed, difference):
                 "exception_type": type(raised).__name__}
     if not offers:
         return {"action": "never_imported"}
-    return {"action": "accepted", "data_difference": difference,
+    return {"action": "accepted", **difference,
             "capsule_not_renamed": any(name in _capsules.TENSOR_NAMES for name in renamed)}
 
 

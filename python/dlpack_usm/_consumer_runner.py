@@ -2,8 +2,9 @@
 workers do: the cases go in order through a forked child process that
 reports each start and each result on a pipe; a child that dies (an abort,
 a segfault) or stops answering (a hang) is charged to the case it was
-running, and a new child goes on with the next case. The parent never
-calls the consumer nor the runtime, so nothing it keeps can be damaged."""
+running, and a new child goes on with the next case. The children fork from
+a zygote that prepared the consumer once (_zygote). The parent never calls
+the consumer nor the runtime, so nothing it keeps can be damaged."""
 
 import faulthandler
 import json
@@ -13,6 +14,7 @@ import signal
 import time
 
 from . import _consumer_case
+from ._zygote import Zygote
 from ._errors import BridgeError, describe_exception
 
 TIMEOUT_S = 60
@@ -106,48 +108,68 @@ def in_child(function, timeout_s=TIMEOUT_S):
 
 def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=()):
     """The result of every case of `specs`, in order, each contained;
-    `required` names the features whose declines fail (--require)."""
-    results = []
-    while len(results) < len(specs):
-        first = len(results)
-
-        def work(send, first=first):
+    `required` names the features whose declines fail (--require). The
+    runners fork from a zygote that prepared the consumer once
+    (consumer.prepare(), where it has one: importing torch takes seconds)."""
+    def run_runner(first, data):
+        def work(send):
             for index in range(first, len(specs)):
                 send("S", index)
                 send("R", _consumer_case.run_case(consumer, specs[index], required,
                                                   lambda cell: send("P", cell)))
+        _child(work, data)
 
-        child = _Child(work)
-        running, started, probing = None, time.monotonic(), None
-        while True:
-            line = child.next_line(timeout_s)
-            if line == "timeout" or line is None:
-                ended = child.end(kill=line == "timeout")
-                if running is None:
-                    raise BridgeError(f"the case runner's child ended before its first case "
-                                      f"({ended or 'no answer'})", exit_code=4)
-                results.append(_contained_failure(specs[running], line == "timeout", ended,
-                                                  timeout_s, started, probing))
-                if progress:
-                    progress(results[-1])
-                break
-            kind, payload = line
-            if kind == "X":
-                child.end(kill=True)
-                _tool_error(payload)
-            if kind == "S":
-                running, started, probing = payload, time.monotonic(), None
-            elif kind == "P":
-                probing = payload
-            elif kind == "R":
-                results.append(payload)
-                running = None
-                if progress:
-                    progress(payload)
-                if len(results) == len(specs):
-                    child.end()
-                    break
+    zygote = Zygote(getattr(consumer, "prepare", lambda: None), run_runner, timeout_s)
+    results = []
+    try:
+        while len(results) < len(specs):
+            zygote.start(len(results), timeout_s)
+            _run_batch(zygote, specs, results, timeout_s, progress)
+    finally:
+        zygote.close(kill=True)
     return results
+
+
+def _run_batch(zygote, specs, results, timeout_s, progress):
+    """Reads one runner's lines until it ends (all done, or a case crashed
+    or hung: that case is charged, and the caller starts the next runner)."""
+    running, started, probing = None, time.monotonic(), None
+    while True:
+        event = zygote.next_event(timeout_s)
+        if event == "timeout":
+            zygote.kill_runner()
+            event = ("ended", _wait_end(zygote)) + ("hung",)
+        if event[0] == "ended":
+            if running is None:
+                if len(results) == len(specs):
+                    return
+                raise BridgeError(f"the case runner ended before its case "
+                                  f"({event[1] or 'no answer'})", exit_code=4)
+            results.append(_contained_failure(specs[running], len(event) > 2, event[1],
+                                              timeout_s, started, probing))
+            if progress:
+                progress(results[-1])
+            return
+        kind, payload = event
+        if kind == "X":
+            _tool_error(payload)
+        if kind == "S":
+            running, started, probing = payload, time.monotonic(), None
+        elif kind == "P":
+            probing = payload
+        elif kind == "R":
+            results.append(payload)
+            running = None
+            if progress:
+                progress(payload)
+
+
+def _wait_end(zygote):
+    """How a killed runner ended, once its zygote has reaped it."""
+    while True:
+        event = zygote.next_event(TIMEOUT_S)
+        if event == "timeout" or event[0] == "ended":
+            return None if event == "timeout" else event[1]
 
 
 def _contained_failure(spec, hung, ended, timeout_s, started, probing=None):

@@ -93,7 +93,8 @@ CapsuleOwner build_capsule(const ExportRequest& request, const ExportOptions& op
   manager->keep_alive = request.keep_alive;
 
   dl::DLTensor tensor{};
-  tensor.data = request.data;
+  bool empty = std::find(request.shape.begin(), request.shape.end(), 0) != request.shape.end();
+  tensor.data = empty && request.null_data_when_empty ? nullptr : request.data;
   tensor.device = dl::DLDevice{dl::kDLOneAPI, device_id};
   tensor.ndim = static_cast<std::int32_t>(request.shape.size());
   tensor.dtype = request.dtype;

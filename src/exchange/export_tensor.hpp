@@ -31,6 +31,12 @@ struct ExportRequest {
   // Held by the tensor until its deleter runs, so that the allocation
   // outlives every consumer (say, a shared_ptr<UsmBuffer>). May be empty.
   std::shared_ptr<const void> keep_alive;
+  // A size-0 tensor is exported with NULL data, as dlpack.h recommends ("if
+  // the tensor is of size zero, then the data pointer should be set to
+  // NULL"); the pointer still tells the protocol the owning device. Off for
+  // a caller that offers size-0 tensors with a pointer on purpose (the
+  // consumer matrix).
+  bool null_data_when_empty = true;
 };
 
 struct ExportOptions {

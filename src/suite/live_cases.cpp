@@ -1,5 +1,8 @@
 #include "suite/live_cases.hpp"
 
+#include <set>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -118,9 +121,15 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   // The tool's own export is judged as any producer's: a warning of the
   // rules makes the case warn, an error fails it.
   CaseFindings found;
+  std::set<std::pair<std::string, std::string>> seen;
   for (const auto* findings : {&report.export_findings, &report.import_findings}) {
     for (const rules::Finding& finding : *findings) {
-      if (finding.severity == rules::Severity::info) continue;
+      // Infos are worth knowing only; one tensor read twice (at export and
+      // at import) gives its findings once.
+      if (finding.severity == rules::Severity::info ||
+          !seen.insert({finding.rule_id, finding.field}).second) {
+        continue;
+      }
       found.add(finding,
                 fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
     }

@@ -91,6 +91,8 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   }
 
   exchange::ExportRequest request;
+  // The matrix says itself which size-0 cells have NULL data (size0-null-data).
+  request.null_data_when_empty = false;
   request.data = offered.buffer->data();
   request.context = offered.buffer->context();
   request.dtype = shape.dtype;
