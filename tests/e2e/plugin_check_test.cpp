@@ -411,6 +411,33 @@ TEST(plugin_check, ProfileKeepsTheFailingOutcomesApart) {
   }
 }
 
+// Flaky means one attempt passed: a consumer that hangs on its first attempt
+// and crashes on the re-run failed twice, and fails the gate.
+TEST(plugin_check, AHangThenACrashOnTheRerunFailsTheGate) {
+  fs::path dir = scratch_dir("hang-then-crash");
+  ToolEnvironment env;
+  env.changes["DLPACK_USM_FIXTURE_STATE"] = (dir / "state").string();
+  ToolResult run = run_tool({"check", "--consumer", fixture("consumer_hang_then_crash").string(),
+                             "--filter", "consumer/*/device/f-order", "--timeout", "1",
+                             "--report", (dir / "report.json").string()},
+                            env);
+  json report = read_json(dir / "report.json");
+  int seen = 0;
+  for (const json& result : report.at("results")) {
+    if (result.at("outcome") == "skipped") continue;
+    ++seen;
+    EXPECT_EQ(result.at("first_outcome"), "timeout") << result;
+    EXPECT_EQ(result.at("outcome"), "crash") << result;
+    EXPECT_EQ(result.at("attempts"), 2) << result;
+    EXPECT_EQ(result.at("verdict"), "regression") << result;
+  }
+  if (seen == 0) GTEST_SKIP() << "no device with USM here";
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_NE(run.out.find(": timeout, then crash on re-run ("), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("gate: FAILED"), std::string::npos) << run.out;
+  fs::remove_all(dir);
+}
+
 // A library built for plugin ABI 1 still loads and runs where it always did.
 TEST(plugin_check, Abi1LibrariesKeepLoading) {
   ToolResult run = run_tool({"check", "--producer", fixture("producer").string(), "--filter",

@@ -160,6 +160,29 @@ TEST(Runner, AChangedResultOnReRunIsFlaky) {
   EXPECT_EQ(decide_verdict(results[0], Expectations{}), Verdict::flaky);
 }
 
+// Flaky means one attempt passed: two failing attempts, even two different
+// ones, are a failure, and a warning is failing only under --strict.
+TEST(Verdicts, TwoFailingAttemptsAreNoFlake) {
+  CaseResult result{"selftest/x", Outcome::crash, "crashed on re-run"};
+  result.attempts = 2;
+  result.first_outcome = Outcome::timeout;
+  EXPECT_EQ(decide_verdict(result, Expectations{}), Verdict::regression);
+  result.outcome = Outcome::pass;
+  EXPECT_EQ(decide_verdict(result, Expectations{}), Verdict::flaky);
+  result.outcome = Outcome::warn;
+  EXPECT_EQ(decide_verdict(result, Expectations{}), Verdict::flaky);
+  EXPECT_EQ(decide_verdict(result, Expectations{}, true), Verdict::regression);
+}
+
+TEST(Verdicts, AWarningPassesTheGateUnlessStrict) {
+  CaseResult warned{"selftest/x", Outcome::warn, "warning: ..."};
+  EXPECT_EQ(decide_verdict(warned, Expectations{}), Verdict::ok);
+  EXPECT_EQ(decide_verdict(warned, Expectations{}, true), Verdict::regression);
+  Expectations baseline;
+  baseline.files.push_back(parse_expectation_text("selftest/x\n", "baseline.txt", "baseline"));
+  EXPECT_EQ(decide_verdict(warned, baseline, true), Verdict::expected_failure);
+}
+
 TEST(Runner, BaselineTurnsAKnownFailureGreenAndItsLaterPassIntoUnexpectedPass) {
   StateDirectory state;
   Expectations expectations;
