@@ -151,19 +151,13 @@ def _consumer_of(expr):
     return consumer
 
 
-def _probe_consumer(expr):
-    """In a child: EXPR gives a callable; the versions of what it imported."""
-    _consumer_of(expr)
-    return _consumer_check.package_versions()
-
-
 def command_consume(arguments):
     if arguments.report and arguments.junit and \
             os.path.realpath(arguments.report) == os.path.realpath(arguments.junit):
         raise BridgeError(f"--report and --junit name the same file {arguments.report}",
                           "give each output a file of its own", exit_code=2)
-    from ._consumer_runner import in_child
-    packages = in_child(lambda: _probe_consumer(arguments.expr))
+    # EXPR is evaluated (its library imported, the versions of what it
+    # imported read) once, by the zygote of the case runners.
     consumer = _LazyConsumer(arguments.expr)
 
     def progress(result):
@@ -172,7 +166,7 @@ def command_consume(arguments):
 
     found = _consumer_check.check_consumer(
         consumer, devices=arguments.device or None, require=arguments.require or (),
-        cells=arguments.cell or None, packages=packages, strict=arguments.strict,
+        cells=arguments.cell or None, strict=arguments.strict,
         timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
         command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
     print(found.text())

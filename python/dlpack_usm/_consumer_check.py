@@ -106,11 +106,13 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runne
     if unknown:
         raise BridgeError(f"--require names no feature of the matrix: {', '.join(unknown)}",
                           f"features: {', '.join(known)}")
-    results = _consumer_runner.run_contained(consumer, specs, timeout_s, progress, require)
+    ready = {}
+    results = _consumer_runner.run_contained(consumer, specs, timeout_s, progress, require,
+                                             package_versions, ready.update)
     finished_at = datetime.datetime.now(datetime.timezone.utc)
     header = {"tool": {"name": "dlpack-usm", "version": _library.tool_version()},
               "consumer": name,
-              "packages": packages if packages is not None else package_versions(),
+              "packages": packages if packages is not None else ready,
               "started_at": started_at.isoformat(), "finished_at": finished_at.isoformat(),
               "duration_ms": round((time.monotonic() - started) * 1000, 3),
               "command_line": command_line or [], "runtime": matrix["runtime"],

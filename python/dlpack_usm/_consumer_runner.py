@@ -106,11 +106,13 @@ def in_child(function, timeout_s=TIMEOUT_S):
     return line[1]
 
 
-def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=()):
+def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=(),
+                  describe=lambda: {}, on_ready=None):
     """The result of every case of `specs`, in order, each contained;
     `required` names the features whose declines fail (--require). The
     runners fork from a zygote that prepared the consumer once
-    (consumer.prepare(), where it has one: importing torch takes seconds)."""
+    (consumer.prepare(), where it has one: importing torch takes seconds);
+    `on_ready(describe())` gets what the zygote described after that."""
     def run_runner(first, data):
         def work(send):
             for index in range(first, len(specs)):
@@ -119,7 +121,9 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
                                                   lambda cell: send("P", cell)))
         _child(work, data)
 
-    zygote = Zygote(getattr(consumer, "prepare", lambda: None), run_runner, timeout_s)
+    zygote = Zygote(getattr(consumer, "prepare", lambda: None), describe, run_runner, timeout_s)
+    if on_ready:
+        on_ready(zygote.description)
     results = []
     try:
         while len(results) < len(specs):

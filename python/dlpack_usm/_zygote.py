@@ -65,12 +65,13 @@ def _prepare_or_exit(prepare, control):
         os._exit(3)
 
 
-def _zygote_main(prepare, run_runner, data, control, commands):
-    """In the zygote: prepare, then a runner per command, reaped in turn."""
+def _zygote_main(prepare, describe, run_runner, data, control, commands):
+    """In the zygote: prepare, say what it prepared (describe()), then a
+    runner per command, reaped in turn."""
     faulthandler.disable()
     os.dup2(2, 1)  # a consumer's prints must not mix with the command's output
     _prepare_or_exit(prepare, control)
-    _report(control, "Z ready")
+    _report(control, "Z " + json.dumps(describe()))
     lines = _Lines(commands)
     while True:
         line = lines.pop()
@@ -92,7 +93,9 @@ def _zygote_main(prepare, run_runner, data, control, commands):
 class Zygote:
     """The parent's side: start runners, read their lines and their ends."""
 
-    def __init__(self, prepare, run_runner, timeout_s):
+    def __init__(self, prepare, describe, run_runner, timeout_s):
+        """`describe()` runs in the zygote once `prepare()` did; its JSON
+        answer is `description` here (the versions of what was imported)."""
         data_read, data_write = os.pipe()
         control_read, control_write = os.pipe()
         commands_read, commands_write = os.pipe()
@@ -100,13 +103,14 @@ class Zygote:
         if self.pid == 0:
             for fd in (data_read, control_read, commands_write):
                 os.close(fd)
-            _zygote_main(prepare, run_runner, data_write, control_write, commands_read)
+            _zygote_main(prepare, describe, run_runner, data_write, control_write,
+                         commands_read)
         for fd in (data_write, control_write, commands_read):
             os.close(fd)
         self.data, self.control = _Lines(data_read), _Lines(control_read)
         self.commands = commands_write
         self.runner = None
-        self._wait_control("Z", timeout_s)
+        self.description = json.loads(self._wait_control("Z", timeout_s))
 
     def _wait_control(self, kind, timeout_s):
         """The zygote's next report, which must be of `kind`."""
