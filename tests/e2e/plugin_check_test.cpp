@@ -411,6 +411,36 @@ TEST(plugin_check, ProfileKeepsTheFailingOutcomesApart) {
   }
 }
 
+// A consumer that declines odd strides on an axis of extent 1 but takes
+// the compact twin warns: the gate passes it, --strict fails it.
+TEST(plugin_check, AnInconsistentDeclineWarnsAndFailsOnlyUnderStrict) {
+  fs::path dir = scratch_dir("inconsistent-decline");
+  std::vector<std::string> arguments{"check",
+                                     "--consumer",
+                                     fixture("consumer_extent1_strides").string(),
+                                     "--filter",
+                                     "consumer/*/device/extent-1-strides",
+                                     "--junit",
+                                     (dir / "junit.xml").string()};
+  ToolResult passed = run_tool(arguments);
+  if (passed.out.find("extent-1-strides") == std::string::npos) {
+    GTEST_SKIP() << "no device with USM here";
+  }
+  EXPECT_EQ(passed.exit_code, 0) << passed.out << passed.err;
+  EXPECT_NE(passed.out.find("warnings (1; the gate passes them, --strict fails them):"),
+            std::string::npos)
+      << passed.out;
+  EXPECT_NE(passed.out.find("DLP-CONSUMER-INCONSISTENT-DECLINE"), std::string::npos);
+  arguments.push_back("--strict");
+  ToolResult strict = run_tool(arguments);
+  EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
+  EXPECT_NE(strict.out.find("gate: FAILED (strict)"), std::string::npos) << strict.out;
+  std::ifstream junit(dir / "junit.xml");
+  std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("<failure message="), std::string::npos) << xml;
+  fs::remove_all(dir);
+}
+
 // Flaky means one attempt passed: a consumer that hangs on its first attempt
 // and crashes on the re-run failed twice, and fails the gate.
 TEST(plugin_check, AHangThenACrashOnTheRerunFailsTheGate) {
