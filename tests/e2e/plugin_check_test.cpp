@@ -106,11 +106,16 @@ TEST_P(BehaviourVectors, CaughtByItsRuleAndNoOther) {
   std::string library = fixture(row.at("library")).string();
   if (row.contains("symbol")) library.append(":").append(row.at("symbol").get<std::string>());
   // A short watchdog: the hanging fixture must not hold ctest up.
-  std::vector<std::string> arguments{"check",     "--" + row.at("role").get<std::string>(),
-                                     library,     "--filter",
-                                     row.at("filter"), "--timeout",
-                                     "3",         "--jobs",
-                                     "2",         "--report",
+  std::vector<std::string> arguments{"check",
+                                     "--" + row.at("role").get<std::string>(),
+                                     library,
+                                     "--filter",
+                                     row.at("filter"),
+                                     "--timeout",
+                                     "3",
+                                     "--jobs",
+                                     "2",
+                                     "--report",
                                      (dir / "report.json").string()};
   for (const auto& feature : row.value("require", json::array())) {
     arguments.push_back("--require");
@@ -447,10 +452,10 @@ TEST(plugin_check, AHangThenACrashOnTheRerunFailsTheGate) {
   fs::path dir = scratch_dir("hang-then-crash");
   ToolEnvironment env;
   env.changes["DLPACK_USM_FIXTURE_STATE"] = (dir / "state").string();
-  ToolResult run = run_tool({"check", "--consumer", fixture("consumer_hang_then_crash").string(),
-                             "--filter", "consumer/*/device/f-order", "--timeout", "1",
-                             "--report", (dir / "report.json").string()},
-                            env);
+  ToolResult run = run_tool(
+      {"check", "--consumer", fixture("consumer_hang_then_crash").string(), "--filter",
+       "consumer/*/device/f-order", "--timeout", "1", "--report", (dir / "report.json").string()},
+      env);
   json report = read_json(dir / "report.json");
   int seen = 0;
   for (const json& result : report.at("results")) {

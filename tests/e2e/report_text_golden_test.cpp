@@ -125,8 +125,8 @@ TEST(CheckSummaryText, ConsumerProfileIsTheGoldenText) {
   };
   auto declined = [&](const char* cell, const char* axis, const char* value, const char* reason) {
     return consumer_case(cell, axis, value, Outcome::not_supported,
-                         fmt::format("declined ({}); the deleter ran once", reason), {},
-                         "declined", reason);
+                         fmt::format("declined ({}); the deleter ran once", reason), {}, "declined",
+                         reason);
   };
   run.cases = {
       pass("device/c-order", "usm-kind", "device-usm"),
