@@ -88,9 +88,21 @@ TEST(OwnerAnswerVectors, PoclMessageNamesRuntimeDeviceAnswerAndConsequence) {
   }
 }
 
+// Built member by member: GCC 12's -O3 takes the brace-initialised
+// optional<ProbedDevice> for uninitialised (a false -Wmaybe-uninitialized).
+OwnerProbe probe_of(const std::string& allocated_on, std::int32_t device_id, facts::UsmKind kind,
+                    const std::optional<ProbedDevice>& answered) {
+  OwnerProbe probe;
+  probe.allocated_on.name = allocated_on;
+  probe.allocated_on.device_id = device_id;
+  probe.kind = kind;
+  if (answered) probe.answered.emplace(*answered);
+  return probe;
+}
+
 TEST(OwnerAnswer, RightOnlyWhenTheAnswerIsTheDeviceAllocatedOn) {
-  OwnerProbe probe{
-      {"opencl:cpu:0.1", 0}, facts::UsmKind::device, ProbedDevice{"opencl:cpu:0.1", 0}};
+  OwnerProbe probe =
+      probe_of("opencl:cpu:0.1", 0, facts::UsmKind::device, ProbedDevice{"opencl:cpu:0.1", 0});
   EXPECT_TRUE(answered_right(probe));
   // Its root has the right device_id, but it is not the device asked for.
   probe.answered = ProbedDevice{"opencl:cpu:0", 0};
@@ -108,8 +120,8 @@ TEST(OwnerAnswer, NothingAskedIsNothingFound) {
 TEST(OwnerAnswer, AnswersGroupedByTheDeviceNamed) {
   OwnerAnswers answers{"sycl", "sycl::get_pointer_device", "P", "1.0", {}};
   answers.probes.push_back(
-      {{"level_zero:gpu:0", 0}, facts::UsmKind::device, ProbedDevice{"level_zero:gpu:1", 1}});
-  answers.probes.push_back({{"level_zero:gpu:1", 1}, facts::UsmKind::shared, std::nullopt});
+      probe_of("level_zero:gpu:0", 0, facts::UsmKind::device, ProbedDevice{"level_zero:gpu:1", 1}));
+  answers.probes.push_back(probe_of("level_zero:gpu:1", 1, facts::UsmKind::shared, std::nullopt));
   OwnerAnswerVerdict verdict = judge_owner_answers(answers);
   ASSERT_TRUE(verdict.finding);
   EXPECT_NE(verdict.finding->message.find("USM allocated on level_zero:gpu:0 is said to belong to "

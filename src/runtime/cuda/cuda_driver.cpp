@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "runtime/contained_call.hpp"
 #include "runtime/cuda/driver_api.hpp"
 
 namespace dlpack_usm::runtime::cuda {
@@ -96,6 +97,31 @@ std::int32_t cuda_device_count_of(const DriverApi& api) {
   return count;
 }
 
+// More devices than any machine holds (CUDA numbers them with an int): a
+// broken driver's count, which would make the listing allocate gigabytes.
+constexpr std::int32_t kMostCudaDevices = 1024;
+// cuInit on a healthy machine takes well under a second, a few on a busy one.
+constexpr std::chrono::seconds kDriverStartDeadline{30};
+
+// Starts the driver in a child process first (cuInit, cuDeviceGetCount): a
+// driver that crashes or hangs there must not take the tool with it. Why it
+// is not started here, or nullopt.
+std::optional<std::string> probe_cuda_driver() {
+  ContainedAnswer probe = call_contained(
+      [] {
+        const DriverApi* api = load_driver(nullptr);
+        int count = 0;
+        if (api != nullptr && api->cuInit(0) == kSuccess) api->cuDeviceGetCount(&count);
+        return std::to_string(count);
+      },
+      probe_deadline(kDriverStartDeadline), 64);
+  if (probe.ok()) return std::nullopt;
+  return fmt::format(
+      "the CUDA driver {} {} while a probe process started it (cuInit, "
+      "cuDeviceGetCount); the tool does not start it in its own process",
+      driver_library_name(), probe.how);
+}
+
 std::string cuda_owner_name(const DriverApi& api, std::int32_t ordinal) {
   try {
     CudaDevice device = describe_cuda_device(api, ordinal);
@@ -114,6 +140,10 @@ CudaInventory cuda_inventory() {
   CudaInventory inventory;
   inventory.library = driver_library_name();
   inventory.visible_devices = cuda_visible_devices_env();
+  if (std::optional<std::string> failed = probe_cuda_driver()) {
+    inventory.problem = *failed;
+    return inventory;
+  }
   const CudaDriverStart& start = started_cuda_driver();
   inventory.driver_loaded = load_driver(nullptr) != nullptr;
   if (start.api == nullptr) {
@@ -126,6 +156,13 @@ CudaInventory cuda_inventory() {
   try {
     std::int32_t count = cuda_device_count_of(api);
     if (count == 0) inventory.problem = "the CUDA driver sees no device";
+    if (count > kMostCudaDevices) {
+      inventory.problem = fmt::format(
+          "the CUDA driver {} reports {} devices, more than the {} a machine can have; none "
+          "is listed",
+          driver_library_name(), count, kMostCudaDevices);
+      return inventory;
+    }
     for (std::int32_t ordinal = 0; ordinal < count; ++ordinal) {
       inventory.devices.push_back(describe_cuda_device(api, ordinal));
     }

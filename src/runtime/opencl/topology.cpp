@@ -67,7 +67,17 @@ void Topology::enumerate() {
   }
 
   std::optional<DeviceSelector> selector;
-  if (const char* text = std::getenv("ONEAPI_DEVICE_SELECTOR"); text != nullptr && *text) {
+  const char* text = std::getenv("ONEAPI_DEVICE_SELECTOR");
+  if (text != nullptr && *text == '\0') {
+    // Set but empty: SYCL selects nothing then, and so does this
+    // enumeration, or the two runtimes would number devices differently.
+    inventory_.selector = text;
+    inventory_.problems.push_back(
+        "ONEAPI_DEVICE_SELECTOR is set but empty, which selects no device (as SYCL does); "
+        "unset it, or give terms such as '*:cpu'");
+    return;
+  }
+  if (text != nullptr) {
     try {
       selector = DeviceSelector::parse(text, &inventory_.warnings);
       inventory_.selector = text;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/contained_call.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/sycl/dpctl_location.hpp"
 
@@ -78,6 +79,28 @@ std::optional<std::pair<int, int>> major_minor(const std::string& version) {
   return std::pair{major, minor};
 }
 
+// How long loading dpctl (and SYCL's runtime behind it) may take in the
+// probe: seconds on a loaded machine, never minutes.
+constexpr std::chrono::seconds kLoadDeadline{30};
+
+// Loads the library in a child process first: its constructors (SYCL's
+// runtime, its plugins) run at load, and one that crashes or hangs must
+// not take the tool with it. Why it may not be loaded here, or nullopt.
+std::optional<std::string> probe_load(const DpctlCandidate& candidate) {
+  ContainedAnswer probe = call_contained(
+      [&candidate] {
+        return dlopen(candidate.path.c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr
+                   ? std::string("loaded")
+                   : std::string("not loaded");
+      },
+      probe_deadline(kLoadDeadline), 64);
+  if (probe.ok()) return std::nullopt;
+  return fmt::format(
+      "{} (found by {}) {} while a probe process loaded it (its constructors "
+      "start SYCL's runtime); the tool does not load it into itself",
+      candidate.path, candidate.found_by, probe.how);
+}
+
 std::optional<DpctlLibrary> open_dpctl(std::string* why) {
   std::vector<std::string> tried;
   std::optional<DpctlCandidate> candidate = locate_dpctl(&tried);
@@ -95,6 +118,10 @@ std::optional<DpctlLibrary> open_dpctl(std::string* why) {
                          candidate->found_by, candidate->version, needed);
       return std::nullopt;
     }
+  }
+  if (std::optional<std::string> failed = probe_load(*candidate)) {
+    *why = *failed;
+    return std::nullopt;
   }
   // RTLD_LOCAL: SYCL's own libraries stay out of the global namespace, where
   // a plugin under test might bring another copy.

@@ -1,11 +1,15 @@
 #include "runtime/sycl/dpctl_location.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
+
+#include "runtime/contained_call.hpp"
 
 namespace dlpack_usm::runtime::sycl {
 namespace {
@@ -20,24 +24,41 @@ std::string tools_interpreter() {
                      prefix != nullptr && *prefix ? prefix : DLPACK_USM_DEFAULT_TOOLS_PREFIX);
 }
 
-// Runs `python` with a short program printing the package directory and the
-// version; find_spec and importlib.metadata do not import dpctl itself.
+// How long the interpreter may take to say where dpctl is: a Python start
+// and two metadata look-ups, well under a second on a quiet machine.
+constexpr std::chrono::seconds kInterpreterDeadline{15};
+
+// Whether `path` names a file; a path this user may not look at (the venv
+// links into another user's home) is no file, with a note in `tried`.
+bool file_exists(const std::string& path, const std::string& what,
+                 std::vector<std::string>* tried) {
+  std::error_code error;
+  bool exists = fs::exists(path, error);
+  if (error) {
+    tried->push_back(fmt::format("{} {}: cannot be looked at ({})", what, path, error.message()));
+    return false;
+  }
+  return exists;
+}
+
+// Runs `python` (no shell, with a deadline: an interpreter that hangs is an
+// answer, not the tool's hang) with a short program printing the package
+// directory and the version; find_spec and importlib.metadata do not import
+// dpctl itself.
 std::optional<DpctlCandidate> ask_interpreter(const std::string& python,
                                               const std::string& found_by,
                                               std::vector<std::string>* tried) {
-  std::string command = fmt::format(
-      "'{}' -I -c \"import importlib.util as u, importlib.metadata as m; "
-      "s = u.find_spec('dpctl'); "
-      "print(s.submodule_search_locations[0] if s else ''); "
-      "print(m.version('dpctl') if s else '')\" 2>/dev/null",
-      python);
-  std::FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  if (pipe != nullptr) {
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
-    pclose(pipe);
+  ContainedAnswer answer = run_program({python, "-I", "-c",
+                                        "import importlib.util as u, importlib.metadata as m; "
+                                        "s = u.find_spec('dpctl'); "
+                                        "print(s.submodule_search_locations[0] if s else ''); "
+                                        "print(m.version('dpctl') if s else '')"},
+                                       probe_deadline(kInterpreterDeadline), 4096);
+  if (!answer.ok()) {
+    tried->push_back(fmt::format("{} ({}) {}", python, found_by, answer.how));
+    return std::nullopt;
   }
+  const std::string& output = answer.text;
   std::size_t newline = output.find('\n');
   std::string package = output.substr(0, newline);
   if (package.empty()) {
@@ -49,7 +70,7 @@ std::optional<DpctlCandidate> ask_interpreter(const std::string& python,
           ? ""
           : output.substr(newline + 1, output.find('\n', newline + 1) - newline - 1);
   fs::path library = fs::path(package) / kDpctlLibraryName;
-  if (!fs::exists(library)) {
+  if (!file_exists(library.string(), "dpctl's library", tried)) {
     tried->push_back(
         fmt::format("{} ({}): dpctl {} has no {}", python, found_by, version, kDpctlLibraryName));
     return std::nullopt;
@@ -62,6 +83,8 @@ std::optional<DpctlCandidate> ask_interpreter(const std::string& python,
 std::string version_beside(const std::string& library) {
   std::error_code error;
   fs::path site = fs::path(library).parent_path().parent_path();
+  // No version from a folder this user may not read: the caller says so.
+  if (!fs::is_directory(site, error) || access(site.c_str(), R_OK | X_OK) != 0) return {};
   for (const auto& entry : fs::directory_iterator(site, error)) {
     std::string name = entry.path().filename().string();
     if (!name.starts_with("dpctl-") || !name.ends_with(".dist-info")) continue;
@@ -76,14 +99,14 @@ std::string version_beside(const std::string& library) {
 
 std::optional<DpctlCandidate> locate_dpctl(std::vector<std::string>* tried) {
   if (const char* named = std::getenv("DLPACK_USM_DPCTL"); named != nullptr && *named) {
-    if (!fs::exists(named)) {
+    if (!file_exists(named, "DLPACK_USM_DPCTL", tried)) {
       tried->push_back(fmt::format("DLPACK_USM_DPCTL={}: no such file", named));
       return std::nullopt;
     }
     return DpctlCandidate{named, "DLPACK_USM_DPCTL", version_beside(named)};
   }
   std::string tools = tools_interpreter();
-  if (fs::exists(tools)) {
+  if (file_exists(tools, "the tools interpreter", tried)) {
     if (auto found = ask_interpreter(tools, "the interpreter scripts/setup.sh prepared", tried)) {
       return found;
     }

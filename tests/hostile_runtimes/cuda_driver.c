@@ -1,0 +1,120 @@
+/* A CUDA driver library as a broken machine may have one: every entry point
+ * the tool binds, and one fault chosen at build time. HOSTILE_CRASH: cuInit
+ * dies on SIGSEGV; HOSTILE_HANG: cuInit never returns; HOSTILE_MANY:
+ * cuDeviceGetCount reports INT_MAX devices. The tool must probe the driver
+ * in a child and report what happened (tests/e2e/runtime_probe_test.cpp). */
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+typedef int CUresult;
+
+CUresult cuInit(unsigned flags) {
+  (void)flags;
+#ifdef HOSTILE_CRASH
+  *(volatile int*)(uintptr_t)8 = 1; /* a write to unmapped memory: SIGSEGV */
+#endif
+#ifdef HOSTILE_HANG
+  for (;;) pause();
+#endif
+  return 0;
+}
+
+CUresult cuDeviceGetCount(int* count) {
+#ifdef HOSTILE_MANY
+  *count = INT_MAX;
+#else
+  *count = 0;
+#endif
+  return 0;
+}
+
+CUresult cuDriverGetVersion(int* version) {
+  *version = 13000;
+  return 0;
+}
+
+CUresult cuGetErrorName(CUresult error, const char** name) {
+  (void)error;
+  *name = "CUDA_ERROR_UNKNOWN";
+  return 0;
+}
+
+CUresult cuDeviceGet(int* device, int ordinal) {
+  *device = ordinal;
+  return 0;
+}
+
+CUresult cuDeviceGetName(char* name, int length, int device) {
+  (void)device;
+  if (length > 0) name[0] = '\0';
+  return 0;
+}
+
+CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
+  (void)attribute;
+  (void)device;
+  *value = 0;
+  return 0;
+}
+
+CUresult cuDeviceGetPCIBusId(char* bus_id, int length, int device) {
+  (void)device;
+  if (length > 0) bus_id[0] = '\0';
+  return 0;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t* bytes, int device) {
+  (void)device;
+  *bytes = 0;
+  return 0;
+}
+
+CUresult cuPointerGetAttributes(unsigned count, unsigned* attributes, void** data, uint64_t ptr) {
+  (void)count;
+  (void)attributes;
+  (void)data;
+  (void)ptr;
+  return 1;
+}
+
+CUresult cuMemGetAddressRange_v2(uint64_t* base, size_t* size, uint64_t ptr) {
+  (void)base;
+  (void)size;
+  (void)ptr;
+  return 1;
+}
+
+CUresult cuDevicePrimaryCtxRetain(void** context, int device) {
+  (void)context;
+  (void)device;
+  return 1;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  (void)device;
+  return 1;
+}
+
+CUresult cuCtxPushCurrent_v2(void* context) {
+  (void)context;
+  return 1;
+}
+
+CUresult cuCtxPopCurrent_v2(void** context) {
+  (void)context;
+  return 1;
+}
+
+CUresult cuStreamCreate(void** stream, unsigned flags) {
+  (void)stream;
+  (void)flags;
+  return 1;
+}
+
+CUresult cuStreamDestroy_v2(void* stream) {
+  (void)stream;
+  return 1;
+}
