@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from . import _consumer_check, _library, capture, check_report
+from . import _consumer_check, _interrupts, _library, capture, check_report
 from ._errors import BridgeError, NotApplicable
 from ._inspect import DEFAULT_MAX_VERSION
 from .rules import catalog
@@ -164,19 +164,22 @@ def command_consume(arguments):
         if arguments.verbose:
             print(f"{result['id']}: {result['outcome']}", file=sys.stderr)
 
-    found = _consumer_check.check_consumer(
-        consumer, devices=arguments.device or None, require=arguments.require or (),
-        cells=arguments.cell or None, strict=arguments.strict,
-        timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
-        command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
-    print(found.text())
-    # Written as the command line writes its reports (atomically over a
-    # regular file, in place on a device or FIFO), by the same code.
-    if arguments.report:
-        _library.write_output(arguments.report, json.dumps(found.to_json(), indent=2) + "\n",
-                              "--report")
-    if arguments.junit:
-        _library.write_output(arguments.junit, found.junit(), "--junit")
+    # A stop signal ends the run early, with its report: the signals after
+    # it wait until the report is written.
+    with _interrupts.stopping_on_signals():
+        found = _consumer_check.check_consumer(
+            consumer, devices=arguments.device or None, require=arguments.require or (),
+            cells=arguments.cell or None, strict=arguments.strict,
+            timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
+            command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
+        print(found.text(), flush=True)
+        # Written as the command line writes its reports (atomically over a
+        # regular file, in place on a device or FIFO), by the same code.
+        if arguments.report:
+            _library.write_output(arguments.report,
+                                  json.dumps(found.to_json(), indent=2) + "\n", "--report")
+        if arguments.junit:
+            _library.write_output(arguments.junit, found.junit(), "--junit")
     return OK if found.passed else FINDINGS
 
 
@@ -262,6 +265,11 @@ def main(argv=None):
     arguments.argv = argv
     try:
         return arguments.run(arguments)
+    except _interrupts.Interrupted as stop:
+        # Before any case ran (the matrix, the consumer's import): no report.
+        print(f"dlpack-usm: error: {stop}, before there was anything to report",
+              file=sys.stderr)
+        return FINDINGS
     except BridgeError as error:
         print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
         if error.hint:
