@@ -131,11 +131,9 @@ def _run_batch(zygote, specs, results, timeout_s, progress):
     while True:
         event = zygote.next_event(timeout_s)
         if event == "timeout":
-            zygote.kill_runner()
-            event = ("ended", _wait_end(zygote)) + ("hung",)
+            event = ("ended", zygote.end_runner()) + ("hung",)
         elif event[0] == "garbled":
-            zygote.kill_runner()
-            _wait_end(zygote)
+            zygote.end_runner()
             event = ("ended", f"its result channel carried a line the runner did not write: "
                               f"{event[1]!r}")
         if event[0] == "ended":
@@ -161,14 +159,6 @@ def _run_batch(zygote, specs, results, timeout_s, progress):
             running = None
             if progress:
                 progress(payload)
-
-
-def _wait_end(zygote):
-    """How a killed runner ended, once its zygote has reaped it."""
-    while True:
-        event = zygote.next_event(TIMEOUT_S)
-        if event == "timeout" or event[0] == "ended":
-            return None if event == "timeout" else event[1]
 
 
 def _not_run(spec, signal_name):

@@ -223,6 +223,15 @@ class Zygote:
             except ProcessLookupError:
                 pass
 
+    def end_runner(self):
+        """Kills the runner and says how it ended once the zygote reaped it
+        (None where that takes longer than CLOSE_S); its lines are dropped."""
+        self.kill_runner()
+        while True:
+            event = self.next_event(CLOSE_S)
+            if event == "timeout" or event[0] == "ended":
+                return None if event == "timeout" else event[1]
+
     def close(self, kill=False):
         """Ends the zygote, which kills what its runners left and exits once
         its commands end; one that has not within CLOSE_S is killed with its
