@@ -5,7 +5,6 @@ exit status or a signal, hung), and the command always ends with its report
 and exit code 0 or 1 (2 or 3 for usage and environment), never 4 for the
 producer's doing, never silent."""
 
-import json
 import os
 import signal
 import subprocess
@@ -16,17 +15,14 @@ import pytest
 
 from conftest import require
 from test_command_line import TESTS, run
+from test_hostile_producers import check_json
 
 np = require("numpy")
 
 
 def check(expression, *options):
-    """The command's result and its JSON document, which must be there."""
-    result = run("check", "--json", *options, expression)
-    assert result.returncode in (0, 1), (result.returncode, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, \
-        result.stderr
-    return result, json.loads(result.stdout)
+    """check --json with the consumer probe, unless --no-consumer is given."""
+    return check_json(expression, *options, consumer=True)
 
 
 def messages(document, rule_id):
