@@ -254,3 +254,16 @@ def hangs_on_bool_noting_pid(x):
         _note_pid(os.getpid())
         time.sleep(60)
     return np.from_dlpack(x)
+
+
+def chatters_on_c_order(x):
+    """On c-order, writes a line of chatter on every descriptor from 200 on,
+    where the case runner's result channel lies."""
+    if x._cell == "c-order":
+        for entry in os.listdir("/proc/self/fd"):
+            if int(entry) >= 200:
+                try:
+                    os.write(int(entry), b"chatter\n")
+                except OSError:
+                    pass
+    return np.from_dlpack(x)

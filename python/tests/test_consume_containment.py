@@ -51,6 +51,18 @@ def test_a_consumer_that_forks_and_carries_on_changes_no_case(tmp_path):
     assert "3 cases: 3 passed" in result.stdout
 
 
+def test_chatter_on_the_result_channel_is_charged_to_the_case(tmp_path):
+    report = tmp_path / "r.json"
+    result = run("consumers.chatters_on_c_order", *CELLS, "--report", str(report))
+    assert result.returncode == 1, result.stdout + result.stderr
+    statuses = {entry["id"].rsplit("/", 1)[1]: (entry["outcome"], entry["message"])
+                for entry in json.loads(report.read_text())["results"]}
+    assert statuses["c-order"][0] == "crash"
+    assert "its result channel carried a line the runner did not write: 'chatter'" in \
+        statuses["c-order"][1]
+    assert statuses["dtype-bool"][0] == statuses["f-order"][0] == "accepted"
+
+
 def test_no_child_of_the_consumer_outlives_the_run(tmp_path):
     # Output to files: a pipe would keep the test waiting for the children
     # that hold it open.
