@@ -5,44 +5,17 @@ dlpack-usm's: 0 ok, 1 findings (errors; --strict: warnings too), 2 usage,
 3 environment, 4 internal."""
 
 import argparse
-import builtins
-import importlib
 import json
 import os
 import sys
 
-from . import _consumer_check, _library, capture, check_report
+from . import _consumer_check, _contained_check, _interrupts, _library, capture
 from ._errors import BridgeError, NotApplicable
+from ._expression import evaluate
 from ._inspect import DEFAULT_MAX_VERSION
 from .rules import catalog
 
 OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4
-
-
-class _Modules(dict):
-    """Names an expression uses that are not builtins: imported on demand."""
-
-    def __missing__(self, name):
-        if hasattr(builtins, name):
-            raise KeyError(name)
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            raise NameError(f"name {name!r} is not defined and is no importable module") \
-                from None
-        self[name] = module
-        return module
-
-
-def evaluate(expression):
-    try:
-        return eval(expression, {"__builtins__": builtins}, _Modules())  # noqa: S307 - the user's own expression
-    except SyntaxError as error:
-        raise BridgeError(f"EXPR is not a Python expression: {error.msg}",
-                          "quote it, e.g. \"numpy.arange(6).reshape(2, 3)\"") from None
-    except BaseException as error:  # noqa: B036 - SystemExit from the user's code ends nothing
-        raise BridgeError(f"evaluating EXPR raised {type(error).__name__}: {error}",
-                          "check the expression in python3 first") from None
 
 
 def parse_version(text):
@@ -80,37 +53,48 @@ def print_text(origin, findings, strict):
 
 
 def command_check(arguments):
-    obj = evaluate(arguments.expr)
     consumer = None if arguments.no_consumer else "auto"
-    try:
-        base, findings = check_report(obj, arguments.max_version, consumer,
-                                      origin=arguments.expr)
-    except NotApplicable as reason:
-        if arguments.json:
-            print(json.dumps({"expr": arguments.expr, "tool_version": _library.tool_version(),
-                              "not_applicable": reason.message}, indent=2))
-        else:
-            print(f"{arguments.expr}  not applicable: {reason.message}")
-        return OK
-    tally = counts(findings)
+    # The producer's code runs in child processes; a stop signal ends the
+    # check with what it found.
+    with _interrupts.stopping_on_signals():
+        try:
+            report = _contained_check.check_contained(arguments.expr, arguments.max_version,
+                                                      consumer, arguments.timeout)
+        except NotApplicable as reason:
+            if arguments.json:
+                print(json.dumps({"expr": arguments.expr,
+                                  "tool_version": _library.tool_version(),
+                                  "not_applicable": reason.message}, indent=2))
+            else:
+                print(f"{arguments.expr}  not applicable: {reason.message}")
+            return OK
+        print_check(arguments, report)
+    tally = counts(report.findings)
     failed = tally["error"] > 0 or (arguments.strict and tally["warning"] > 0)
+    return FINDINGS if failed or report.interrupted else OK
+
+
+def print_check(arguments, report):
+    """The check's report, as text or as one JSON document."""
+    base = report.base or {}
     if arguments.json:
         print(json.dumps({
             "expr": arguments.expr,
             "tool_version": _library.tool_version(),
-            "capsule_name": base.capsule_name if base else None,
-            "capsule": base.capsule if base else None,
-            "reader_notes": base.reader_notes if base else [],
-            "notes": base.notes if base else [],
+            "capsule_name": base.get("capsule_name"),
+            "capsule": base.get("capsule"),
+            "reader_notes": base.get("reader_notes", []),
+            "notes": report.notes,
+            "interrupted": report.interrupted,
             "strict": arguments.strict,
-            "counts": tally,
-            "findings": [item.to_json() for item in findings],
-        }, indent=2))
-    else:
-        print_text(arguments.expr, findings, arguments.strict)
-        for note in base.notes if base else []:
-            print(note)
-    return FINDINGS if failed else OK
+            "counts": counts(report.findings),
+            "findings": [item.to_json() for item in report.findings],
+        }, indent=2), flush=True)
+        return
+    print_text(arguments.expr, report.findings, arguments.strict)
+    for note in report.notes:
+        print(note)
+    sys.stdout.flush()
 
 
 def command_capture(arguments):
@@ -164,19 +148,22 @@ def command_consume(arguments):
         if arguments.verbose:
             print(f"{result['id']}: {result['outcome']}", file=sys.stderr)
 
-    found = _consumer_check.check_consumer(
-        consumer, devices=arguments.device or None, require=arguments.require or (),
-        cells=arguments.cell or None, strict=arguments.strict,
-        timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
-        command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
-    print(found.text())
-    # Written as the command line writes its reports (atomically over a
-    # regular file, in place on a device or FIFO), by the same code.
-    if arguments.report:
-        _library.write_output(arguments.report, json.dumps(found.to_json(), indent=2) + "\n",
-                              "--report")
-    if arguments.junit:
-        _library.write_output(arguments.junit, found.junit(), "--junit")
+    # A stop signal ends the run early, with its report: the signals after
+    # it wait until the report is written.
+    with _interrupts.stopping_on_signals():
+        found = _consumer_check.check_consumer(
+            consumer, devices=arguments.device or None, require=arguments.require or (),
+            cells=arguments.cell or None, strict=arguments.strict,
+            timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
+            command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
+        print(found.text(), flush=True)
+        # Written as the command line writes its reports (atomically over a
+        # regular file, in place on a device or FIFO), by the same code.
+        if arguments.report:
+            _library.write_output(arguments.report,
+                                  json.dumps(found.to_json(), indent=2) + "\n", "--report")
+        if arguments.junit:
+            _library.write_output(arguments.junit, found.junit(), "--junit")
     return OK if found.passed else FINDINGS
 
 
@@ -212,6 +199,9 @@ def parser():
     check.add_argument("--no-consumer", action="store_true",
                        help="do not hand a capsule to numpy/dpnp to check consumed-capsule "
                             "renaming")
+    check.add_argument("--timeout", type=float, default=_contained_check.TIMEOUT_S,
+                       metavar="SECONDS", help="a call into the producer that takes longer is a "
+                       "hang (default 60)")
     check.set_defaults(run=command_check)
 
     capture_command = commands.add_parser(
@@ -262,6 +252,11 @@ def main(argv=None):
     arguments.argv = argv
     try:
         return arguments.run(arguments)
+    except _interrupts.Interrupted as stop:
+        # Before any case ran (the matrix, the consumer's import): no report.
+        print(f"dlpack-usm: error: {stop}, before there was anything to report",
+              file=sys.stderr)
+        return FINDINGS
     except BridgeError as error:
         print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
         if error.hint:

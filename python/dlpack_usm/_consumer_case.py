@@ -96,7 +96,7 @@ def _readback_difference(result, offered):
         view = _readback.read_back(result)
     except BridgeError as error:
         return None, {"data_difference": f"its result could not be read back: {error.message}"}
-    except Exception as error:  # the consumer's own object failed to re-export
+    except BaseException as error:  # noqa: B036 - the result's own code: SystemExit too
         return None, {"data_difference": f"reading its result back raised "
                                          f"{describe_exception(error)}"}
     other_view = _view_difference(view, offered)

@@ -29,12 +29,18 @@ class ConsumerCheck:
 
     @property
     def failed(self):
-        failing = ("fail", "warn") if self.strict else ("fail",)
+        """The failing cases, and those a stop signal left not run."""
+        failing = _consumer_report.failing_statuses(self.strict)
         return [result for result in self.results if result["status"] in failing]
 
     @property
     def passed(self):
         return not self.failed
+
+    @property
+    def interrupted(self):
+        """The stop signal that ended the run early (SIGTERM, ...), or None."""
+        return _consumer_report.interrupted_by(self.results)
 
     def case(self, case_id):
         """The result of case `case_id` ("consumer/cpu/cpu/c-order")."""

@@ -11,7 +11,13 @@ OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang"
 AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid")
 
 
-STATUSES = ("pass", "warn", "fail", "not_supported", "not_applicable")
+STATUSES = ("pass", "warn", "fail", "not_supported", "not_applicable", "not_run")
+
+
+def interrupted_by(results):
+    """The stop signal that left cases not run (SIGTERM, ...), or None."""
+    return next((result["interrupted_by"] for result in results
+                 if result["status"] == "not_run"), None)
 
 
 def profile(results):
@@ -28,7 +34,8 @@ def summary(results):
     counts = {}
     for result in results:
         counts[result["status"]] = counts.get(result["status"], 0) + 1
-    return {"cases": len(results), **{status: counts.get(status, 0) for status in STATUSES}}
+    return {"cases": len(results), **{status: counts.get(status, 0) for status in STATUSES},
+            "interrupted": interrupted_by(results) is not None}
 
 
 def report_json(header, results):
@@ -56,12 +63,13 @@ def text(consumer, results, classes, strict=False):
     rows = {}
     for result in results:
         key = (result["device"], result["memory"], result["axis"])
-        mark = symbols.get(result["outcome"], ".")
+        mark = "?" if result["status"] == "not_run" else symbols.get(result["outcome"], ".")
         rows.setdefault(key, []).append(f"{result['value']}{mark}")
     for (device, memory, axis), marks in rows.items():
         lines.append(f"  {device:<16} {memory:<7} {axis:<9} {' '.join(marks)}")
     lines.append("  (" + ", ".join(f"{entry['symbol']} {entry['meaning']}" for entry in classes) +
-                 ", . not applicable)")
+                 ", . not applicable" +
+                 (", ? not run)" if interrupted_by(results) else ")"))
     for status, label in (("fail", "FAIL"), ("warn", "WARN")):
         for result in results:
             if result["status"] == status:
@@ -69,10 +77,23 @@ def text(consumer, results, classes, strict=False):
     tally = summary(results)
     lines.append(f"{tally['cases']} cases: {tally['pass']} passed, {tally['warn']} warned, "
                  f"{tally['fail']} failed, {tally['not_supported']} declined, "
-                 f"{tally['not_applicable']} not applicable")
-    failed = tally["fail"] + (tally["warn"] if strict else 0)
-    lines.append(f"gate: {'FAILED' if failed else 'PASSED'}{' (strict)' if strict else ''}")
+                 f"{tally['not_applicable']} not applicable" +
+                 (f", {tally['not_run']} not run" if tally["not_run"] else ""))
+    lines.append(gate_line(results, strict))
     return "\n".join(lines)
+
+
+def failing_statuses(strict):
+    """The statuses that fail the gate: an unfinished case always does."""
+    return ("fail", "not_run", "warn") if strict else ("fail", "not_run")
+
+
+def gate_line(results, strict):
+    failed = any(result["status"] in failing_statuses(strict) for result in results)
+    stopped = interrupted_by(results)
+    notes = (["strict"] if strict else []) + ([f"interrupted by {stopped}"] if stopped else [])
+    return f"gate: {'FAILED' if failed else 'PASSED'}" + \
+        (f" ({', '.join(notes)})" if notes else "")
 
 
 def junit(consumer, results, strict=False):
@@ -81,18 +102,22 @@ def junit(consumer, results, strict=False):
     tally = summary(results)
     failing = ("fail", "warn") if strict else ("fail",)
     failures = sum(tally[status] for status in failing)
+    errors = tally["not_run"]
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<testsuites name="dlpack-usm consume" tests="{tally["cases"]}" '
-           f'failures="{failures}">',
+           f'failures="{failures}" errors="{errors}">',
            f'  <testsuite name={quoteattr("consume " + consumer)} tests="{tally["cases"]}" '
-           f'failures="{failures}" '
+           f'failures="{failures}" errors="{errors}" '
            f'skipped="{tally["not_supported"] + tally["not_applicable"]}">']
     for result in results:
         seconds = result.get("duration_ms", 0) / 1000
         head = (f'    <testcase classname={quoteattr(result["device"] + "." + result["axis"])} '
                 f'name={quoteattr(result["id"])} time="{seconds:.3f}"')
         message = quoteattr(f"{result['outcome'] or 'not applicable'}: {result['message']}")
-        if result["status"] in failing:
+        if result["status"] == "not_run":
+            out.append(f'{head}><error message={quoteattr(result["message"])} '
+                       f'type="not_run"/></testcase>')
+        elif result["status"] in failing:
             out.append(f"{head}><failure message={message} type={quoteattr(result['outcome'])}>"
                        f"{escape(json.dumps(result.get('findings', [])))}</failure></testcase>")
         elif result["status"] in ("not_supported", "not_applicable"):

@@ -3,44 +3,23 @@ workers do: the cases go in order through a forked child process that
 reports each start and each result on a pipe; a child that dies (an abort,
 a segfault) or stops answering (a hang) is charged to the case it was
 running, and a new child goes on with the next case. The children fork from
-a zygote that prepared the consumer once (_zygote). The parent never calls
-the consumer nor the runtime, so nothing it keeps can be damaged."""
+a zygote that prepared the consumer once (_zygote), which kills what a
+runner leaves behind. The parent never calls the consumer nor the runtime,
+so nothing it keeps can be damaged. A stop signal (within the command's
+_interrupts.stopping_on_signals) ends the run: the case it interrupted and
+those after it are not run."""
 
-import faulthandler
-import json
 import os
 import select
 import signal
 import time
 
-from . import _consumer_case
+from . import _channel, _consumer_case
+from ._errors import BridgeError
+from ._interrupts import Interrupted
 from ._zygote import Zygote
-from ._errors import BridgeError, describe_exception
 
 TIMEOUT_S = 60
-
-
-def _child(work, write_fd):
-    """In the child: runs `work(send)` and leaves without cleaning up."""
-    faulthandler.disable()
-    os.dup2(2, 1)  # a consumer's prints must not mix with the command's output
-    status = 0
-    try:
-        def send(kind, payload):
-            os.write(write_fd, (kind + " " + json.dumps(payload) + "\n").encode())
-        work(send)
-    except BridgeError as error:
-        os.write(write_fd, ("X " + json.dumps({"message": error.message, "hint": error.hint,
-                                               "exit_code": error.exit_code}) + "\n").encode())
-        status = 3
-    except BaseException as error:  # noqa: B036 - the tool's own bug, reported by the parent
-        os.write(write_fd, ("X " + json.dumps({
-            "message": f"internal error in the case runner: {describe_exception(error)}",
-            "hint": "this is a bug of dlpack_usm; please report it", "exit_code": 4}) +
-            "\n").encode())
-        status = 4
-    finally:
-        os._exit(status)
 
 
 class _Child:
@@ -51,28 +30,31 @@ class _Child:
         self.pid = os.fork()
         if self.pid == 0:
             os.close(read_fd)
-            _child(work, write_fd)
+            _channel.run_child(work, write_fd)
         os.close(write_fd)
         self.fd = read_fd
         self.buffer = b""
 
     def next_line(self, timeout_s):
-        """(kind, payload), None at the end, or "timeout"."""
+        """(kind, payload) of the child's next line, None at the end, or
+        "timeout"."""
         deadline = time.monotonic() + timeout_s
-        while b"\n" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "timeout"
-            ready, _, _ = select.select([self.fd], [], [], remaining)
-            if not ready:
-                return "timeout"
-            chunk = os.read(self.fd, 1 << 16)
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        kind, _, payload = line.decode().partition(" ")
-        return kind, json.loads(payload)
+        while True:
+            while b"\n" not in self.buffer:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return "timeout"
+                ready, _, _ = select.select([self.fd], [], [], remaining)
+                if not ready:
+                    return "timeout"
+                chunk = os.read(self.fd, 1 << 16)
+                if not chunk:
+                    return None
+                self.buffer += chunk
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            parsed = _channel.parse(line)
+            if parsed is not None and parsed[0] == self.pid:
+                return parsed[1:]
 
     def end(self, kill=False):
         """How the child ended: None for a clean exit, else a description."""
@@ -95,7 +77,11 @@ def in_child(function, timeout_s=TIMEOUT_S):
     """function()'s JSON answer, computed in a child (the runtime starts
     there, never in this process)."""
     child = _Child(lambda send: send("R", function()))
-    line = child.next_line(timeout_s)
+    try:
+        line = child.next_line(timeout_s)
+    except BaseException:  # noqa: B036 - a stop signal too: the child must not outlive it
+        child.end(kill=True)
+        raise
     ended = child.end(kill=line == "timeout")
     if line in (None, "timeout"):
         raise BridgeError(f"the bridge's child process ended without an answer ({ended or line})",
@@ -119,18 +105,22 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
                 send("S", index)
                 send("R", _consumer_case.run_case(consumer, specs[index], required,
                                                   lambda cell: send("P", cell)))
-        _child(work, data)
+        _channel.run_child(work, data)
 
-    zygote = Zygote(getattr(consumer, "prepare", lambda: None), describe, run_runner, timeout_s)
-    if on_ready:
-        on_ready(zygote.description)
-    results = []
+    results, zygote = [], None
     try:
+        zygote = Zygote(getattr(consumer, "prepare", lambda: None), describe, run_runner,
+                        timeout_s)
+        if on_ready:
+            on_ready(zygote.description)
         while len(results) < len(specs):
             zygote.start(len(results), timeout_s)
             _run_batch(zygote, specs, results, timeout_s, progress)
+    except Interrupted as stop:
+        results += [_not_run(spec, stop.name) for spec in specs[len(results):]]
     finally:
-        zygote.close(kill=True)
+        if zygote is not None:
+            zygote.close(kill=True)
     return results
 
 
@@ -141,8 +131,11 @@ def _run_batch(zygote, specs, results, timeout_s, progress):
     while True:
         event = zygote.next_event(timeout_s)
         if event == "timeout":
-            zygote.kill_runner()
-            event = ("ended", _wait_end(zygote)) + ("hung",)
+            event = ("ended", zygote.end_runner()) + ("hung",)
+        elif event[0] == "garbled":
+            zygote.end_runner()
+            event = ("ended", f"its result channel carried a line the runner did not write: "
+                              f"{event[1]!r}")
         if event[0] == "ended":
             if running is None:
                 if len(results) == len(specs):
@@ -168,12 +161,17 @@ def _run_batch(zygote, specs, results, timeout_s, progress):
                 progress(payload)
 
 
-def _wait_end(zygote):
-    """How a killed runner ended, once its zygote has reaped it."""
-    while True:
-        event = zygote.next_event(TIMEOUT_S)
-        if event == "timeout" or event[0] == "ended":
-            return None if event == "timeout" else event[1]
+def _not_run(spec, signal_name):
+    """The record of a case a stop signal left unfinished or unstarted."""
+    record = dict(spec)
+    cell = spec["cell"]
+    record.update({"observation": {"cell": cell["name"], "valid": cell["valid"],
+                                   "action": "not_run"},
+                   "outcome": None, "status": "not_run",
+                   "message": f"not run: the run was interrupted by {signal_name}",
+                   "findings": [], "decline_reason": "", "exception_type": "",
+                   "interrupted_by": signal_name})
+    return record
 
 
 def _contained_failure(spec, hung, ended, timeout_s, started, probing=None):

@@ -11,7 +11,7 @@ import select
 import signal
 import time
 
-from . import _protocol
+from . import _foreign, _protocol
 from .rules import Finding
 
 TIMEOUT_S = 60
@@ -32,20 +32,22 @@ def _read_all(descriptor, deadline):
         chunks.append(chunk)
 
 
-def check_consumer(obj, consumer, max_version, timeout_s=TIMEOUT_S):
+def check_consumer(obj, consumer, max_version, device, timeout_s=TIMEOUT_S):
     """(findings, note): _protocol.check_consumer run in a forked child. The
     note is None when the child answered, else why the probe is not
     applicable (a signal, an exit without an answer, a hang)."""
-    name = getattr(consumer, "__qualname__", repr(consumer))
+    name = _protocol.consumer_name(consumer)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: probe, answer, and leave without cleaning up
         os.close(read_end)
         # Its crash is the parent's to report, not a traceback of every thread.
         faulthandler.disable()
+        # Its calls are its own: a contained check's channel is its parent's.
+        _foreign.listen(None)
         status = 0
         try:
-            found = _protocol.check_consumer(obj, consumer, max_version)
+            found = _protocol.check_consumer(obj, consumer, max_version, device)
             os.write(write_end, json.dumps([item.to_json() for item in found]).encode())
         except BaseException:
             status = 3

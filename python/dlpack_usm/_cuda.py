@@ -8,6 +8,7 @@ import ctypes
 
 from . import _library
 from ._errors import BridgeError
+from ._foreign import calling
 from .rules import finding
 
 KDL_CUDA = 2
@@ -63,10 +64,12 @@ def _ask_stream(obj, stream, max_version):
     without it where the producer raises TypeError."""
     try:
         try:
-            capsule = obj.__dlpack__(stream=stream, max_version=max_version)
+            with calling(f"__dlpack__(stream={stream!r}, max_version={max_version!r})"):
+                capsule = obj.__dlpack__(stream=stream, max_version=max_version)
         except TypeError:
-            capsule = obj.__dlpack__(stream=stream)
-    except Exception as error:  # what a producer raises is the thing under test
+            with calling(f"__dlpack__(stream={stream!r})"):
+                capsule = obj.__dlpack__(stream=stream)
+    except BaseException as error:  # noqa: B036 - what a producer raises is the thing under test
         return error.with_traceback(None)
     del capsule  # dropped at once: its destructor frees the tensor
     return None

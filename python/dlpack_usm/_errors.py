@@ -42,6 +42,10 @@ class ProducerRaised(BridgeError):
 
 
 def describe_exception(error):
-    """"RuntimeError (no tensor today)": the type and what it says."""
-    text = str(error)
+    """"RuntimeError (no tensor today)": the type and what it says (an
+    exception of foreign code may fail to say it)."""
+    try:
+        text = str(error)
+    except BaseException:  # noqa: B036 - its __str__ is foreign code too
+        text = "its str() raised"
     return f"{type(error).__name__} ({text})" if text else type(error).__name__

@@ -8,6 +8,7 @@ import ctypes
 
 from . import _capsules
 from ._errors import UnreadableTensor, describe_exception
+from ._foreign import calling
 from ._inspect import read_capsule_pointer
 from ._library import read_memory
 from .rules import finding
@@ -63,7 +64,8 @@ def _exported_tensor(api, obj, origin):
     function = FROM_PY_OBJECT(api.managed_tensor_from_py_object_no_sync)
     out = ctypes.c_void_p()
     try:
-        status = function(obj, ctypes.byref(out))
+        with calling("__dlpack_c_exchange_api__'s managed_tensor_from_py_object_no_sync(obj)"):
+            status = function(obj, ctypes.byref(out))
     except BaseException as error:  # noqa: B036 - SystemExit from a producer is a finding too
         return None, f"managed_tensor_from_py_object_no_sync raised {describe_exception(error)}"
     if status != 0 or not out.value:
@@ -79,7 +81,8 @@ def _exported_tensor(api, obj, origin):
         # when its deleter can be read at all.
         deleter = _read_struct(ctypes.c_void_p, out.value + DELETER_OFFSET)
         if deleter is not None and deleter.value:
-            DELETER(deleter.value)(out.value)
+            with calling("the deleter of the tensor managed_tensor_from_py_object_no_sync gave"):
+                DELETER(deleter.value)(out.value)
 
 
 def _read_struct(kind, address):

@@ -7,6 +7,8 @@ decline."""
 
 import sys
 
+from ._foreign import calling
+
 INTERFACES = ("__array_interface__", "__cuda_array_interface__",
               "__sycl_usm_array_interface__")
 # typestr kinds and the widths (bytes) DLPack has a dtype for.
@@ -21,7 +23,8 @@ def _interface(obj):
     it say nothing."""
     for name in INTERFACES:
         try:
-            found = getattr(obj, name, None)
+            with calling(name):
+                found = getattr(obj, name, None)
         except BaseException:  # noqa: B036 - a hostile attribute is no interface
             continue
         if isinstance(found, dict):

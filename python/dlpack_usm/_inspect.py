@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from . import _capsules, _cuda, _library, _sycl, _tensor_json
 from ._errors import BridgeError, ProducerRaised
+from ._foreign import calling
 from .rules import Finding
 
 DEFAULT_MAX_VERSION = (1, 3)
@@ -33,7 +34,7 @@ def producer_label(obj):
     try:
         package = __import__(module)
         version = str(getattr(package, "__version__", "unknown"))
-    except Exception:  # a producer that cannot be imported by name still gets a label
+    except BaseException:  # noqa: B036 - a producer that cannot be imported by name still gets a label
         pass
     return module, version, type(obj).__qualname__
 
@@ -41,14 +42,15 @@ def producer_label(obj):
 def request_capsule(obj, max_version):
     """`obj.__dlpack__` as the array API's consumer logic calls it: with
     max_version, then without it where the producer raises TypeError."""
-    method = getattr(obj, "__dlpack__", None)
+    method = call_producer("looking up __dlpack__", getattr, obj, "__dlpack__", None)
     if method is None:
         raise BridgeError(f"{_capsules.describe(obj)} has no __dlpack__ method",
                           "pass an array that supports DLPack (numpy, dpnp, torch, ...)")
     if max_version is None:
         return call_producer("__dlpack__()", method)
     try:
-        return method(max_version=tuple(max_version))
+        with calling(f"__dlpack__(max_version={tuple(max_version)!r})"):
+            return method(max_version=tuple(max_version))
     except TypeError:
         return call_producer("__dlpack__()", method)
     except BaseException as error:  # noqa: B036 - SystemExit from a producer is a finding too
@@ -62,7 +64,8 @@ def call_producer(call, function, *arguments, **keywords):
     comes back as ProducerRaised (without its traceback, whose frames would
     keep the producer's objects alive)."""
     try:
-        return function(*arguments, **keywords)
+        with calling(call):
+            return function(*arguments, **keywords)
     except BaseException as error:  # noqa: B036 - the producer is the thing under test
         raise ProducerRaised(call, error.with_traceback(None)) from None
 

@@ -6,6 +6,7 @@ dropped, so that its producer frees it."""
 
 from . import _capsules, _tensor_json
 from ._errors import UnreadableTensor, describe_exception
+from ._foreign import calling
 from ._inspect import read_capsule
 from .rules import finding
 
@@ -19,7 +20,8 @@ _QUARANTINE = []
 def _ask(obj, **kwargs):
     """(capsule, None) or (None, the exception __dlpack__ raised)."""
     try:
-        return obj.__dlpack__(**kwargs), None
+        with calling(f"__dlpack__({_arguments(kwargs)})"):
+            return obj.__dlpack__(**kwargs), None
     except BaseException as error:  # noqa: B036 - what a producer raises (SystemExit too) is the thing under test
         # Without its traceback: the frames it holds would keep `obj` and the
         # capsules of this call alive until the garbage collector ran.
@@ -82,7 +84,7 @@ def _legacy_findings(capsule, kwargs, base, origin):
     return found
 
 
-def _check_legacy_default(obj, base, origin):
+def check_legacy_default(obj, base, origin):
     capsule, error = _ask(obj)
     if error is not None:
         return []  # BufferError is allowed, and other failures are seen everywhere else
@@ -96,7 +98,7 @@ def _check_legacy_default(obj, base, origin):
     return _legacy_findings(capsule, {}, base, origin)
 
 
-def _check_legacy_max_version(obj, base, origin):
+def check_legacy_max_version(obj, base, origin):
     """A consumer of DLPack 0.x that passes max_version=(0, 8): a legacy
     capsule or BufferError is the answer, never a versioned one (a producer
     that compares max_version the wrong way round gives one)."""
@@ -115,7 +117,7 @@ def _check_legacy_max_version(obj, base, origin):
     return _legacy_findings(capsule, kwargs, base, origin)
 
 
-def _check_versioned(obj, max_version, origin):
+def check_versioned(obj, max_version, origin):
     """Findings, and whether the producer speaks DLPack 1.x keywords."""
     kwargs = {"max_version": max_version}
     capsule, error = _ask(obj, **kwargs)
@@ -154,10 +156,11 @@ def _check_versioned(obj, max_version, origin):
     return found, True
 
 
-def _check_device_agrees(obj, base):
+def check_device_agrees(obj, base):
     own = _tensor_json.device(base.capsule)
     try:
-        reported = obj.__dlpack_device__()
+        with calling("__dlpack_device__()"):
+            reported = obj.__dlpack_device__()
     except AttributeError:
         return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
                         "the object has __dlpack__ but no __dlpack_device__")]
@@ -166,7 +169,7 @@ def _check_device_agrees(obj, base):
                         f"__dlpack_device__() raised {describe_exception(error)}")]
     try:
         as_numbers = (int(reported[0]), int(reported[1])) if len(reported) == 2 else None
-    except (TypeError, ValueError):
+    except BaseException:  # noqa: B036 - its __len__ or __getitem__ is the producer's code
         as_numbers = None
     if as_numbers is None:
         return [finding("DLP-PY-DEVICE-AGREES", "__dlpack_device__",
@@ -179,7 +182,7 @@ def _check_device_agrees(obj, base):
     return []
 
 
-def _check_stream_on_cpu(obj, base, max_version):
+def check_stream_on_cpu(obj, base, max_version):
     own = _tensor_json.device(base.capsule)
     if own is None or own[0] != _tensor_json.KDL_CPU:
         return []
@@ -209,7 +212,7 @@ def _check_returned_device(capsule, kwargs, wanted, rule, where, origin):
     return found
 
 
-def _check_dl_device(obj, base, max_version, origin):
+def check_dl_device(obj, base, max_version, origin):
     own = _tensor_json.device(base.capsule)
     if own is None:
         return []
@@ -238,7 +241,7 @@ def _check_dl_device(obj, base, max_version, origin):
     return found
 
 
-def _check_copy(obj, base, max_version, origin):
+def check_copy(obj, base, max_version, origin):
     kwargs = {"max_version": max_version, "copy": True}
     capsule, error = _ask(obj, **kwargs)
     if error is not None:
@@ -266,32 +269,6 @@ def unreadable_finding(unreadable):
     return finding("DLP-PY-MEMORY-UNREADABLE", unreadable.field, unreadable.message)
 
 
-def check_producer(obj, base, max_version, origin):
-    """The producer's protocol findings; `base` is the Inspection of the
-    capsule __dlpack__(max_version=...) gave. A capsule whose tensor cannot
-    be read ends the check it was asked for with that finding."""
-    found = []
-    for check in (_check_legacy_default, _check_legacy_max_version):
-        try:
-            found += check(obj, base, origin)
-        except UnreadableTensor as unreadable:
-            found.append(unreadable_finding(unreadable))
-    try:
-        versioned_found, speaks_versioned = _check_versioned(obj, max_version, origin)
-    except UnreadableTensor as unreadable:
-        versioned_found, speaks_versioned = [unreadable_finding(unreadable)], False
-    found += versioned_found
-    found += _check_device_agrees(obj, base)
-    found += _check_stream_on_cpu(obj, base, max_version)
-    if speaks_versioned:
-        for check in (_check_dl_device, _check_copy):
-            try:
-                found += check(obj, base, max_version, origin)
-            except UnreadableTensor as unreadable:
-                found.append(unreadable_finding(unreadable))
-    return found
-
-
 class _CapsuleHandout:
     """Stands for the producer towards a consumer: hands it one capsule
     this package asked for, so that the capsule's fate can be watched."""
@@ -307,9 +284,22 @@ class _CapsuleHandout:
         return self._device
 
 
-def check_consumer(obj, consumer, max_version):
+def _consume(consumer, capsule, device):
+    """What `consumer` returns for a handout of `capsule`, announced as a
+    consumer's call: its crash is no finding about the producer."""
+    with calling(f"{consumer_name(consumer)}(a capsule of the producer)", consumer=True):
+        return consumer(_CapsuleHandout(capsule, device))
+
+
+def consumer_name(consumer):
+    return getattr(consumer, "__qualname__", None) or repr(consumer)
+
+
+def check_consumer(obj, consumer, max_version, device):
     """DLP-PY-CONSUMER-* findings of `consumer` (numpy.from_dlpack, ...)
-    consuming a fresh capsule of `obj`; none when it cannot consume it."""
+    consuming a fresh capsule of `obj`, whose tensor is on `device` (as the
+    capsule says: the producer's __dlpack_device__ is judged elsewhere);
+    none when it cannot consume it."""
     capsule, error = _ask(obj, max_version=max_version)
     if error is not None:
         capsule, error = _ask(obj)
@@ -318,9 +308,8 @@ def check_consumer(obj, consumer, max_version):
     name = _capsules.capsule_name(capsule)
     if name not in _capsules.TENSOR_NAMES:
         return []
-    device = tuple(obj.__dlpack_device__())
     try:
-        result = consumer(_CapsuleHandout(capsule, device))
+        result = _consume(consumer, capsule, device)
     except Exception:
         return []  # this consumer cannot take this tensor: nothing to judge
     used = _capsules.USED_NAMES[name]
@@ -328,13 +317,13 @@ def check_consumer(obj, consumer, max_version):
     if now != used:
         _QUARANTINE.append((capsule, result))
         return [finding("DLP-PY-CONSUMER-RENAME", "capsule name",
-                        f"{getattr(consumer, '__qualname__', consumer)} consumed a {name!r} "
+                        f"{consumer_name(consumer)} consumed a {name!r} "
                         f"capsule and left it named {now!r} instead of {used!r}")]
     try:
-        again = consumer(_CapsuleHandout(capsule, device))
+        again = _consume(consumer, capsule, device)
     except Exception:
         return []
     _QUARANTINE.append((capsule, result, again))
     return [finding("DLP-PY-CONSUMER-REUSE", "capsule name",
-                    f"{getattr(consumer, '__qualname__', consumer)} accepted a capsule named "
+                    f"{consumer_name(consumer)} accepted a capsule named "
                     f"{used!r}, which was consumed already")]

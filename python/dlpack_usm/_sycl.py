@@ -8,17 +8,24 @@ device and default-context binding are asked of dpctl, and device_id is
 checked against dpctl's own device order (dpctl.get_devices())."""
 
 from . import _capsules
+from ._errors import describe_exception
+from ._foreign import calling
 from ._tensor_json import flag_names
 from .rules import finding
 
 
 def _usm_memory(obj):
     """The dpctl memory object of the allocation behind `obj` (dpnp arrays
-    hold a dpctl.tensor-style usm_ndarray that holds it), or None."""
-    for candidate in (obj, getattr(obj, "get_array", lambda: None)()):
-        memory = getattr(candidate, "usm_data", None)
-        if memory is not None and hasattr(memory, "get_usm_type"):
-            return memory
+    hold a dpctl.tensor-style usm_ndarray that holds it), or None; None too
+    where the object's attributes raise."""
+    try:
+        with calling("obj.get_array() and obj.usm_data"):
+            for candidate in (obj, getattr(obj, "get_array", lambda: None)()):
+                memory = getattr(candidate, "usm_data", None)
+                if memory is not None and hasattr(memory, "get_usm_type"):
+                    return memory
+    except BaseException:  # noqa: B036 - the producer's attributes are its code
+        pass
     return None
 
 
@@ -209,13 +216,19 @@ def _check_agreement(interface, tensor, flags):
 def check_usm_array_interface(obj, inspection):
     """DLP-PY-SUAI-* findings of `obj`; none when it has no such attribute."""
     try:
-        interface = obj.__sycl_usm_array_interface__
+        with calling("__sycl_usm_array_interface__"):
+            interface = obj.__sycl_usm_array_interface__
     except AttributeError:
         return []
+    except BaseException as error:  # noqa: B036 - SystemExit from a producer is a finding too
+        return [finding("DLP-PY-SUAI-FIELD", "__sycl_usm_array_interface__",
+                        f"__sycl_usm_array_interface__ raised {describe_exception(error)}; "
+                        "an object without the interface raises AttributeError")]
     has_buffer = True
     try:
-        memoryview(obj)
-    except TypeError:
+        with calling("memoryview(obj)"):
+            memoryview(obj)
+    except BaseException:  # noqa: B036 - TypeError: no buffer; anything else: none that works
         has_buffer = False
     found = _check_fields(interface, has_buffer)
     if not isinstance(interface, dict):

@@ -3,10 +3,17 @@ seconds for torch) and then forks the case runners from itself, one after
 another, so that a consumer that crashes costs a fork, not a fresh import.
 The command's own process still never imports the consumer's library.
 
-Three pipes: the parent's commands to the zygote ("run FIRST"), the
-zygote's reports ("P PID" when a runner starts, "E PID HOW" when it ended,
-"X JSON" when preparing failed), and the runners' lines (_consumer_runner's
-"S", "P", "R", "X"), which the parent reads directly."""
+The zygote leads a process group of its own (a Ctrl-C at the terminal
+reaches the command, which ends the run, not the code under test), reads
+no terminal (stdin is /dev/null), and is the subreaper of its runners
+(_reaper): once a runner ended, whatever it left behind is killed before
+the next one starts.
+
+Three pipes: the parent's commands to the zygote ("run JSON", JSON saying
+where the runner starts), the zygote's reports ("P PID" when a runner
+starts, "E PID HOW" when it ended, "X JSON" when preparing failed), and the
+runners' lines (_channel: "PID KIND JSON"), which the parent reads
+directly, taking only those of the runner it started."""
 
 import faulthandler
 import json
@@ -15,7 +22,12 @@ import select
 import signal
 import time
 
+from . import _channel, _reaper
 from ._errors import BridgeError, describe_exception
+from ._interrupts import STOP_SIGNALS
+
+# How long a zygote may take to end once told to (it kills what is left first).
+CLOSE_S = _reaper.SWEEP_S + 1
 
 
 class _Lines:
@@ -65,29 +77,48 @@ def _prepare_or_exit(prepare, control):
         os._exit(3)
 
 
-def _zygote_main(prepare, describe, run_runner, data, control, commands):
+def _detach(parent):
+    """The zygote's own process group, no terminal input, the subreaper of
+    what its runners leave, and dead with its parent."""
+    os.setpgid(0, 0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    _reaper.become_subreaper()
+    _reaper.die_with_parent(parent)
+
+
+def _zygote_main(prepare, describe, run_runner, data, control, commands, parent):
     """In the zygote: prepare, say what it prepared (describe()), then a
-    runner per command, reaped in turn."""
+    runner per command, reaped in turn, and what it left killed."""
     faulthandler.disable()
     os.dup2(2, 1)  # a consumer's prints must not mix with the command's output
-    _prepare_or_exit(prepare, control)
-    _report(control, "Z " + json.dumps(describe()))
-    lines = _Lines(commands)
-    while True:
-        line = lines.pop()
-        if line is None:
-            if not lines.fill():
-                os._exit(0)
-            continue
-        first = int(line.split()[1])
-        pid = os.fork()
-        if pid == 0:
-            os.close(commands)
-            os.close(control)
-            run_runner(first, data)  # never returns
-        _report(control, f"P {pid}")
-        _, status = os.waitpid(pid, 0)
-        _report(control, f"E {pid} {describe_status(status) or 'ok'}")
+    _detach(parent)
+    try:
+        _prepare_or_exit(prepare, control)
+        _report(control, "Z " + json.dumps(describe()))
+        lines = _Lines(commands)
+        while True:
+            line = lines.pop()
+            if line is None:
+                if not lines.fill():
+                    break
+                continue
+            start = json.loads(line.split(b" ", 1)[1])
+            zygote = os.getpid()
+            pid = os.fork()
+            if pid == 0:
+                os.close(commands)
+                os.close(control)
+                _reaper.die_with_parent(zygote)
+                run_runner(start, data)  # never returns
+            _report(control, f"P {pid}")
+            _, status = os.waitpid(pid, 0)
+            _reaper.sweep()
+            _report(control, f"E {pid} {describe_status(status) or 'ok'}")
+    finally:
+        _reaper.sweep()
+        os._exit(0)
 
 
 class Zygote:
@@ -99,18 +130,27 @@ class Zygote:
         data_read, data_write = os.pipe()
         control_read, control_write = os.pipe()
         commands_read, commands_write = os.pipe()
+        parent = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:
             for fd in (data_read, control_read, commands_write):
                 os.close(fd)
             _zygote_main(prepare, describe, run_runner, data_write, control_write,
-                         commands_read)
+                         commands_read, parent)
         for fd in (data_write, control_write, commands_read):
             os.close(fd)
+        try:
+            os.setpgid(self.pid, self.pid)  # as the zygote does, whoever runs first
+        except OSError:
+            pass  # it did, and may have exec'd or ended already
         self.data, self.control = _Lines(data_read), _Lines(control_read)
         self.commands = commands_write
         self.runner = None
-        self.description = json.loads(self._wait_control("Z", timeout_s))
+        try:
+            self.description = json.loads(self._wait_control("Z", timeout_s))
+        except BaseException:  # noqa: B036 - a signal too: the zygote must not outlive it
+            self.close(kill=True)
+            raise
 
     def _wait_control(self, kind, timeout_s):
         """The zygote's next report, which must be of `kind`."""
@@ -135,20 +175,26 @@ class Zygote:
                                   "ready", "run the consumer expression alone in python3 to see "
                                   "what it does", exit_code=4)
 
-    def start(self, first, timeout_s):
-        """Forks a runner for the cases from `first` on."""
-        _report(self.commands, f"run {first}")
+    def start(self, where, timeout_s):
+        """Forks a runner; `where` (JSON) says where it starts."""
+        _report(self.commands, "run " + json.dumps(where))
         self.runner = int(self._wait_control("P", timeout_s))
 
     def next_event(self, timeout_s):
         """(kind, payload) of the runner's next line, ("ended", how) once it
-        ended and every line it wrote was read, or "timeout"."""
+        ended and every line it wrote was read, ("garbled", text) for a line
+        that is no channel line, or "timeout". Lines another process sent
+        (a fork of the code under test) are dropped."""
         deadline = time.monotonic() + timeout_s
         while True:
             line = self.data.pop()
             if line is not None:
-                kind, _, payload = line.decode().partition(" ")
-                return kind, json.loads(payload)
+                parsed = _channel.parse(line)
+                if parsed is None:
+                    return "garbled", line[:200].decode("utf-8", "replace")
+                if parsed[0] == self.runner:
+                    return parsed[1:]
+                continue
             report = self.control.pop()
             if report is not None and report.startswith(b"E "):
                 # What the runner wrote before it ended is in its pipe now.
@@ -157,6 +203,7 @@ class Zygote:
                 if b"\n" in self.data.buffer:
                     self.control.buffer = report + b"\n" + self.control.buffer
                     continue
+                self.data.buffer = b""  # a line the runner was killed writing
                 self.runner = None
                 how = report.decode().split(" ", 2)[2]
                 return "ended", None if how == "ok" else how
@@ -176,14 +223,50 @@ class Zygote:
             except ProcessLookupError:
                 pass
 
+    def end_runner(self):
+        """Kills the runner and says how it ended once the zygote reaped it
+        (None where that takes longer than CLOSE_S); its lines are dropped."""
+        self.kill_runner()
+        while True:
+            event = self.next_event(CLOSE_S)
+            if event == "timeout" or event[0] == "ended":
+                return None if event == "timeout" else event[1]
+
     def close(self, kill=False):
-        """Ends the zygote (it exits when its commands end)."""
-        if kill:
-            self.kill_runner()
-            os.kill(self.pid, signal.SIGKILL)
-        for fd in (self.commands, self.data.fd, self.control.fd):
-            try:
+        """Ends the zygote, which kills what its runners left and exits once
+        its commands end; one that has not within CLOSE_S is killed with its
+        process group. A stop signal waits until this is done."""
+        if self.commands is None:
+            return
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            if kill:
+                self.kill_runner()
+            os.close(self.commands)
+            self.commands = None
+            if not _ended_within(self.pid, CLOSE_S):
+                _kill_group(self.pid)
+                os.waitpid(self.pid, 0)
+            for fd in (self.data.fd, self.control.fd):
                 os.close(fd)
-            except OSError:
-                pass
-        os.waitpid(self.pid, 0)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _ended_within(pid, seconds):
+    """Whether child `pid` ended (and was reaped) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def _kill_group(pid):
+    """SIGKILL to process group `pid` and to `pid` itself."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

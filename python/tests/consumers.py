@@ -156,3 +156,114 @@ def check(consumer, cells, **keywords):
 
 def rules(result):
     return sorted({finding["rule_id"] for finding in result.get("findings", [])})
+
+
+def returns_wrong_list(x):
+    """Takes the tensor and returns a list of the offered shape, all zeros."""
+    array = np.from_dlpack(x)
+    return [[0.0] * array.shape[1]] * array.shape[0]
+
+
+class _ArrayRaises:
+    """An array-like whose __array__ raises `exception`."""
+
+    def __init__(self, exception):
+        self.exception = exception
+
+    def __array__(self, *arguments, **keywords):
+        raise self.exception
+
+
+class _DlpackRaises:
+    """An array whose __dlpack__ raises SystemExit, the way back closed."""
+
+    def __dlpack__(self, **keywords):
+        raise SystemExit(0)
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+class _AttributesRaise:
+    """Every attribute asked of it raises SystemExit."""
+
+    def __getattr__(self, name):
+        raise SystemExit(0)
+
+
+def returns_array_raising(exception):
+    """A consumer that takes the tensor and returns an object whose
+    __array__ raises `exception`."""
+    def consumer(x):
+        np.from_dlpack(x)
+        return _ArrayRaises(exception)
+    return consumer
+
+
+def returns_dlpack_raising(x):
+    np.from_dlpack(x)
+    return _DlpackRaises()
+
+
+def returns_attributes_raising(x):
+    np.from_dlpack(x)
+    return _AttributesRaise()
+
+
+def _note_pid(pid):
+    """Appends `pid` to the file DLPACK_USM_TEST_PIDS names."""
+    with open(os.environ["DLPACK_USM_TEST_PIDS"], "a") as pids:
+        pids.write(f"{pid}\n")
+
+
+def forks_on_c_order(x):
+    """Forks on the c-order cell, and both processes carry on as if nothing
+    happened: the copy returns into the case runner."""
+    if x._cell == "c-order":
+        os.fork()
+    return np.from_dlpack(x)
+
+
+def _daemon():
+    """Forks a daemon (setsid, a second fork) that sleeps; notes its pid."""
+    read_end, write_end = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            _note_pid(os.getpid())
+            os.write(write_end, b"x")
+            time.sleep(30)
+        os._exit(0)
+    os.read(read_end, 1)
+    os.close(read_end)
+    os.close(write_end)
+
+
+def leaves_children(x):
+    """On c-order: three children that linger and three daemons, pids noted."""
+    import subprocess
+    if x._cell == "c-order":
+        for _ in range(3):
+            _note_pid(subprocess.Popen(["sleep", "30"]).pid)
+            _daemon()
+    return np.from_dlpack(x)
+
+
+def hangs_on_bool_noting_pid(x):
+    if x._cell == "dtype-bool":
+        _note_pid(os.getpid())
+        time.sleep(60)
+    return np.from_dlpack(x)
+
+
+def chatters_on_c_order(x):
+    """On c-order, writes a line of chatter on every descriptor from 200 on,
+    where the case runner's result channel lies."""
+    if x._cell == "c-order":
+        for entry in os.listdir("/proc/self/fd"):
+            if int(entry) >= 200:
+                try:
+                    os.write(int(entry), b"chatter\n")
+                except OSError:
+                    pass
+    return np.from_dlpack(x)

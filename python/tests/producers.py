@@ -4,6 +4,9 @@ whose keywords they mishandle) or over tensors they lay out with ctypes
 and wrap in capsules they create themselves."""
 
 import ctypes
+import os
+import signal
+import time
 
 import numpy
 
@@ -195,3 +198,107 @@ class RaisingArray(Raising):
     @property
     def __array_interface__(self):
         return self.array.__array_interface__
+
+
+class DeviceRaises(Delegate):
+    """__dlpack_device__ raises `exception` (a type or an instance:
+    SystemExit(0) ends a careless interpreter quietly) once it has answered
+    right `after` times."""
+
+    def __init__(self, exception, after=0):
+        super().__init__()
+        self.exception = exception
+        self.after = after
+
+    def __dlpack_device__(self):
+        self.after -= 1
+        if self.after >= 0:
+            return self.array.__dlpack_device__()
+        raise self.exception
+
+
+class SuaiRaises(DeviceRaises):
+    """__sycl_usm_array_interface__ raises `exception`; the device is right."""
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    @property
+    def __sycl_usm_array_interface__(self):
+        raise self.exception
+
+
+def _end_process(how):
+    """Ends this process as foreign code may: "exit" (os._exit(0), which no
+    handler sees), "segv" (a crash), or "hang"."""
+    if how == "exit":
+        os._exit(0)
+    if how == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if how == "hang" and "DLPACK_USM_TEST_PIDS" in os.environ:
+        with open(os.environ["DLPACK_USM_TEST_PIDS"], "a") as pids:
+            pids.write(f"{os.getpid()}\n")
+    while how == "hang":
+        time.sleep(60)
+
+
+class EndsProcess(Delegate):
+    """__dlpack__ called with the keywords `when` (every call for None) ends
+    the process `how` (_end_process); `device` is what __dlpack_device__
+    says (the array's own by default), to see that the checks after the
+    fatal call ran."""
+
+    def __init__(self, how, when=None, device=None):
+        super().__init__()
+        self.how, self.when, self.device = how, when, device
+
+    def __dlpack__(self, **kwargs):
+        if self.when is None or kwargs == self.when:
+            _end_process(self.how)
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.device or self.array.__dlpack_device__()
+
+
+class _HostileDict(dict):
+    """A dict whose get() raises SystemExit: code of the producer that the
+    checker runs where it expects none."""
+
+    def get(self, *arguments):
+        raise SystemExit(0)
+
+
+class SuaiHostileDict(Delegate):
+    """__sycl_usm_array_interface__ is a _HostileDict."""
+
+    @property
+    def __sycl_usm_array_interface__(self):
+        return _HostileDict(shape=(2, 3))
+
+
+class _ExitsWhenDropped(tuple):
+    def __del__(self):
+        os._exit(0)
+
+
+class FinalizerExits(Delegate):
+    """__dlpack_device__ answers right, with a tuple whose finalizer calls
+    os._exit(0) when the checker drops it: outside any call."""
+
+    def __dlpack_device__(self):
+        return _ExitsWhenDropped(self.array.__dlpack_device__())
+
+
+class _Hostile:
+    """Every attribute asked of it raises SystemExit(0)."""
+
+    def __getattr__(self, name):
+        raise SystemExit(0)
+
+
+class ReturnsHostile(Delegate):
+    """__dlpack__ returns an object whose __getattr__ raises SystemExit."""
+
+    def __dlpack__(self, **kwargs):
+        return _Hostile()

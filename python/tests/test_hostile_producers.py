@@ -17,9 +17,14 @@ from test_command_line import run
 np = require("numpy")
 
 
-def check_json(expression, *options):
-    result = run("check", "--json", "--no-consumer", *options, expression)
+def check_json(expression, *options, consumer=False):
+    """The command's result and its JSON document, which must be there, with
+    neither a traceback nor an internal error."""
+    result = run("check", "--json", *([] if consumer else ["--no-consumer"]), *options,
+                 expression)
     assert result.returncode in (0, 1), (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, \
+        result.stderr
     return result, json.loads(result.stdout)
 
 

@@ -1,0 +1,178 @@
+"""check_report in steps: the inspection of the capsule __dlpack__ gives,
+then one step per check of the protocol, each a few calls into the
+producer. The Python API runs them in a row (check_report); the command
+line runs them contained (_contained_check), where a step the producer
+ended is charged to the call it was in and the next step goes on in a new
+process."""
+
+from dataclasses import dataclass
+
+from . import (_consumers, _contained, _cuda, _exchange_api, _exportable, _protocol, _sycl,
+               _tensor_json)
+from ._errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
+from ._inspect import inspect, producer_label
+from .rules import finding
+
+
+@dataclass
+class Check:
+    """What the steps share: the object, the Inspection of its capsule, and
+    what earlier steps found out."""
+    obj: object
+    base: object
+    max_version: tuple
+    origin: str
+    consumer: object = "auto"
+    speaks_versioned: bool = False  # the versioned step found DLPack 1.x keywords
+    flagged: bool = False  # an error so far: the consumer probe runs in a child
+
+
+def origin_of(obj, origin=None):
+    """The origin the findings name: `origin`, or the producer's label."""
+    if origin is not None:
+        return origin
+    module, version, kind = producer_label(obj)
+    return f"python:{module} {version} {kind}"
+
+
+def inspect_base(obj, max_version, origin):
+    """(Inspection, its findings) of the capsule __dlpack__(max_version=...)
+    gives, or (None, [the finding]) where there is no tensor to check but
+    something to say. A producer that declines the export itself is
+    NotApplicable, with its reason, unless the array's own
+    __array_interface__ (or CUDA's or SYCL's) shows elements DLPack can
+    describe: refusing those is DLP-PY-EXPORT-RAISED's warning."""
+    try:
+        try:
+            base = inspect(obj, max_version, origin)
+        except ProducerRaised:
+            # A producer that refuses max_version with anything but TypeError
+            # (DLP-PY-KEYWORD-TYPEERROR) is still judged on what __dlpack__() gives.
+            base = inspect(obj, None, origin)
+    except ProducerRaised as raised:
+        return None, [_refusal(obj, raised)]
+    except UnreadableTensor as unreadable:
+        return None, [_protocol.unreadable_finding(unreadable)]
+    except BridgeError as error:
+        if error.exit_code != 1:
+            raise
+        return None, [finding("DLP-PY-CAPSULE-NAME", "__dlpack__", error.message)]
+    return base, list(base.findings)
+
+
+def _refusal(obj, raised):
+    """DLP-PY-EXPORT-RAISED for an exportable array; else NotApplicable."""
+    reason = _sycl.export_refusal(obj, raised.error)
+    if reason is not None:
+        raise NotApplicable(reason) from None
+    exportable = _exportable.describe(obj)
+    if exportable is None:
+        # A producer may decline any export: nothing to judge.
+        raise NotApplicable(f"{raised.message}: the producer declines to export this object; "
+                            "there is no tensor to check") from None
+    return finding("DLP-PY-EXPORT-RAISED", "__dlpack__",
+                   f"{raised.message} instead of returning a capsule, but {exportable}; there "
+                   "is no tensor to check")
+
+
+def _reading(function):
+    """A step that reads capsules: an unreadable one ends it with its finding."""
+    def step(check):
+        try:
+            return function(check)
+        except UnreadableTensor as unreadable:
+            return [_protocol.unreadable_finding(unreadable)]
+    return step
+
+
+@_reading
+def _legacy_default(check):
+    return _protocol.check_legacy_default(check.obj, check.base, check.origin)
+
+
+@_reading
+def _legacy_max_version(check):
+    return _protocol.check_legacy_max_version(check.obj, check.base, check.origin)
+
+
+@_reading
+def _versioned(check):
+    found, check.speaks_versioned = _protocol.check_versioned(check.obj, check.max_version,
+                                                              check.origin)
+    return found
+
+
+def _device_agrees(check):
+    return _protocol.check_device_agrees(check.obj, check.base)
+
+
+def _stream_on_cpu(check):
+    return _protocol.check_stream_on_cpu(check.obj, check.base, check.max_version)
+
+
+@_reading
+def _dl_device(check):
+    if not check.speaks_versioned:
+        return []
+    return _protocol.check_dl_device(check.obj, check.base, check.max_version, check.origin)
+
+
+@_reading
+def _copy(check):
+    if not check.speaks_versioned:
+        return []
+    return _protocol.check_copy(check.obj, check.base, check.max_version, check.origin)
+
+
+def _cuda_streams(check):
+    found, notes = _cuda.check_streams(check.obj, _tensor_json.device(check.base.capsule),
+                                       check.max_version)
+    check.base.notes.extend(notes)
+    return found
+
+
+def _usm_array_interface(check):
+    return _sycl.check_usm_array_interface(check.obj, check.base)
+
+
+def _exchange_api_capsule(check):
+    return _exchange_api.check_exchange_api(check.obj, check.base, check.origin)
+
+
+def _consumer_probe(check):
+    chosen = _consumers.choose(check.consumer, check.base)
+    if chosen is None:
+        return []
+    device = _tensor_json.device(check.base.capsule)
+    if not check.flagged:
+        return _protocol.check_consumer(check.obj, chosen, check.max_version, device)
+    # A tensor the rules flagged may crash the consumer (dpnp.from_dlpack
+    # aborts the interpreter on some): the probe then runs in a child.
+    found, note = _contained.check_consumer(check.obj, chosen, check.max_version, device)
+    if note:
+        check.base.notes.append(note)
+    return found
+
+
+# (what the step asks, as messages name it; the rule an exception of the
+# producer's code that escapes the step is charged to; the step)
+STEPS = (
+    ("__dlpack__() without max_version", "DLP-PY-LEGACY-DEFAULT", _legacy_default),
+    ("__dlpack__(max_version=(0, 8))", "DLP-PY-VERSION-ABOVE-MAX", _legacy_max_version),
+    ("__dlpack__(max_version=MAX)", "DLP-PY-VERSIONED-OFFERED", _versioned),
+    ("__dlpack_device__()", "DLP-PY-DEVICE-AGREES", _device_agrees),
+    ("__dlpack__(stream=1) of a host array", "DLP-PY-STREAM-CPU", _stream_on_cpu),
+    ("__dlpack__(dl_device=..., copy=False)", "DLP-PY-DL-DEVICE-OWN", _dl_device),
+    ("__dlpack__(copy=True)", "DLP-PY-COPY-FLAG", _copy),
+    ("__dlpack__(stream=...) of a CUDA array", "DLP-PY-STREAM-CUDA-ZERO", _cuda_streams),
+    ("__sycl_usm_array_interface__", "DLP-PY-SUAI-FIELD", _usm_array_interface),
+    ("__dlpack_c_exchange_api__", "DLP-PY-EXCHANGE-API-CAPSULE", _exchange_api_capsule),
+    ("a consumer with a capsule", None, _consumer_probe),
+)
+
+
+def run_step(check, index):
+    """The findings of step `index`; an error among them flags the tensor."""
+    found = STEPS[index][2](check)
+    check.flagged = check.flagged or any(item.severity == "error" for item in found)
+    return found
