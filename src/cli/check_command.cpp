@@ -21,6 +21,7 @@
 #include "cli/result_stream.hpp"
 #include "cli/runtime_option.hpp"
 #include "common/error.hpp"
+#include "common/printable.hpp"
 #include "plugin/plugin_spec.hpp"
 #include "report/check_report.hpp"
 #include "runtime/runtime_choice.hpp"
@@ -216,7 +217,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   if (args.list) {
     for (const suite::CaseSpec& spec :
          suite::collect_cases(sources, options.selection).selected.to_run) {
-      fmt::print("{}\n", spec.id);
+      fmt::print("{}\n", printable(spec.id));
     }
     return 0;
   }
@@ -249,7 +250,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CheckCallbacks callbacks;
   callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started,
                                   std::size_t total) {
-    if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, spec.id);
+    if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, printable(spec.id));
   };
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
 
