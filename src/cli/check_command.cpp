@@ -20,6 +20,7 @@
 #include "cli/console.hpp"
 #include "cli/result_stream.hpp"
 #include "cli/runtime_option.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/printable.hpp"
 #include "plugin/plugin_spec.hpp"
@@ -142,8 +143,11 @@ CLI::Validator shard_syntax() {
       "I/N");
 }
 
+// results.jsonl goes beside a report that is a file of its own: beside
+// /dev/null or /dev/stdout it would be a file in /dev.
 std::string default_stream_path(const std::string& report) {
   if (report.empty() || report == "-") return {};
+  if (resolve_output(report, "--report").kind != OutputTarget::Kind::replace_atomically) return {};
   return (std::filesystem::path(report).parent_path() / "results.jsonl").string();
 }
 
