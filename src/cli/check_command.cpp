@@ -37,7 +37,6 @@ namespace {
 
 constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;
-constexpr std::size_t kMaxLabelLength = 64;
 
 struct CheckArguments {
   std::string suite;
@@ -118,14 +117,10 @@ CLI::Validator timeout_seconds() {
 CLI::Validator label_syntax() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        bool plain = !text.empty() && text.size() <= kMaxLabelLength &&
-                     text.find_first_not_of(
-                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                         "0123456789._-") == std::string::npos;
-        if (plain) return {};
+        if (suite::is_plain_label(text)) return {};
         return fmt::format(
-            "'{}' is not a label: use 1 to {} letters, digits, '.', '_' or '-' (e.g. h100)", text,
-            kMaxLabelLength);
+            "{} is not a label: use 1 to {} letters, digits, '.', '_' or '-' (e.g. h100)",
+            quote_for_message(text), suite::kMaxLabelLength);
       },
       "NAME");
 }
