@@ -55,10 +55,14 @@ class BoundedDomBuilder {
   bool boolean(bool value) { return add(json(value)); }
   bool number_integer(json::number_integer_t value) { return add(json(value)); }
   bool number_unsigned(json::number_unsigned_t value) { return add(json(value)); }
-  bool number_float(json::number_float_t /*value*/, const std::string& text) {
+  bool number_float(json::number_float_t value, const std::string& text) {
+    if (!limits_.integers_only) return add(json(value));
     throw DocumentError(pointer_through(frames_.size()), non_integer_message(text));
   }
-  bool string(std::string& value) { return add(json(std::move(value))); }
+  bool string(std::string& value) {
+    require_short(value, pointer_through(frames_.size()));
+    return add(json(std::move(value)));
+  }
   bool binary(json::binary_t& /*value*/) {
     // Only binary formats (CBOR, MessagePack) produce this event.
     throw DocumentError(pointer_through(frames_.size()), "binary values are not JSON");
@@ -69,6 +73,7 @@ class BoundedDomBuilder {
   bool end_array() { return close(); }
 
   bool key(std::string& key) {
+    require_short(key, pointer_through(frames_.size() - 1));
     Frame& top = frames_.back();
     if (top.value->contains(key)) {
       // fmt, not std::string's operator+: GCC 12 at -O3 raises a false
@@ -79,9 +84,8 @@ class BoundedDomBuilder {
     }
     if (top.entries >= limits_.max_object_members) {
       throw DocumentError(pointer_through(frames_.size() - 1),
-                          fmt::format("the object has more than {} members; capsule objects have "
-                                      "a dozen at most",
-                                      limits_.max_object_members));
+                          fmt::format("the object has more than {} members; {}",
+                                      limits_.max_object_members, limits_.members_note));
     }
     ++top.entries;
     top.key = std::move(key);
@@ -122,6 +126,12 @@ class BoundedDomBuilder {
     return pointer;
   }
 
+  void require_short(const std::string& text, const std::string& pointer) const {
+    if (text.size() <= limits_.max_string_bytes) return;
+    throw DocumentError(pointer, fmt::format("a string of {} bytes, more than the {} allowed",
+                                             text.size(), limits_.max_string_bytes));
+  }
+
   // The slot a new value takes in the innermost open container.
   json& place(json value) {
     Frame& top = frames_.back();
@@ -159,9 +169,8 @@ class BoundedDomBuilder {
   bool open(json::value_t type) {
     if (frames_.size() >= limits_.max_depth) {
       throw DocumentError(pointer_through(frames_.size()),
-                          fmt::format("the JSON nests deeper than {} levels; capsule files nest "
-                                      "4 levels at most",
-                                      limits_.max_depth));
+                          fmt::format("the JSON nests deeper than {} levels; {}", limits_.max_depth,
+                                      limits_.depth_note));
     }
     bool top_level = frames_.empty();
     json* slot = &root_;

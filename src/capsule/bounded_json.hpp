@@ -1,12 +1,15 @@
-// A JSON parser for untrusted capsule files: it refuses, with the JSON
-// pointer of the place, what could exhaust the stack, memory or time of a
-// later stage (nesting, long arrays, objects with many members), duplicate
-// keys (which would otherwise hide typos) and non-integer numbers (no capsule
-// field holds one; numbers beyond 64 bits arrive here as floats).
+// A JSON parser for untrusted documents (capsule files, the reports that
+// `report merge` reads): it refuses, with the JSON pointer of the place, what
+// could exhaust the stack, memory or time of a later stage (nesting, long
+// arrays, objects with many members, long strings), duplicate keys (which
+// would otherwise hide typos or a forged second value) and, for capsule
+// files, non-integer numbers (no capsule field holds one; numbers beyond 64
+// bits arrive here as floats).
 #pragma once
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +22,13 @@ struct JsonLimits {
   // entries; the top-level array (one entry per tensor) is streamed instead.
   std::size_t max_nested_array_entries = 1024;
   std::size_t max_object_members = 64;
+  // Capsule files hold integers only; reports hold durations.
+  bool integers_only = true;
+  // Bytes of one string or key.
+  std::size_t max_string_bytes = std::numeric_limits<std::size_t>::max();
+  // What the documents hold, after a refusal of depth or of many members.
+  std::string_view depth_note = "capsule files nest 4 levels at most";
+  std::string_view members_note = "capsule objects have a dozen at most";
 };
 
 // Called with each entry of a top-level array as soon as it is complete; the

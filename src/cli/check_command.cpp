@@ -20,7 +20,9 @@
 #include "cli/console.hpp"
 #include "cli/result_stream.hpp"
 #include "cli/runtime_option.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/printable.hpp"
 #include "plugin/plugin_spec.hpp"
 #include "report/check_report.hpp"
 #include "runtime/runtime_choice.hpp"
@@ -35,7 +37,6 @@ namespace {
 
 constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;
-constexpr std::size_t kMaxLabelLength = 64;
 
 struct CheckArguments {
   std::string suite;
@@ -116,14 +117,10 @@ CLI::Validator timeout_seconds() {
 CLI::Validator label_syntax() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        bool plain = !text.empty() && text.size() <= kMaxLabelLength &&
-                     text.find_first_not_of(
-                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                         "0123456789._-") == std::string::npos;
-        if (plain) return {};
+        if (suite::is_plain_label(text)) return {};
         return fmt::format(
-            "'{}' is not a label: use 1 to {} letters, digits, '.', '_' or '-' (e.g. h100)", text,
-            kMaxLabelLength);
+            "{} is not a label: use 1 to {} letters, digits, '.', '_' or '-' (e.g. h100)",
+            quote_for_message(text), suite::kMaxLabelLength);
       },
       "NAME");
 }
@@ -141,8 +138,11 @@ CLI::Validator shard_syntax() {
       "I/N");
 }
 
+// results.jsonl goes beside a report that is a file of its own: beside
+// /dev/null or /dev/stdout it would be a file in /dev.
 std::string default_stream_path(const std::string& report) {
   if (report.empty() || report == "-") return {};
+  if (resolve_output(report, "--report").kind != OutputTarget::Kind::replace_atomically) return {};
   return (std::filesystem::path(report).parent_path() / "results.jsonl").string();
 }
 
@@ -216,7 +216,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   if (args.list) {
     for (const suite::CaseSpec& spec :
          suite::collect_cases(sources, options.selection).selected.to_run) {
-      fmt::print("{}\n", spec.id);
+      fmt::print("{}\n", printable(spec.id));
     }
     return 0;
   }
@@ -249,7 +249,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CheckCallbacks callbacks;
   callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started,
                                   std::size_t total) {
-    if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, spec.id);
+    if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, printable(spec.id));
   };
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
 

@@ -1,14 +1,19 @@
 // dlpack-usm report merge: one gate decision (report, JUnit XML, failures
 // file, exit code) from the reports of the shards of a CI matrix and of the
 // runs of several machines.
+#include <sys/stat.h>
+
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "cli/check_outputs.hpp"
 #include "cli/commands.hpp"
 #include "common/error.hpp"
 #include "report/merged_report.hpp"
+#include "suite/expectations.hpp"
 #include "suite/report_merge.hpp"
 
 namespace dlpack_usm::cli {
@@ -16,14 +21,47 @@ namespace {
 
 struct MergeArguments {
   std::vector<std::string> files;
+  std::vector<std::string> baselines, flakes;
   CheckOutputs outputs;
 };
 
+// An output that is one of the inputs would replace a report the merge
+// reads (the second run of 'report merge reports/*.json --report
+// reports/merged.json'): refused before anything is read or written.
+void refuse_outputs_among_inputs(const MergeArguments& args) {
+  for (auto [option, path] : {std::pair{"--report", &args.outputs.report},
+                              {"--junit", &args.outputs.junit},
+                              {"--failures", &args.outputs.failures}}) {
+    struct stat output {};
+    if (path->empty() || *path == "-" || stat(path->c_str(), &output) != 0) continue;
+    for (const std::string& file : args.files) {
+      struct stat input {};
+      if (stat(file.c_str(), &input) != 0) continue;
+      if (input.st_dev != output.st_dev || input.st_ino != output.st_ino) continue;
+      fail_usage(fmt::format("report merge: {} {} is also one of the reports to merge ({})", option,
+                             *path, file),
+                 fmt::format("write the merged outputs outside the list of inputs (another "
+                             "directory, or a name the input pattern does not match){}",
+                             option == std::string_view("--report")
+                                 ? "; a merged report cannot be merged again"
+                                 : ""));
+    }
+  }
+}
+
 int merge_reports(const MergeArguments& args, const std::vector<std::string>& command_line) {
   require_writable_outputs(args.outputs);
+  refuse_outputs_among_inputs(args);
+  std::vector<suite::ExpectationFile> expectations;
+  for (const std::string& path : args.baselines) {
+    expectations.push_back(suite::read_expectation_file(path, "baseline"));
+  }
+  for (const std::string& path : args.flakes) {
+    expectations.push_back(suite::read_expectation_file(path, "flakes"));
+  }
   std::vector<suite::ShardReport> inputs;
   for (const std::string& file : args.files) inputs.push_back(suite::read_shard_report(file));
-  suite::MergedRun merged = suite::merge_shard_reports(inputs, command_line);
+  suite::MergedRun merged = suite::merge_shard_reports(inputs, expectations, command_line);
   write_check_outputs(merged.run, report::merged_run_to_json(merged), args.outputs);
   return static_cast<int>(merged.run.gate_passed() ? ExitCode::ok : ExitCode::findings);
 }
@@ -35,6 +73,16 @@ void add_merge(CLI::App& report, Outcome& outcome) {
       "Combine the reports of 'check --shard I/N' runs, and of runs on several machines "
       "('check --label'), into one report, JUnit file, failures file and exit code");
   command->add_option("REPORT", args->files, "Reports written by 'check --report'")->required();
+  command
+      ->add_option("--baseline", args->baselines,
+                   "A baseline file the runs used (repeatable): verdicts are decided again "
+                   "from it")
+      ->allow_extra_args(false);
+  command
+      ->add_option("--flakes", args->flakes,
+                   "A flakes file the runs used (repeatable): verdicts are decided again "
+                   "from it")
+      ->allow_extra_args(false);
   command->add_option("--report", args->outputs.report,
                       "Write the merged JSON report to FILE ('-' for stdout)");
   command->add_option("--junit", args->outputs.junit, "Write JUnit XML to FILE");

@@ -16,11 +16,11 @@
 namespace dlpack_usm::cli {
 namespace {
 
-[[noreturn]] void fail_stream(const std::string& path, const char* step, int error) {
-  fail_environment(
-      fmt::format("cannot write the results stream {}: {} failed: {}", path, step,
-                  std::strerror(error)),
-      "free some space or choose another --stream path; the lines written so far are complete");
+[[noreturn]] void fail_stream(const std::string& path, const char* step, int error,
+                              const char* lines = "the lines written so far are complete") {
+  fail_environment(fmt::format("cannot write the results stream {}: {} failed: {}", path, step,
+                               std::strerror(error)),
+                   fmt::format("free some space or choose another --stream path; {}", lines));
 }
 
 }  // namespace
@@ -42,6 +42,7 @@ ResultStream::ResultStream(const std::string& path) : path_(path) {
   if (fd_ < 0) fail_stream(path, "opening", errno);
   fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
   if (target.kind == OutputTarget::Kind::write_in_place) return;
+  regular_ = true;
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     int error = errno;
     close(fd_);
@@ -66,9 +67,25 @@ void ResultStream::write(const suite::RecordedCase& recorded) {
   while (written < line.size()) {
     ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail_stream(path_, "write", errno);
+    if (n < 0) cut_back_and_fail(errno);
     written += static_cast<std::size_t>(n);
   }
+  whole_bytes_ += line.size();
+}
+
+void ResultStream::cut_back_and_fail(int error) {
+  // A full disk (or a file size limit) takes part of a line: a reader of
+  // the file must not meet half a line, so the file ends after the last whole one.
+  if (!regular_) {
+    fail_stream(path_, "write", error,
+                "its last line may be cut (a device or FIFO cannot be cut back)");
+  }
+  if (ftruncate(fd_, static_cast<off_t>(whole_bytes_)) != 0) {
+    fail_stream(
+        path_, "write", error,
+        "its last line may be cut: cutting the file back to the last whole line failed too");
+  }
+  fail_stream(path_, "write", error);
 }
 
 }  // namespace dlpack_usm::cli

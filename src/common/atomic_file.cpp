@@ -5,12 +5,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/printable.hpp"
 
 namespace dlpack_usm {
 namespace {
@@ -86,38 +90,106 @@ void replace_atomically(const OutputTarget& target, std::string_view content,
   }
 }
 
+void require_writable_directory(const std::filesystem::path& path,
+                                const std::filesystem::path& resolved, std::string_view option,
+                                const char* hint) {
+  std::filesystem::path parent = resolved.parent_path();
+  if (access(parent.c_str(), W_OK) != 0) {
+    fail_environment(
+        fmt::format("{}: the directory {} is not writable", named(path, option), parent.string()),
+        hint);
+  }
+}
+
+// The kernel's protected_symlinks rule (fs.protected_symlinks=1): in a
+// directory that is sticky and world-writable (/tmp), a link is followed
+// only by its owner or when the directory's owner owns it. Anyone can plant
+// a link to /etc/shadow in /tmp; a run as root must not write through it.
+// Applied whatever the sysctl says, since this process resolves the link
+// itself and then renames over its target.
+void require_followable(const std::filesystem::path& link, const struct stat& link_status,
+                        const std::filesystem::path& path, std::string_view option) {
+  std::filesystem::path directory = link.parent_path();
+  struct stat dir {};
+  if (stat(directory.c_str(), &dir) != 0) fail_write(path, option, "stat", errno);
+  bool shared = (dir.st_mode & S_ISVTX) != 0 && (dir.st_mode & S_IWOTH) != 0;
+  if (!shared || link_status.st_uid == geteuid() || link_status.st_uid == dir.st_uid) return;
+  fail_usage(fmt::format("{}: {} is a symbolic link of user {} in the sticky, world-writable "
+                         "directory {} (owned by user {}); it is not followed, as the kernel's "
+                         "protected_symlinks rule would not follow it for user {}",
+                         named(path, option), printable(link.string()), link_status.st_uid,
+                         printable(directory.string()), dir.st_uid, geteuid()),
+             "write to a path of your own, or remove the link if you did not make it");
+}
+
+std::string read_link(const std::filesystem::path& link, const std::filesystem::path& path,
+                      std::string_view option) {
+  std::string target(PATH_MAX, '\0');
+  ssize_t length = readlink(link.c_str(), target.data(), target.size());
+  if (length < 0) fail_write(path, option, "readlink", errno);
+  target.resize(static_cast<std::size_t>(length));
+  return target;
+}
+
+// `path` made absolute with every symbolic link resolved, component by
+// component as the kernel does; what does not exist is kept as written.
+std::filesystem::path resolve_links(const std::filesystem::path& path, std::string_view option) {
+  constexpr int kMaxLinks = 40;  // the kernel's MAXSYMLINKS
+  std::deque<std::string> rest;
+  for (const auto& part : std::filesystem::absolute(path).relative_path()) {
+    rest.push_back(part.string());
+  }
+  std::filesystem::path resolved = "/";
+  int links = 0;
+  while (!rest.empty()) {
+    std::string part = std::move(rest.front());
+    rest.pop_front();
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      resolved = resolved.parent_path();
+      continue;
+    }
+    std::filesystem::path next = resolved / part;
+    struct stat status {};
+    if (lstat(next.c_str(), &status) != 0 || !S_ISLNK(status.st_mode)) {
+      resolved = std::move(next);
+      continue;
+    }
+    require_followable(next, status, path, option);
+    if (++links > kMaxLinks) fail_write(path, option, "resolving symbolic links", ELOOP);
+    std::filesystem::path target = read_link(next, path, option);
+    if (target.is_absolute()) resolved = "/";
+    std::vector<std::string> parts;
+    for (const auto& element : target.relative_path()) parts.push_back(element.string());
+    rest.insert(rest.begin(), parts.begin(), parts.end());
+  }
+  return resolved;
+}
+
 }  // namespace
 
 OutputTarget resolve_output(const std::filesystem::path& path, std::string_view option) {
   if (path == "-") return {OutputTarget::Kind::standard_output, {}};
   if (path.empty()) fail_usage(fmt::format("{}: the path is empty", option), "name a file");
-  std::error_code error;
-  // A link is followed to what it names (also a dangling one: that file is
-  // created), so that replacing a file never replaces the link.
-  std::filesystem::path resolved = std::filesystem::weakly_canonical(path, error);
-  // Absolute either way: a bare file name ("report.json") has no parent to
-  // check, and weakly_canonical keeps a path relative when no part exists.
-  if (error || resolved.is_relative())
-    resolved = std::filesystem::absolute(path).lexically_normal();
-
+  // Links are followed to what they name (also a dangling one: that file is
+  // created), so that replacing a file never replaces a link; a link the
+  // kernel would not follow is refused.
+  std::filesystem::path resolved = resolve_links(path, option);
   struct stat status {};
+  if (lstat(resolved.c_str(), &status) != 0 && stat(path.c_str(), &status) == 0) {
+    // A link of /proc (/dev/stdout to a pipe) names no path: open what the
+    // kernel resolves.
+    resolved = std::filesystem::absolute(path);
+  }
   if (stat(resolved.c_str(), &status) != 0) {
     if (errno != ENOENT) fail_write(path, option, "stat", errno);
-    std::filesystem::path parent = resolved.parent_path();
-    if (access(parent.c_str(), W_OK) != 0) {
-      fail_environment(
-          fmt::format("{}: the directory {} is not writable", named(path, option), parent.string()),
-          "create it or choose another path");
-    }
+    require_writable_directory(path, resolved, option, "create it or choose another path");
     return {OutputTarget::Kind::replace_atomically, resolved};
   }
   if (S_ISREG(status.st_mode)) {
-    std::filesystem::path parent = resolved.parent_path();
-    if (access(parent.c_str(), W_OK) != 0) {
-      fail_environment(
-          fmt::format("{}: the directory {} is not writable", named(path, option), parent.string()),
-          "the file is replaced by a new one written beside it; choose another path");
-    }
+    require_writable_directory(
+        path, resolved, option,
+        "the file is replaced by a new one written beside it; choose another path");
     return {OutputTarget::Kind::replace_atomically, resolved};
   }
   if (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode)) {

@@ -3,7 +3,10 @@
 // exist yet, is replaced atomically (readers see the old content or the new,
 // never half, and a failed write leaves the old file as it was); a character
 // device or a FIFO (/dev/null, /dev/stdout into a pipe) is written in place;
-// anything else is refused. A symbolic link is followed, never replaced.
+// anything else is refused. A symbolic link is followed, never replaced,
+// and only where the kernel's protected_symlinks rule would follow it: a
+// link another user planted in a sticky, world-writable directory (/tmp) is
+// refused.
 #pragma once
 
 #include <filesystem>
@@ -20,9 +23,10 @@ struct OutputTarget {
   std::filesystem::path path;  // symbolic links resolved; empty for stdout
 };
 
-// "-" is stdout. Throws Error(usage) for a directory, socket, block device or
-// a FIFO nobody reads, and Error(environment) for a directory that is not
-// writable. `option` names the path in messages ("--report").
+// "-" is stdout. Throws Error(usage) for a directory, socket, block device,
+// a FIFO nobody reads or a link protected_symlinks forbids, and
+// Error(environment) for a directory that is not writable. `option` names the path in messages
+// ("--report").
 OutputTarget resolve_output(const std::filesystem::path& path, std::string_view option = {});
 
 // Throws Error(usage) when two options name the same file, or more than one

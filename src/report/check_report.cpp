@@ -250,6 +250,9 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
   printer.data("verdict", suite::to_string(result.verdict));
   printer.data("message", result.message);
   printer.data("rule_ids", result.rule_ids);
+  // The rules the case is about, which --rule selects by: report merge
+  // checks with them that a skipped case is one the selection left out.
+  printer.data("rules", recorded.spec.rules);
   {
     ListScope findings(printer, "findings");
     for (const suite::CaseFinding& finding : result.findings) {

@@ -26,15 +26,19 @@ std::string version_text(const facts::TensorFacts& tensor) {
                                                         tensor.version.major, tensor.version.minor);
 }
 
-// The findings of a step, inside its line of text.
+// The findings of a step: counted at the end of its line of text...
 std::string step_findings_text(const std::vector<rules::Finding>& findings) {
   if (findings.empty()) return "no findings";
-  std::string text = fmt::format("{} finding(s), none an error:", findings.size());
+  return fmt::format("{} finding(s), none an error:", findings.size());
+}
+
+// ... and a line each under it (a line of text is one line: the printer
+// escapes the newlines of what it is given).
+void print_step_finding_lines(Printer& printer, const std::vector<rules::Finding>& findings) {
   for (const rules::Finding& finding : findings) {
-    text += fmt::format("\n     {} {} ({}): {}", rules::to_string(finding.severity),
-                        finding.rule_id, finding.field, finding.message);
+    printer.line(fmt::format("     {} {} ({}): {}", rules::to_string(finding.severity),
+                             finding.rule_id, finding.field, finding.message));
   }
-  return text;
 }
 
 // For machines, in the shape of every other output's findings; text has
@@ -111,6 +115,7 @@ void print_export(Printer& printer, const RoundTripReport& report) {
   printer.line(fmt::format("3. export    {} for max_version {}; {}", version_text(exported),
                            dl::to_string(report.request.options.max_version),
                            step_findings_text(report.export_findings)));
+  print_step_finding_lines(printer, report.export_findings);
   TextView under_step;
   under_step.indent = 3;
   ObjectScope scope(printer, "export", under_step);
@@ -127,6 +132,7 @@ void print_import(Printer& printer, const RoundTripReport& report) {
       placement.context.platform_index, facts::to_string(placement.usm_kind),
       placement.owner_device ? device_ref_text(*placement.owner_device) : "none (host USM)",
       report.writable ? "writable" : "read-only", step_findings_text(report.import_findings)));
+  print_step_finding_lines(printer, report.import_findings);
   ObjectScope scope(printer, "import");
   printer.data("root_device", device_ref_value(placement.root_device));
   printer.data("owner_device",

@@ -7,7 +7,6 @@ namespace dlpack_usm::report {
 nlohmann::ordered_json merged_run_to_json(const suite::MergedRun& merged) {
   nlohmann::ordered_json json = check_run_to_json(merged.run);
   json["environment"] = merged.environment;
-  json["expectations"] = merged.expectations;
   json["runs"] = merged.runs;
   return json;
 }

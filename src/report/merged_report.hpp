@@ -1,6 +1,6 @@
 // The JSON report of `report merge`: a check report (same schema) whose
 // environment is the first input's, with every input's own header under
-// "runs".
+// "runs" and the expectation files the merge was given (those some run used).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -66,8 +66,10 @@ class Printer {
   // For machines: `value` under `key`, or the next item of the enclosing list
   // (whose items have no key).
   virtual void data(std::string_view /*key*/, const Value& /*value*/) {}
-  // For people: one line (each line of a multi-line text) at the current
-  // indentation.
+  // For people: one line at the current indentation. Text printers escape
+  // control bytes (newlines included) and bytes that are not UTF-8, as they
+  // do in fields, titles and table cells: reports carry what drivers,
+  // libraries and other reports said, and none of it may forge a line.
   virtual void line(std::string_view /*text*/) {}
   // For people: a table at the current indentation.
   virtual void table(const TextTable& /*table*/) {}

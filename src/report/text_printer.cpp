@@ -1,10 +1,11 @@
 #include "report/text_printer.hpp"
 
+#include <algorithm>
 #include <utility>
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include "common/printable.hpp"
 
 namespace dlpack_usm::report {
 
@@ -61,7 +62,7 @@ void TextPrinter::print_titles() {
     if (scope.pending_title.empty()) continue;
     flush_block();
     out_ += scope.title_indent;
-    out_ += scope.pending_title;
+    out_ += printable(scope.pending_title);
     out_ += '\n';
     scope.pending_title.clear();
   }
@@ -110,7 +111,7 @@ void TextPrinter::field(std::string_view key, const Value&, std::string_view sho
   print_titles();
   if (!block_.empty() && block_indent_ != scope.indent) flush_block();
   block_indent_ = scope.indent;
-  block_.emplace_back(std::string(key), std::string(shown));
+  block_.emplace_back(std::string(key), printable(shown));
 }
 
 void TextPrinter::line(std::string_view text) {
@@ -118,16 +119,9 @@ void TextPrinter::line(std::string_view text) {
   if (scope.hidden) return;
   print_titles();
   flush_block();
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = text.find('\n', start);
-    std::string_view part = text.substr(start, end == std::string_view::npos ? end : end - start);
-    if (!part.empty()) out_ += scope.indent;
-    out_ += part;
-    out_ += '\n';
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
+  if (!text.empty()) out_ += scope.indent;
+  out_ += printable(text);
+  out_ += '\n';
 }
 
 void TextPrinter::table(const TextTable& table) {

@@ -1,5 +1,8 @@
 // The printer for people: lines, aligned "key  value" blocks and tables,
-// indented by the scopes' TextViews. Values for machines are dropped.
+// indented by the scopes' TextViews. Values for machines are dropped. Every
+// text it is given is escaped (common/printable): device and driver names,
+// labels, messages and selector text reach a terminal without a control
+// byte, and a newline inside one never starts a line of its own.
 #pragma once
 
 #include <optional>

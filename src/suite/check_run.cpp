@@ -34,7 +34,14 @@ int CheckRun::outcome_count(Outcome outcome) const {
 
 bool CheckRun::gate_passed() const {
   VerdictCounts counts = verdict_counts();
-  return counts.regression == 0 && counts.unexpected_pass == 0;
+  return counts.regression == 0 && counts.unexpected_pass == 0 && !interrupted;
+}
+
+bool is_plain_label(std::string_view text) {
+  return !text.empty() && text.size() <= kMaxLabelLength &&
+         text.find_first_not_of(
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+             "0123456789._-") == std::string_view::npos;
 }
 
 }  // namespace dlpack_usm::suite

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/device_model.hpp"
@@ -15,6 +16,11 @@ namespace dlpack_usm::suite {
 
 // The JSON report's schema id (conformance/schema/report.schema.json).
 inline constexpr const char* kCheckReportSchema = "dlpack-usm.report/1";
+
+// check --label: a prefix of case ids in merged reports and a name in their
+// text, so a short name without spaces, slashes or control bytes.
+inline constexpr std::size_t kMaxLabelLength = 64;
+bool is_plain_label(std::string_view text);
 
 struct RecordedCase {
   CaseSpec spec;
@@ -51,7 +57,9 @@ struct CheckRun {
 
   VerdictCounts verdict_counts() const;
   int outcome_count(Outcome outcome) const;
-  // The gate passes when nothing regressed and nothing passed unexpectedly.
+  // The gate passes when nothing regressed, nothing passed unexpectedly and
+  // the run was not interrupted: cases that never ran prove nothing, even
+  // where a baseline expects them to fail.
   bool gate_passed() const;
 };
 

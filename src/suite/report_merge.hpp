@@ -3,44 +3,46 @@
 // different machines (--label NAME). Runs with one label are the shards of
 // one suite and must fit together exactly; runs with different labels are
 // kept apart by prefixing their case ids with the label.
+//
+// A report is a file anyone can edit, so the merge takes from it only what
+// it cannot derive, and checks the rest: every verdict is decided again from
+// the outcome, the attempts, the run's --strict and the expectation files
+// themselves (given to the merge, matched to the runs by SHA-256); the case
+// ids of each label must be the suite's (its full digest, each case once, in
+// the shard the selection puts it, skipped only where the filters leave it
+// out); a run that was interrupted fails the gate.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "suite/check_run.hpp"
+#include "suite/expectations.hpp"
+#include "suite/report_reader.hpp"
 
 namespace dlpack_usm::suite {
 
-// Shard reports are a few hundred KiB; a bound keeps a wrong path harmless.
-inline constexpr std::size_t kMaxShardReportBytes = std::size_t{256} << 20;
-
-// One `check --report` file, as read from disk.
-struct ShardReport {
-  std::string file;
-  nlohmann::ordered_json report;
-};
-
-// Throws Error(usage) naming the file when it is not a readable check report.
-ShardReport read_shard_report(const std::filesystem::path& path);
-
 struct MergedRun {
-  CheckRun run;  // every case of every input, verdicts as each run decided them
+  // Every case of every input, verdicts decided again; the expectation
+  // files are those of the merge that some run used.
+  CheckRun run;
   // The first input's environment, and each input's own header (file, label,
   // shard, timing, environment, summary) for the merged report's "runs".
   nlohmann::ordered_json environment;
-  // The expectation files of every input, each once.
-  nlohmann::ordered_json expectations = nlohmann::ordered_json::array();
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
 };
 
 // Throws Error(usage) when inputs of one label come from different suites,
 // tool versions, selections or expectation files, when two inputs are the
-// same shard or share a case, or when a shard of a label is missing.
+// same shard, when the case ids of a label are not those of its suite
+// (missing, repeated, renamed, in another shard, skipped though selected),
+// when a run used an expectation file not among `expectation_files` (read
+// from the merge's --baseline and --flakes), or when a verdict, attempt
+// count or first outcome of a report is not what its run would have given.
 MergedRun merge_shard_reports(const std::vector<ShardReport>& inputs,
+                              const std::vector<ExpectationFile>& expectation_files,
                               const std::vector<std::string>& command_line);
 
 }  // namespace dlpack_usm::suite

@@ -6,16 +6,15 @@
 // suite with the unsharded run.)
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "merge_suite.hpp"
 #include "tool_process.hpp"
 
 namespace dlpack_usm::e2e {
@@ -23,62 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-class ReportMerge : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("dlpack-usm-merge-{}-{}", getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "suite/vectors");
-    // Three vectors of one shipped capsule: two whose manifest entries are
-    // right and one that claims a rule the capsule does not break.
-    fs::path capsule = source_path("conformance/vectors/shape/strides-null-1.2.json");
-    for (const char* name : {"a", "b", "wrong"}) {
-      fs::copy_file(capsule, dir_ / "suite/vectors" / (std::string(name) + ".json"));
-    }
-    std::ofstream(dir_ / "suite/manifest.json") << R"({"vectors": [
-      {"file": "vectors/a.json", "expect": ["DLP-STRIDES-NULL"]},
-      {"file": "vectors/b.json", "expect": ["DLP-STRIDES-NULL"]},
-      {"file": "vectors/wrong.json", "expect": ["DLP-SHAPE-NULL"]}]})";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs `check` on the three-vector suite and returns its report's path.
-  std::string shard_report(const std::string& name, std::vector<std::string> extra) {
-    std::string report = (dir_ / name).string();
-    std::vector<std::string> arguments{
-        "check", "--suite", (dir_ / "suite").string(), "--filter", "vector/*", "--report", report};
-    arguments.insert(arguments.end(), extra.begin(), extra.end());
-    ToolResult result = run_tool(arguments);
-    EXPECT_TRUE(result.exit_code == 0 || result.exit_code == 1) << result.err;
-    return report;
-  }
-
-  ToolResult merge(std::vector<std::string> reports, std::vector<std::string> extra = {}) {
-    std::vector<std::string> arguments{"report", "merge"};
-    arguments.insert(arguments.end(), reports.begin(), reports.end());
-    arguments.insert(arguments.end(), extra.begin(), extra.end());
-    return run_tool(arguments);
-  }
-
-  json read_json(const std::string& name) {
-    std::ifstream in(dir_ / name);
-    std::stringstream text;
-    text << in.rdbuf();
-    return json::parse(text.str());
-  }
-
-  std::string read_text(const std::string& name) {
-    std::ifstream in(dir_ / name);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  fs::path dir_;
-};
+using ReportMerge = MergeSuite;
 
 // (id, outcome, verdict) of every case of a report.
 std::set<std::string> verdicts(const json& report) {
@@ -115,7 +59,7 @@ TEST_F(ReportMerge, ShardsGiveTheVerdictsExitCodeAndFailuresOfTheUnshardedRun) {
         shard_report(std::string("baselined") + shard[0] + ".json",
                      {"--shard", shard, "--baseline", (dir_ / "failures.txt").string()}));
   }
-  ToolResult green = merge(baselined);
+  ToolResult green = merge(baselined, {"--baseline", path("failures.txt")});
   EXPECT_EQ(green.exit_code, 0) << green.out << green.err;
   EXPECT_NE(green.out.find("1 expected failure"), std::string::npos) << green.out;
 }
@@ -176,6 +120,171 @@ TEST_F(ReportMerge, LabelledRunsOfDifferentMachinesStayApart) {
   ToolResult overlap = merge({unlabelled, unlabelled});
   EXPECT_EQ(overlap.exit_code, 2);
   EXPECT_EQ(run_tool({"check", "--label", "no/slash"}).exit_code, 2);
+}
+
+// Reports are files anyone can edit: a merge decides every verdict again
+// and checks the case ids against the suite, so none of these edits of a
+// failing shard turns the gate green (each was exit 0 before).
+TEST_F(ReportMerge, ForgedVerdictsAttemptsAndCaseIdsAreRefused) {
+  std::vector<std::string> shards = two_shards("shard");
+  json original = read_json(shards[0]);
+  struct Forgery {
+    const char* what;
+    std::function<void(json&)> edit;
+    const char* says;
+  };
+  const std::vector<Forgery> forgeries{
+      {"a failing outcome with the verdict ok",
+       [](json& r) { result_of(r, "vector/wrong")["verdict"] = "ok"; }, "has the verdict ok"},
+      {"flaky with one attempt",
+       [](json& r) {
+         result_of(r, "vector/wrong")
+             .update({{"verdict", "flaky"}, {"attempts", 1}, {"first_outcome", nullptr}});
+       },
+       "has the verdict flaky"},
+      {"a re-run that passed, in one attempt",
+       [](json& r) {
+         result_of(r, "vector/wrong")
+             .update({{"outcome", "pass"},
+                      {"verdict", "flaky"},
+                      {"attempts", 1},
+                      {"first_outcome", "fail"}});
+       },
+       "a first outcome is recorded exactly for a re-run"},
+      {"the failing id renamed",
+       [](json& r) { result_of(r, "vector/wrong")["id"] = "vector/renamed"; },
+       "are not their suite's"},
+      {"the failing case replaced by a skipped filler",
+       [](json& r) {
+         result_of(r, "vector/wrong")
+             .update({{"outcome", "skipped"},
+                      {"verdict", "ok"},
+                      {"attempts", 0},
+                      {"first_outcome", nullptr},
+                      {"findings", json::array()}});
+       },
+       "is skipped, but the run's selection runs it"},
+      {"a suite digest that differs after its 12th hex digit",
+       [](json& r) {
+         std::string digest = r["options"]["suite_digest"];
+         digest.back() = digest.back() == '0' ? '1' : '0';
+         r["options"]["suite_digest"] = digest;
+       },
+       "their suites"},
+  };
+  for (const Forgery& forgery : forgeries) {
+    SCOPED_TRACE(forgery.what);
+    json forged = original;
+    forgery.edit(forged);
+    write_json("forged.json", forged);
+    ToolResult result = merge({path("forged.json"), shards[1]});
+    EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
+    EXPECT_NE(result.err.find(forgery.says), std::string::npos) << result.err;
+  }
+}
+
+TEST_F(ReportMerge, AFailingCaseMovedToAShardThatPassedIsRefused) {
+  std::vector<std::string> shards = two_shards("shard");
+  json from = read_json(shards[0]), to = read_json(shards[1]);
+  json wrong = result_of(from, "vector/wrong");
+  from["results"].erase(std::find(from["results"].begin(), from["results"].end(), wrong));
+  to["results"].push_back(wrong);
+  write_json("from.json", from);
+  write_json("to.json", to);
+  ToolResult moved = merge({path("from.json"), path("to.json")});
+  EXPECT_EQ(moved.exit_code, 2) << moved.err;
+  EXPECT_NE(moved.err.find("case \"vector/wrong\" is not in shard"), std::string::npos)
+      << moved.err;
+}
+
+// dlpack-usm-report(1): exit 0 only when no run was interrupted, whatever
+// the summary says and wherever the baseline expected the cases to fail.
+TEST_F(ReportMerge, AnInterruptedRunFailsTheGate) {
+  std::string baseline = path("baseline.txt");
+  std::ofstream(baseline) << "vector/wrong\n";
+  std::vector<std::string> shards = two_shards("shard", {"--baseline", baseline});
+  ToolResult green = merge(shards, {"--baseline", baseline});
+  ASSERT_EQ(green.exit_code, 0) << green.out << green.err;
+
+  json said = read_json(shards[0]);
+  said["summary"]["interrupted"] = true;
+  write_json("said.json", said);
+  json not_run = read_json(shards[0]);
+  result_of(not_run, "vector/wrong")
+      .update({{"outcome", "not_run"}, {"attempts", 0}, {"first_outcome", nullptr}});
+  write_json("not-run.json", not_run);
+  for (const char* name : {"said.json", "not-run.json"}) {
+    SCOPED_TRACE(name);
+    ToolResult result = merge({path(name), shards[1]}, {"--baseline", baseline});
+    EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+    EXPECT_NE(result.out.find("gate: FAILED"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("interrupted"), std::string::npos) << result.out;
+  }
+}
+
+// The merge reads the expectation files themselves: a run's baseline is
+// named by its SHA-256, and verdicts are decided from the file the merge is
+// given, not from what the report says they were.
+TEST_F(ReportMerge, VerdictsComeFromTheExpectationFilesGivenToTheMerge) {
+  std::string baseline = path("baseline.txt");
+  std::ofstream(baseline) << "vector/wrong\n";
+  std::vector<std::string> shards = two_shards("shard", {"--baseline", baseline});
+
+  ToolResult without = merge(shards);
+  EXPECT_EQ(without.exit_code, 2) << without.err;
+  EXPECT_NE(without.err.find("its run used --baseline"), std::string::npos) << without.err;
+  EXPECT_NE(without.err.find("give 'report merge' the same file with --baseline"),
+            std::string::npos)
+      << without.err;
+
+  std::string other = path("other.txt");
+  std::ofstream(other) << "vector/wrong\nvector/a\n";
+  ToolResult another = merge(shards, {"--baseline", other});
+  EXPECT_EQ(another.exit_code, 2) << another.err;
+
+  // A flakes file with the baseline's content is not the baseline.
+  ToolResult as_flakes = merge(shards, {"--flakes", baseline});
+  EXPECT_EQ(as_flakes.exit_code, 2) << as_flakes.err;
+
+  ToolResult merged = merge(shards, {"--baseline", baseline, "--report", path("merged.json")});
+  EXPECT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  json expectations = read_json("merged.json")["expectations"];
+  ASSERT_EQ(expectations.size(), 1u) << expectations;
+  EXPECT_EQ(expectations[0]["path"], baseline);
+  EXPECT_EQ(expectations[0]["entries"], 1);
+}
+
+// The second run of 'report merge dir/*.json --report dir/merged.json' finds
+// the first run's merged report among its inputs.
+TEST_F(ReportMerge, AnOutputNamingAnInputIsRefusedAndAMergedReportIsNoInput) {
+  std::vector<std::string> shards = two_shards("shard");
+  std::string before = read_text(shards[0]);
+  for (const char* option : {"--report", "--junit", "--failures"}) {
+    SCOPED_TRACE(option);
+    ToolResult result = merge(shards, {option, shards[0]});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find(
+                  fmt::format("{} {} is also one of the reports to merge", option, shards[0])),
+              std::string::npos)
+        << result.err;
+    EXPECT_EQ(read_text(shards[0]), before);
+  }
+
+  ToolResult first = merge(shards, {"--report", path("merged.json")});
+  ASSERT_EQ(first.exit_code, 1) << first.err;
+  std::vector<std::string> again = shards;
+  again.push_back(path("merged.json"));
+  ToolResult second = merge(again, {"--report", path("merged.json")});
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find("is also one of the reports to merge"), std::string::npos)
+      << second.err;
+
+  ToolResult merged_input = merge(again, {"--report", path("remerged.json")});
+  EXPECT_EQ(merged_input.exit_code, 2) << merged_input.err;
+  EXPECT_NE(merged_input.err.find("it is a merged report (written by 'report merge')"),
+            std::string::npos)
+      << merged_input.err;
+  EXPECT_EQ(merged_input.err.find("older dlpack-usm"), std::string::npos) << merged_input.err;
 }
 
 }  // namespace

@@ -26,4 +26,7 @@ ToolResult run_tool(const std::vector<std::string>& arguments, const ToolEnviron
 // Path of a file in the source tree, for test data.
 std::string source_path(const std::string& relative);
 
+// The whole content of a file ("" when it cannot be read).
+std::string read_file(const std::string& path);
+
 }  // namespace dlpack_usm::e2e

@@ -75,7 +75,8 @@ void print_sample(Printer& printer) {
     printer.field("backend", "opencl", "opencl");
     printer.line("not for people");
   }
-  printer.line("two\nlines");
+  printer.line("two");
+  printer.line("lines");
 }
 
 TEST(TextPrinter, PrintsBlocksSectionsAndTablesForPeople) {
@@ -164,12 +165,37 @@ TEST(TextPrinter, ATitledSectionEndsItsBlock) {
             "longer_key  2\n");
 }
 
-TEST(TextPrinter, IndentsEveryLineOfAMultiLineTextButNotEmptyOnes) {
+// A line is one line: what it quotes (a driver's name, a label, a message)
+// cannot start another, or send a terminal a control sequence.
+TEST(TextPrinter, ALineIsOneIndentedLineWithItsControlBytesEscaped) {
   TextPrinter printer;
   ObjectScope scope(printer, "s", titled("", 4));
-  printer.line("a\n\nb");
+  printer.line("a\n\nFAKE gate: PASSED\x1b[2K\x07 \xff caf\xc3\xa9");
   printer.line("");
-  EXPECT_EQ(printer.text(), "    a\n\n    b\n\n");
+  EXPECT_EQ(printer.text(), "    a\\x0A\\x0AFAKE gate: PASSED\\x1B[2K\\x07 \\xFF caf\xc3\xa9\n\n");
+}
+
+TEST(TextPrinter, FieldsTitlesAndTableCellsAreEscaped) {
+  TextPrinter printer;
+  {
+    ObjectScope section(printer, "s", titled("title\nFAKE", 0));
+    printer.field("name", "x", "GPU\x1b[31m\nFAKE");
+  }
+  {
+    ListScope rows(printer, "rows", table_of({{"NAME", "name"}}));
+    ObjectScope row(printer, {});
+    printer.field("name", "x", "GPU\r\nFAKE");
+  }
+  TextTable table({"DEVICE"});
+  table.add_row({"gpu\x1b]0;t\x07\nFAKE"});
+  printer.table(table);
+  EXPECT_EQ(printer.text(),
+            "title\\x0AFAKE\n"
+            "name  GPU\\x1B[31m\\x0AFAKE\n"
+            "NAME\n"
+            "GPU\\x0D\\x0AFAKE\n"
+            "DEVICE\n"
+            "gpu\\x1B]0;t\\x07\\x0AFAKE\n");
 }
 
 TEST(TextPrinter, AnEmptyTableAndAnEmptyTitledSectionPrintNothing) {
