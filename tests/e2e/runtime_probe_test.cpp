@@ -67,6 +67,24 @@ TEST(RuntimeProbe, ABrokenCudaDriverIsAProblemOfTheListNotTheToolsEnd) {
   }
 }
 
+// A driver's text is foreign text: printed escaped, it cannot clear the
+// screen, ring or forge a line of the tool's own; JSON carries it as it is.
+TEST(RuntimeProbe, ADriversDeviceNameCannotForgeALineOfTheOutput) {
+  ToolEnvironment env = short_probes();
+  env.changes["DLPACK_USM_CUDA_DRIVER"] = hostile("cuda_driver_name");
+  ToolResult text = run_tool({"list-devices", "--runtime", "opencl"}, env);
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  std::string printed = text.out + text.err;
+  EXPECT_NE(printed.find("GPU"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find('\x1b'), std::string::npos) << printed;
+  EXPECT_EQ(printed.find('\a'), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("\nFAKE gate"), std::string::npos) << printed;
+  ToolResult listed = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
+  json devices = json::parse(listed.out, nullptr, false)["cuda"]["devices"];
+  ASSERT_TRUE(devices.is_array() && devices.size() == 1) << listed.out;
+  EXPECT_EQ(devices[0]["name"], "GPU\x1b[2J\a\nFAKE gate: PASSED");
+}
+
 TEST(RuntimeProbe, ADpctlLibraryThatCrashesOrHangsWhenLoadedIsNotLoaded) {
   for (const auto& [library, how] : {std::pair{"dpctl_library_crash", "died on signal 11"},
                                      std::pair{"dpctl_library_hang", "did not answer within"}}) {

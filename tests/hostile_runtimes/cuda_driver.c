@@ -1,12 +1,15 @@
 /* A CUDA driver library as a broken machine may have one: every entry point
  * the tool binds, and one fault chosen at build time. HOSTILE_CRASH: cuInit
  * dies on SIGSEGV; HOSTILE_HANG: cuInit never returns; HOSTILE_MANY:
- * cuDeviceGetCount reports INT_MAX devices. The tool must probe the driver
- * in a child and report what happened (tests/e2e/runtime_probe_test.cpp). */
+ * cuDeviceGetCount reports INT_MAX devices; HOSTILE_NAME: one device whose
+ * name carries ESC, BEL and a newline that forges a line of the tool's own.
+ * The tool must probe the driver in a child, report what happened and print
+ * the driver's text escaped (tests/e2e/runtime_probe_test.cpp). */
 #include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 typedef int CUresult;
@@ -23,8 +26,10 @@ CUresult cuInit(unsigned flags) {
 }
 
 CUresult cuDeviceGetCount(int* count) {
-#ifdef HOSTILE_MANY
+#if defined(HOSTILE_MANY)
   *count = INT_MAX;
+#elif defined(HOSTILE_NAME)
+  *count = 1;
 #else
   *count = 0;
 #endif
@@ -49,6 +54,13 @@ CUresult cuDeviceGet(int* device, int ordinal) {
 
 CUresult cuDeviceGetName(char* name, int length, int device) {
   (void)device;
+#ifdef HOSTILE_NAME
+  const char* forged = "GPU\x1b[2J\a\nFAKE gate: PASSED";
+  if (length > (int)strlen(forged)) {
+    strcpy(name, forged);
+    return 0;
+  }
+#endif
   if (length > 0) name[0] = '\0';
   return 0;
 }
