@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../unit/allocation_reporting.hpp"
+#include "e2e_files.hpp"
 #include "runtime/runtime.hpp"
 #include "sycl_presence.hpp"
 #include "tool_process.hpp"
@@ -26,28 +27,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-fs::path fixture(const std::string& library) {
-  return fs::path(DLPACK_USM_FIXTURE_PLUGIN_DIR) / ("libfixture_" + library + ".so");
-}
-
-json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return json::parse(text.str());
-}
-
 std::vector<json> behaviour_rows() {
   json table = read_json(source_path("fixtures/plugins/behaviour_vectors.json"));
   return table.at("vectors").get<std::vector<json>>();
-}
-
-fs::path scratch_dir(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("dlpack-usm-plugin-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
 }
 
 // The device part of a case id ("producer/opencl:cpu:0.1/device/...").
