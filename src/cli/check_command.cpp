@@ -27,6 +27,7 @@
 #include "suite/check_plan.hpp"
 #include "suite/consumer_cases.hpp"
 #include "suite/plugin_probe.hpp"
+#include "suite/result_channel.hpp"
 #include "suite/vector_cases.hpp"
 #include "suite/worker_containment.hpp"
 
@@ -151,9 +152,21 @@ int run_child(const CheckArguments& args) {
   // killed with SIGKILL, and so does every process a library under test
   // starts in it; one whose run is already gone does not start.
   if (!suite::contain_worker(args.runner_pid)) return 1;
+  // Before any library is loaded: the channel moves out of its way.
+  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
-  int status = suite::run_cases_in_child(sources, args.run_case,
+  int status = suite::run_cases_in_child(channel, sources, args.run_case,
                                          [&args] { start_runtime(args.runtime, true); });
+  suite::reap_worker_leftovers();
+  return status;
+}
+
+// The probe child: loads the libraries under test once and describes them.
+int run_probe(const CheckArguments& args) {
+  if (!suite::contain_worker(args.runner_pid)) return 1;
+  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
+  start_runtime(args.runtime, true);
+  int status = suite::describe_plugins_in_child(channel, plugin_specs(args));
   suite::reap_worker_leftovers();
   return status;
 }
@@ -230,7 +243,8 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
 
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   if (!options.plugins.empty()) {
-    options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout);
+    options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout)
+                                      .value_or(nlohmann::json::array());
   }
   std::vector<std::string> plugin_arguments = plugin::plugin_arguments(options.plugins);
   auto child_command = [&](const std::vector<const suite::CaseSpec*>& batch) {
@@ -331,13 +345,7 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       return;
     }
     if (args->probe_plugins) {
-      if (!suite::contain_worker(args->runner_pid)) {
-        outcome.exit_code = 1;
-        return;
-      }
-      start_runtime(args->runtime, true);
-      outcome.exit_code = suite::describe_plugins_in_child(plugin_specs(*args));
-      suite::reap_worker_leftovers();
+      outcome.exit_code = run_probe(*args);
       return;
     }
     outcome.exit_code = run_gate(*args, outcome.command_line);
