@@ -9,7 +9,9 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <system_error>
 #include <thread>
 
 #include <fmt/core.h>
@@ -28,6 +30,7 @@
 #include "suite/consumer_cases.hpp"
 #include "suite/plugin_probe.hpp"
 #include "suite/result_channel.hpp"
+#include "suite/stop_signals.hpp"
 #include "suite/vector_cases.hpp"
 #include "suite/worker_containment.hpp"
 
@@ -171,20 +174,8 @@ int run_probe(const CheckArguments& args) {
   return status;
 }
 
-// auto for a library under test: plugin ABI 1 hands a library OpenCL
-// handles, so such a run stays on OpenCL unless --runtime sycl asks for the
-// SYCL handles of plugin ABI 2 (dlpack-usm-plugin(7)).
-std::string gate_runtime(const CheckArguments& args) {
-  if (args.runtime != "auto" || (args.producer.empty() && args.consumer.empty())) {
-    return args.runtime;
-  }
-  print_note(
-      "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
-      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)");
-  return "opencl";
-}
-
-int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
+suite::CheckOptions check_options(const CheckArguments& args,
+                                  const std::vector<std::string>& command_line) {
   suite::CheckOptions options;
   options.suite_dir = args.suite;
   options.selection.id_globs = args.filters;
@@ -205,6 +196,70 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   options.command_line = command_line;
   options.label = args.label;
   options.plugins = plugin_specs(args);
+  return options;
+}
+
+// The argv of a worker that runs a batch of cases.
+std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>&)> worker_command(
+    const std::string& self, const std::string& suite_dir,
+    const std::vector<plugin::PluginSpec>& plugins) {
+  return [self, suite_dir, plugin_arguments = plugin::plugin_arguments(plugins)](
+             const std::vector<const suite::CaseSpec*>& batch) {
+    std::vector<std::string> argv{self,           "check",
+                                  "--suite",      suite_dir,
+                                  "--runtime",    runtime::active_runtime_name(),
+                                  "--runner-pid", std::to_string(getpid())};
+    for (const suite::CaseSpec* spec : batch) {
+      argv.push_back("--run-case");
+      argv.push_back(spec->id);
+    }
+    argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
+    return argv;
+  };
+}
+
+// Writes the outputs. A reader of the summary that went away (SIGPIPE,
+// EPIPE) after the files were written costs nothing more than the summary.
+void write_summary_unless_stopped(const suite::CheckRun& run, const CheckOutputs& outputs) {
+  try {
+    write_check_outputs(run, report::check_run_to_json(run), outputs);
+  } catch (const std::system_error&) {
+    if (suite::stop_signal() != SIGPIPE) throw;
+  }
+}
+
+// check --list: the ids, one a line. A reader that went away (head) stops
+// the listing as SIGPIPE would: exit 141.
+int list_cases(suite::CaseSources& sources, const suite::Selection& selection) {
+  try {
+    for (const suite::CaseSpec& spec : suite::collect_cases(sources, selection).selected.to_run) {
+      fmt::print("{}\n", spec.id);
+    }
+    std::fflush(stdout);
+  } catch (const std::system_error&) {
+    if (suite::stop_signal() == 0) throw;
+  }
+  return suite::stop_signal() != 0 ? 128 + suite::stop_signal() : 0;
+}
+
+// auto for a library under test: plugin ABI 1 hands a library OpenCL
+// handles, so such a run stays on OpenCL unless --runtime sycl asks for the
+// SYCL handles of plugin ABI 2 (dlpack-usm-plugin(7)).
+std::string gate_runtime(const CheckArguments& args) {
+  if (args.runtime != "auto" || (args.producer.empty() && args.consumer.empty())) {
+    return args.runtime;
+  }
+  print_note(
+      "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
+      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)");
+  return "opencl";
+}
+
+int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
+  // From here on a stop signal ends the run with its report, wherever it
+  // comes: starting the runtime, probing the libraries, running the cases.
+  suite::StopSignals stop_signals;
+  suite::CheckOptions options = check_options(args, command_line);
 
   if (!options.required_features.empty()) require_known_features(args, options.plugins);
   if (args.vectors_only && !options.plugins.empty()) {
@@ -226,13 +281,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CaseSources sources = args.vectors_only
                                    ? suite::vector_case_sources(options.suite_dir)
                                    : suite::case_sources(options.suite_dir, options.plugins);
-  if (args.list) {
-    for (const suite::CaseSpec& spec :
-         suite::collect_cases(sources, options.selection).selected.to_run) {
-      fmt::print("{}\n", spec.id);
-    }
-    return 0;
-  }
+  if (args.list) return list_cases(sources, options.selection);
 
   // Every output is checked before the first case runs: a refusal after a
   // long run would lose its verdict.
@@ -242,23 +291,12 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   ResultStream stream(outputs.stream);
 
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  if (!options.plugins.empty()) {
+  if (!options.plugins.empty() && !suite::stop_requested()) {
+    // Stopped during the probe: no case runs, and every one is reported not_run.
     options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout)
                                       .value_or(nlohmann::json::array());
   }
-  std::vector<std::string> plugin_arguments = plugin::plugin_arguments(options.plugins);
-  auto child_command = [&](const std::vector<const suite::CaseSpec*>& batch) {
-    std::vector<std::string> argv{self,           "check",
-                                  "--suite",      args.suite,
-                                  "--runtime",    runtime::active_runtime_name(),
-                                  "--runner-pid", std::to_string(getpid())};
-    for (const suite::CaseSpec* spec : batch) {
-      argv.push_back("--run-case");
-      argv.push_back(spec->id);
-    }
-    argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
-    return argv;
-  };
+  auto child_command = worker_command(self, args.suite, options.plugins);
   bool progress = isatty(STDERR_FILENO) != 0;
   suite::CheckCallbacks callbacks;
   callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started,
@@ -270,7 +308,9 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CheckRun run = suite::run_check(options, sources, child_command, callbacks);
   if (progress) fmt::print(stderr, "\r\033[K");
 
-  write_check_outputs(run, report::check_run_to_json(run), outputs);
+  write_summary_unless_stopped(run, outputs);
+  // A stopped run says which signal stopped it (dlpack-usm-check(1)).
+  if (int signal = suite::stop_signal(); signal != 0) return 128 + signal;
   return static_cast<int>(report::decide_exit_code(run));
 }
 

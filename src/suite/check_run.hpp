@@ -51,7 +51,8 @@ struct CheckRun {
 
   VerdictCounts verdict_counts() const;
   int outcome_count(Outcome outcome) const;
-  // The gate passes when nothing regressed and nothing passed unexpectedly.
+  // The gate passes when nothing regressed, nothing passed unexpectedly and
+  // the run was not interrupted.
   bool gate_passed() const;
 };
 
