@@ -455,6 +455,36 @@ TEST(plugin_check, AHangThenACrashOnTheRerunFailsTheGate) {
   fs::remove_all(dir);
 }
 
+// A NULL deleter is left alone, by the tool as by a consumer: a case that
+// passes with one says so, never that "the deleter ran once".
+TEST(plugin_check, ANullDeleterCaseSaysWhatHappened) {
+  struct Run {
+    std::string role, library, filter, says;
+  };
+  for (const Run& expected :
+       {Run{"producer", "producer_null_deleter", "producer/*/device/float32/C/1.3",
+            "the deleter is NULL: the tool left it alone, and the library keeps the memory"},
+        Run{"consumer", "consumer", "consumer/*/device/null-deleter",
+            "the NULL deleter was left alone (the tool kept ownership)"}}) {
+    fs::path dir = scratch_dir("null-deleter-" + expected.role);
+    ToolResult run =
+        run_tool({"check", "--" + expected.role, fixture(expected.library).string(), "--filter",
+                  expected.filter, "--report", (dir / "report.json").string()});
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    int seen = 0;
+    json report = read_json(dir / "report.json");
+    for (const json& result : report.at("results")) {
+      if (result.at("outcome") != "pass") continue;
+      ++seen;
+      std::string message = result.at("message");
+      EXPECT_NE(message.find(expected.says), std::string::npos) << message;
+      EXPECT_EQ(message.find("deleter ran once"), std::string::npos) << message;
+    }
+    if (seen == 0) GTEST_SKIP() << "no device with USM here";
+    fs::remove_all(dir);
+  }
+}
+
 // A library built for plugin ABI 1 still loads and runs where it always did.
 TEST(plugin_check, Abi1LibrariesKeepLoading) {
   ToolResult run = run_tool({"check", "--producer", fixture("producer").string(), "--filter",
