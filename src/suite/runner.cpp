@@ -130,12 +130,15 @@ CaseResult judge_rerun(const CaseResult& first, const RunContext& where, CaseRes
   state.attempts = rerun.attempts;
   state.first_outcome = first.outcome;
   state.duration_ms = first.duration_ms + rerun.duration_ms;
+  // The repro line runs the case alone, where it passes: say how to run it
+  // after the case before it.
   state.message = fmt::format(
       "passes alone, fails after other cases in one process: a state bug (in its worker it ran "
-      "after {}{}; alone it ended {}): {}",
+      "after {}{}; alone it ended {}; to see it fail, add --filter '{}' --jobs 1 to the repro): "
+      "{}",
       where.previous,
       where.cases_before > 1 ? fmt::format(" and {} more", where.cases_before - 1) : "",
-      to_string(rerun.outcome), first.message);
+      to_string(rerun.outcome), where.previous, first.message);
   return state;
 }
 
