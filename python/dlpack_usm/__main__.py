@@ -69,9 +69,11 @@ def command_check(arguments):
                 print(f"{arguments.expr}  not applicable: {reason.message}")
             return OK
         print_check(arguments, report)
+    if report.interrupted:
+        return _interrupts.exit_code(report.interrupted)
     tally = counts(report.findings)
     failed = tally["error"] > 0 or (arguments.strict and tally["warning"] > 0)
-    return FINDINGS if failed or report.interrupted else OK
+    return FINDINGS if failed else OK
 
 
 def print_check(arguments, report):
@@ -164,6 +166,8 @@ def command_consume(arguments):
                                   json.dumps(found.to_json(), indent=2) + "\n", "--report")
         if arguments.junit:
             _library.write_output(arguments.junit, found.junit(), "--junit")
+    if found.interrupted:
+        return _interrupts.exit_code(found.interrupted)
     return OK if found.passed else FINDINGS
 
 
@@ -256,7 +260,7 @@ def main(argv=None):
         # Before any case ran (the matrix, the consumer's import): no report.
         print(f"dlpack-usm: error: {stop}, before there was anything to report",
               file=sys.stderr)
-        return FINDINGS
+        return _interrupts.exit_code(stop.name)
     except BridgeError as error:
         print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
         if error.hint:

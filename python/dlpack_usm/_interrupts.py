@@ -21,6 +21,12 @@ class Interrupted(BaseException):
         super().__init__(f"interrupted by {self.name}")
 
 
+def exit_code(signal_name):
+    """128 + the signal's number, as the shell and the C++ check report a
+    run a signal stopped (SIGTERM: 143)."""
+    return 128 + signal.Signals[signal_name].value
+
+
 @contextlib.contextmanager
 def stopping_on_signals():
     """Turns the first stop signal into Interrupted, and ignores the rest,

@@ -107,7 +107,7 @@ def test_a_signal_ends_the_run_with_a_partial_report(tmp_path, signum):
     except subprocess.TimeoutExpired:
         command.kill()
         raise
-    assert command.returncode == 1, (command.returncode, stdout, stderr)
+    assert command.returncode == 128 + signum, (command.returncode, stdout, stderr)
     assert f"gate: FAILED (interrupted by {signal.Signals(signum).name})" in stdout, stdout
     assert gone_within([hanging], 2) == []
     document = json.loads(report.read_text())

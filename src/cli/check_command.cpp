@@ -9,7 +9,9 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <system_error>
 #include <thread>
 
 #include <fmt/core.h>
@@ -29,6 +31,8 @@
 #include "suite/check_plan.hpp"
 #include "suite/consumer_cases.hpp"
 #include "suite/plugin_probe.hpp"
+#include "suite/result_channel.hpp"
+#include "suite/stop_signals.hpp"
 #include "suite/vector_cases.hpp"
 #include "suite/worker_containment.hpp"
 
@@ -151,27 +155,27 @@ int run_child(const CheckArguments& args) {
   // killed with SIGKILL, and so does every process a library under test
   // starts in it; one whose run is already gone does not start.
   if (!suite::contain_worker(args.runner_pid)) return 1;
+  // Before any library is loaded: the channel moves out of its way.
+  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
-  int status = suite::run_cases_in_child(sources, args.run_case,
+  int status = suite::run_cases_in_child(channel, sources, args.run_case,
                                          [&args] { start_runtime(args.runtime, true); });
   suite::reap_worker_leftovers();
   return status;
 }
 
-// auto for a library under test: plugin ABI 1 hands a library OpenCL
-// handles, so such a run stays on OpenCL unless --runtime sycl asks for the
-// SYCL handles of plugin ABI 2 (dlpack-usm-plugin(7)).
-std::string gate_runtime(const CheckArguments& args) {
-  if (args.runtime != "auto" || (args.producer.empty() && args.consumer.empty())) {
-    return args.runtime;
-  }
-  print_note(
-      "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
-      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)");
-  return "opencl";
+// The probe child: loads the libraries under test once and describes them.
+int run_probe(const CheckArguments& args) {
+  if (!suite::contain_worker(args.runner_pid)) return 1;
+  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
+  start_runtime(args.runtime, true);
+  int status = suite::describe_plugins_in_child(channel, plugin_specs(args));
+  suite::reap_worker_leftovers();
+  return status;
 }
 
-int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
+suite::CheckOptions check_options(const CheckArguments& args,
+                                  const std::vector<std::string>& command_line) {
   suite::CheckOptions options;
   options.suite_dir = args.suite;
   options.selection.id_globs = args.filters;
@@ -192,6 +196,70 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   options.command_line = command_line;
   options.label = args.label;
   options.plugins = plugin_specs(args);
+  return options;
+}
+
+// The argv of a worker that runs a batch of cases.
+std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>&)> worker_command(
+    const std::string& self, const std::string& suite_dir,
+    const std::vector<plugin::PluginSpec>& plugins) {
+  return [self, suite_dir, plugin_arguments = plugin::plugin_arguments(plugins)](
+             const std::vector<const suite::CaseSpec*>& batch) {
+    std::vector<std::string> argv{self,           "check",
+                                  "--suite",      suite_dir,
+                                  "--runtime",    runtime::active_runtime_name(),
+                                  "--runner-pid", std::to_string(getpid())};
+    for (const suite::CaseSpec* spec : batch) {
+      argv.push_back("--run-case");
+      argv.push_back(spec->id);
+    }
+    argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
+    return argv;
+  };
+}
+
+// Writes the outputs. A reader of the summary that went away (SIGPIPE,
+// EPIPE) after the files were written costs nothing more than the summary.
+void write_summary_unless_stopped(const suite::CheckRun& run, const CheckOutputs& outputs) {
+  try {
+    write_check_outputs(run, report::check_run_to_json(run), outputs);
+  } catch (const std::system_error&) {
+    if (suite::stop_signal() != SIGPIPE) throw;
+  }
+}
+
+// check --list: the ids, one a line. A reader that went away (head) stops
+// the listing as SIGPIPE would: exit 141.
+int list_cases(suite::CaseSources& sources, const suite::Selection& selection) {
+  try {
+    for (const suite::CaseSpec& spec : suite::collect_cases(sources, selection).selected.to_run) {
+      fmt::print("{}\n", printable(spec.id));
+    }
+    std::fflush(stdout);
+  } catch (const std::system_error&) {
+    if (suite::stop_signal() == 0) throw;
+  }
+  return suite::stop_signal() != 0 ? 128 + suite::stop_signal() : 0;
+}
+
+// auto for a library under test: plugin ABI 1 hands a library OpenCL
+// handles, so such a run stays on OpenCL unless --runtime sycl asks for the
+// SYCL handles of plugin ABI 2 (dlpack-usm-plugin(7)).
+std::string gate_runtime(const CheckArguments& args) {
+  if (args.runtime != "auto" || (args.producer.empty() && args.consumer.empty())) {
+    return args.runtime;
+  }
+  print_note(
+      "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
+      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)");
+  return "opencl";
+}
+
+int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
+  // From here on a stop signal ends the run with its report, wherever it
+  // comes: starting the runtime, probing the libraries, running the cases.
+  suite::StopSignals stop_signals;
+  suite::CheckOptions options = check_options(args, command_line);
 
   if (!options.required_features.empty()) require_known_features(args, options.plugins);
   if (args.vectors_only && !options.plugins.empty()) {
@@ -213,13 +281,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CaseSources sources = args.vectors_only
                                    ? suite::vector_case_sources(options.suite_dir)
                                    : suite::case_sources(options.suite_dir, options.plugins);
-  if (args.list) {
-    for (const suite::CaseSpec& spec :
-         suite::collect_cases(sources, options.selection).selected.to_run) {
-      fmt::print("{}\n", printable(spec.id));
-    }
-    return 0;
-  }
+  if (args.list) return list_cases(sources, options.selection);
 
   // Every output is checked before the first case runs: a refusal after a
   // long run would lose its verdict.
@@ -229,22 +291,12 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   ResultStream stream(outputs.stream);
 
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  if (!options.plugins.empty()) {
-    options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout);
+  if (!options.plugins.empty() && !suite::stop_requested()) {
+    // Stopped during the probe: no case runs, and every one is reported not_run.
+    options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout)
+                                      .value_or(nlohmann::json::array());
   }
-  std::vector<std::string> plugin_arguments = plugin::plugin_arguments(options.plugins);
-  auto child_command = [&](const std::vector<const suite::CaseSpec*>& batch) {
-    std::vector<std::string> argv{self,           "check",
-                                  "--suite",      args.suite,
-                                  "--runtime",    runtime::active_runtime_name(),
-                                  "--runner-pid", std::to_string(getpid())};
-    for (const suite::CaseSpec* spec : batch) {
-      argv.push_back("--run-case");
-      argv.push_back(spec->id);
-    }
-    argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
-    return argv;
-  };
+  auto child_command = worker_command(self, args.suite, options.plugins);
   bool progress = isatty(STDERR_FILENO) != 0;
   suite::CheckCallbacks callbacks;
   callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started,
@@ -256,7 +308,9 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CheckRun run = suite::run_check(options, sources, child_command, callbacks);
   if (progress) fmt::print(stderr, "\r\033[K");
 
-  write_check_outputs(run, report::check_run_to_json(run), outputs);
+  write_summary_unless_stopped(run, outputs);
+  // A stopped run says which signal stopped it (dlpack-usm-check(1)).
+  if (int signal = suite::stop_signal(); signal != 0) return 128 + signal;
   return static_cast<int>(report::decide_exit_code(run));
 }
 
@@ -331,13 +385,7 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       return;
     }
     if (args->probe_plugins) {
-      if (!suite::contain_worker(args->runner_pid)) {
-        outcome.exit_code = 1;
-        return;
-      }
-      start_runtime(args->runtime, true);
-      outcome.exit_code = suite::describe_plugins_in_child(plugin_specs(*args));
-      suite::reap_worker_leftovers();
+      outcome.exit_code = run_probe(*args);
       return;
     }
     outcome.exit_code = run_gate(*args, outcome.command_line);

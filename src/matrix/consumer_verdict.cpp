@@ -93,7 +93,8 @@ ConsumerVerdict Judgement::finish(std::string profile_class, std::string message
 }
 
 std::string deleter_note(const ConsumerObservation& seen) {
-  if (seen.null_deleter) return "the NULL deleter was left alone";
+  if (seen.null_deleter) return "the NULL deleter was left alone (the tool kept ownership)";
+  if (seen.expected_deleter_calls == 0) return "no tensor was handed over";
   if (seen.expected_deleter_calls == 1) return "the deleter ran once";
   return fmt::format("the deleter ran once for each of the {} tensors", seen.deleter_calls);
 }

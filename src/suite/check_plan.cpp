@@ -17,6 +17,7 @@
 #include "suite/live_cases.hpp"
 #include "suite/owner_answer_cases.hpp"
 #include "suite/producer_cases.hpp"
+#include "suite/stop_signals.hpp"
 #include "suite/vector_cases.hpp"
 
 namespace dlpack_usm::suite {
@@ -255,6 +256,9 @@ CheckRun run_check(
                                      options.required_features)});
   };
   std::vector<CaseResult> results = run_isolated(selected, runner);
+  // A stop signal during the run interrupts it, even one that came after
+  // its last case: the command ends on the signal, never on a verdict.
+  run.interrupted = stop_requested();
   run.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   run.finished_at = now_rfc3339();

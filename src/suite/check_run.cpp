@@ -33,8 +33,10 @@ int CheckRun::outcome_count(Outcome outcome) const {
 }
 
 bool CheckRun::gate_passed() const {
+  // An interrupted run never passes: the cases it did not finish may be
+  // expected to fail, but nobody saw them do so.
   VerdictCounts counts = verdict_counts();
-  return counts.regression == 0 && counts.unexpected_pass == 0 && !interrupted;
+  return !interrupted && counts.regression == 0 && counts.unexpected_pass == 0;
 }
 
 bool is_plain_label(std::string_view text) {

@@ -1,8 +1,10 @@
 #include "suite/child_process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,42 +28,67 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-}  // namespace
+// The descriptors of a child in the making: the runner keeps `out`, `err`
+// and `result`; the child gets the `*_child` ends.
+struct ChildEnds {
+  int out = -1, out_child = -1;
+  int err = -1, err_child = -1;
+  int result = -1, result_child = -1;
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout) {
-  int out_pipe[2];
-  int err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    throw Error(ExitCode::internal, fmt::format("pipe failed: {}", std::strerror(errno)));
+  void close_child_ends() {
+    close_fd(out_child);
+    close_fd(err_child);
+    close_fd(result_child);
   }
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    throw Error(ExitCode::internal, fmt::format("pipe failed: {}", std::strerror(errno)));
+  void close_all() {
+    close_child_ends();
+    close_fd(out);
+    close_fd(err);
+    close_fd(result);
   }
-  // The result channel's write end above the standard descriptors, so that
-  // dup2 onto kResultFd never meets itself (and keeps close-on-exec).
-  int result_pipe[2];
-  if (pipe2(result_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    close(err_pipe[0]);
-    close(err_pipe[1]);
-    throw Error(ExitCode::internal, fmt::format("pipe failed: {}", std::strerror(errno)));
+};
+
+[[noreturn]] void fail_to_open(const char* what, ChildEnds& ends) {
+  int error = errno;
+  ends.close_all();
+  throw Error(ExitCode::internal, fmt::format("{} failed: {}", what, std::strerror(error)));
+}
+
+// Every end close-on-exec; the child's end of the channel above the standard
+// descriptors, so that dup2 onto kResultFd never meets itself. The channel
+// is a socket pair: the nonce goes to the child through it.
+ChildEnds open_child_ends() {
+  ChildEnds ends;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) fail_to_open("pipe", ends);
+  ends.out = fds[0];
+  ends.out_child = fds[1];
+  if (pipe2(fds, O_CLOEXEC) != 0) fail_to_open("pipe", ends);
+  ends.err = fds[0];
+  ends.err_child = fds[1];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    fail_to_open("socketpair", ends);
   }
-  int result_writer = fcntl(result_pipe[1], F_DUPFD_CLOEXEC, 10);
-  close(result_pipe[1]);
+  ends.result = fds[0];
+  ends.result_child = fcntl(fds[1], F_DUPFD_CLOEXEC, 10);
+  close(fds[1]);
+  if (ends.result_child < 0) fail_to_open("fcntl", ends);
+  return ends;
+}
+
+// posix_spawn's status: argv[0] in a process group of its own, stdin from
+// /dev/null, the child ends on 1, 2 and kResultFd.
+int spawn_child(const std::vector<std::string>& argv, const ChildEnds& ends, pid_t* pid) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  posix_spawn_file_actions_adddup2(&actions, result_writer, kResultFd);
+  posix_spawn_file_actions_adddup2(&actions, ends.out_child, 1);
+  posix_spawn_file_actions_adddup2(&actions, ends.err_child, 2);
+  posix_spawn_file_actions_adddup2(&actions, ends.result_child, kResultFd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
-
   std::vector<std::string> strings = argv;
   std::vector<char*> pointers;
   for (std::string& s : strings) pointers.push_back(s.data());
@@ -70,18 +97,48 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration
   std::vector<char*> environment_pointers;
   for (std::string& entry : environment) environment_pointers.push_back(entry.data());
   environment_pointers.push_back(nullptr);
-  started_ = Clock::now();
-  deadline_ = started_ + timeout;
-  int status = posix_spawn(&pid_, pointers[0], &actions, &attributes, pointers.data(),
+  int status = posix_spawn(pid, pointers[0], &actions, &attributes, pointers.data(),
                            environment_pointers.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  close(result_writer);
-  out_fd_ = out_pipe[0];
-  err_fd_ = err_pipe[0];
-  result_fd_ = result_pipe[0];
+  return status;
+}
+
+// The nonce, then the runner's direction of the channel is closed: the
+// child only ever reads this one line. Sent while the runner still holds
+// the child's end, so it cannot fail for want of a reader.
+void send_nonce(int fd, const std::string& nonce) {
+  std::string line = nonce + "\n";
+  ssize_t sent = send(fd, line.data(), line.size(), MSG_NOSIGNAL);
+  if (sent != static_cast<ssize_t>(line.size())) {
+    throw Error(ExitCode::internal,
+                fmt::format("sending a worker its nonce failed: {}", std::strerror(errno)));
+  }
+  shutdown(fd, SHUT_WR);
+}
+
+}  // namespace
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout)
+    : nonce_(make_channel_nonce()) {
+  ChildEnds ends = open_child_ends();
+  started_ = Clock::now();
+  deadline_ = started_ + timeout;
+  int status = spawn_child(argv, ends, &pid_);
+  if (status == 0) {
+    try {
+      send_nonce(ends.result, nonce_);
+    } catch (const Error&) {
+      ::kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      ends.close_all();
+      throw;
+    }
+  }
+  ends.close_child_ends();
+  out_fd_ = ends.out;
+  err_fd_ = ends.err;
+  result_fd_ = ends.result;
   if (status != 0) {
     close_fd(out_fd_);
     close_fd(err_fd_);
@@ -107,7 +164,8 @@ ChildProcess::ChildProcess(ChildProcess&& other) noexcept
       signal_(other.signal_),
       out_(std::move(other.out_)),
       err_(std::move(other.err_)),
-      results_(std::move(other.results_)) {
+      results_(std::move(other.results_)),
+      nonce_(std::move(other.nonce_)) {
   other.pid_ = -1;
   other.out_fd_ = -1;
   other.err_fd_ = -1;
@@ -159,18 +217,26 @@ void ChildProcess::kill_group() {
   if (pid_ <= 0 || reaped_) return;
   if (past_deadline()) timed_out_ = true;
   ::kill(-pid_, SIGKILL);
+  // A library that moved the child into another group (setpgid) took it
+  // out of reach of the group's kill.
+  ::kill(pid_, SIGKILL);
 }
 
-void ChildProcess::wait() {
-  reap(true);
+bool ChildProcess::wait(Clock::duration limit) {
+  Clock::time_point give_up = Clock::now() + limit;
+  while (!reap()) {
+    if (Clock::now() >= give_up) return false;
+    poll(nullptr, 0, 5);
+  }
+  return true;
 }
 
-bool ChildProcess::reap(bool block) {
+bool ChildProcess::reap() {
   if (pid_ <= 0 || reaped_) return true;
   int status = 0;
   pid_t result = 0;
   do {
-    result = waitpid(pid_, &status, block ? 0 : WNOHANG);
+    result = waitpid(pid_, &status, WNOHANG);
   } while (result < 0 && errno == EINTR);
   if (result == 0) return false;
   reaped_ = true;

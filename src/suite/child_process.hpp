@@ -1,6 +1,7 @@
 // One isolated child process of the runner: its own process group (so a
 // watchdog kill takes its helpers too), stdout and stderr captured through
-// pipes, a result channel of its own (its fd 3, kResultFd), and a deadline.
+// pipes, a result channel of its own (result_channel.hpp: handed over as its
+// fd 3 with a nonce of its own), and a deadline.
 #pragma once
 
 #include <sys/types.h>
@@ -9,11 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace dlpack_usm::suite {
+#include "suite/result_channel.hpp"
 
-// The descriptor on which a child writes its results, one JSON line per case:
-// never its stdout, where a library under test may print anything.
-inline constexpr int kResultFd = 3;
+namespace dlpack_usm::suite {
 
 class ChildProcess {
  public:
@@ -35,16 +34,20 @@ class ChildProcess {
   bool past_deadline() const { return Clock::now() >= deadline_; }
   // A worker that reported a case gets the full timeout for the next one.
   void restart_deadline(Clock::duration timeout) { deadline_ = Clock::now() + timeout; }
-  // The complete lines received on the result channel since the last call.
+  // The complete lines received on the result channel since the last call,
+  // as sent: each framed with nonce() by the child (unframe_line).
   std::vector<std::string> take_result_lines();
+  const std::string& nonce() const { return nonce_; }
 
-  // Kills the whole process group (the watchdog, or an interrupted run).
+  // Kills the whole process group, and the child itself, which a library
+  // may have moved to another group (the watchdog, or an interrupted run).
   void kill_group();
-  // Reaps the child once its output is closed or it was killed.
-  void wait();
+  // Reaps the child, waiting at most `limit`: one stuck in the kernel after
+  // SIGKILL must not hold the run. True once reaped.
+  bool wait(Clock::duration limit = std::chrono::seconds(2));
   // Reaps it if it has ended; true once reaped. A child that closed its
   // output may still run, so the runner polls this until the deadline.
-  bool reap(bool block);
+  bool reap();
 
   bool timed_out() const { return timed_out_; }
   bool exited() const { return exited_; }
@@ -70,6 +73,7 @@ class ChildProcess {
   std::string out_;
   std::string err_;
   std::string results_;  // result-channel bytes not yet split into lines
+  std::string nonce_;
 };
 
 }  // namespace dlpack_usm::suite

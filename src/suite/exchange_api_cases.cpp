@@ -118,9 +118,8 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
                      fmt::format("plugin:exchange-api:{}", device.selector_name), found);
   if (tensor.facts.body_read) check_prototype(asked, tensor.facts, found);
   release_and_check_freed(session.runtime(), tensor, found);
-  return found.result(spec.id,
-                      "the tensor matches its prototype and the rules; the deleter ran once and "
-                      "released the allocation");
+  return found.result(spec.id, fmt::format("the tensor matches its prototype and the rules; {}",
+                                           release_note(tensor)));
 }
 
 }  // namespace

@@ -67,4 +67,15 @@ void release_and_check_freed(runtime::Runtime& runtime, ProducedTensor& tensor,
   }
 }
 
+std::string release_note(const ProducedTensor& tensor) {
+  if (!tensor.facts.has_deleter) {
+    return "the deleter is NULL: the tool left it alone, and the library keeps the memory";
+  }
+  if (tensor.pointer.kind == facts::UsmKind::unknown) {
+    return "the deleter ran once (the runtime does not know the pointer, so whether it released "
+           "the allocation cannot be seen)";
+  }
+  return "the deleter ran once and released the allocation";
+}
+
 }  // namespace dlpack_usm::suite

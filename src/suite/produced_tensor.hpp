@@ -39,4 +39,9 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
 void release_and_check_freed(runtime::Runtime& runtime, ProducedTensor& tensor,
                              CaseFindings& found);
 
+// What release_and_check_freed did, in words for a case's message: the
+// deleter ran and released the allocation, ran where the release cannot be
+// seen, or was NULL and left alone.
+std::string release_note(const ProducedTensor& tensor);
+
 }  // namespace dlpack_usm::suite

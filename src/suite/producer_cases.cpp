@@ -226,9 +226,8 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   }
   release_and_check_freed(runtime, tensor, found);
   return found.result(spec.id,
-                      fmt::format("{} elements read back in logical order match the pattern; the "
-                                  "deleter ran once and released the allocation",
-                                  elements_checked));
+                      fmt::format("{} elements read back in logical order match the pattern; {}",
+                                  elements_checked, release_note(tensor)));
 }
 
 }  // namespace

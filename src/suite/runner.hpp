@@ -1,24 +1,23 @@
 // Runs cases isolated, as dEQP's runners do: workers (the tool re-executed,
 // never a bare fork once OpenCL threads exist) each run a batch of cases and
-// report each on a result channel of their own (ChildProcess's kResultFd),
-// so the runtime starts once per worker. A case that crashes, aborts, exits
-// or hangs is charged as crash or timeout to that case alone, and the rest
-// of its batch goes on in a fresh worker; a failing case is re-run alone in
-// a fresh process before it is called a failure or a flake.
+// report each on a result channel of their own (result_channel.hpp), so the
+// runtime starts once per worker. A case that crashes, aborts, exits or
+// hangs is charged as crash or timeout to that case alone, and the rest of
+// its batch goes on in a fresh worker; a failing case is re-run alone in a
+// fresh process before it is called a failure, a flake or a state bug.
 #pragma once
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "suite/case.hpp"
+#include "suite/result_channel.hpp"
 
 namespace dlpack_usm::suite {
-
-// The line prefix a child writes its result behind, so driver or plugin
-// chatter on stdout cannot be mistaken for it.
-inline constexpr const char* kResultMarker = "DLPACK-USM-RESULT ";
 
 // The line a worker writes on the result channel once its runtime is up and
 // its cases are known: a case's timeout counts from there, so that starting
@@ -42,22 +41,25 @@ struct RunnerOptions {
   std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
 };
 
-// Results in the order of `cases`. SIGINT/SIGTERM stop the run: running
-// children are killed, and they and the cases not started become not_run.
+// Results in the order of `cases`. A stop signal (stop_signals.hpp) stops
+// the run: running children are killed, and they and the cases not started
+// become not_run.
 std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
                                      const RunnerOptions& options);
 
-// The worker side: runs the cases `ids` of `sources` in order, writing one
-// JSON line per case to kResultFd (to stdout behind kResultMarker when run
-// by hand), and returns the process exit code. Only the sources the ids name
+// The worker side: runs the cases `ids` of `sources` in order, sending one
+// JSON line per case on `channel` (taken before any library under test was
+// loaded), and returns the process exit code. Only the sources the ids name
 // list their cases, and `start_runtime` is called first when one of them
 // needs the runtime.
-int run_cases_in_child(CaseSources& sources, const std::vector<std::string>& ids,
+int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
+                       const std::vector<std::string>& ids,
                        const std::function<void()>& start_runtime = {});
 
 // The result JSON exchanged between child and parent (also the report's).
 nlohmann::json result_to_json(const CaseResult& result);
-CaseResult result_from_child_output(const std::string& id, const std::string& out);
-CaseResult result_from_line(const std::string& id, const std::string& line);
+// The result `payload` gives case `id`; nullopt when it is none (not JSON,
+// no known outcome, another case's id).
+std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload);
 
 }  // namespace dlpack_usm::suite

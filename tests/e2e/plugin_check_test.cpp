@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../unit/allocation_reporting.hpp"
+#include "e2e_files.hpp"
 #include "runtime/runtime.hpp"
 #include "sycl_presence.hpp"
 #include "tool_process.hpp"
@@ -26,28 +27,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-fs::path fixture(const std::string& library) {
-  return fs::path(DLPACK_USM_FIXTURE_PLUGIN_DIR) / ("libfixture_" + library + ".so");
-}
-
-json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return json::parse(text.str());
-}
-
 std::vector<json> behaviour_rows() {
   json table = read_json(source_path("fixtures/plugins/behaviour_vectors.json"));
   return table.at("vectors").get<std::vector<json>>();
-}
-
-fs::path scratch_dir(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("dlpack-usm-plugin-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
 }
 
 // The device part of a case id ("producer/opencl:cpu:0.1/device/...").
@@ -471,6 +453,36 @@ TEST(plugin_check, AHangThenACrashOnTheRerunFailsTheGate) {
   EXPECT_NE(run.out.find(": timeout, then crash on re-run ("), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("gate: FAILED"), std::string::npos) << run.out;
   fs::remove_all(dir);
+}
+
+// A NULL deleter is left alone, by the tool as by a consumer: a case that
+// passes with one says so, never that "the deleter ran once".
+TEST(plugin_check, ANullDeleterCaseSaysWhatHappened) {
+  struct Run {
+    std::string role, library, filter, says;
+  };
+  for (const Run& expected :
+       {Run{"producer", "producer_null_deleter", "producer/*/device/float32/C/1.3",
+            "the deleter is NULL: the tool left it alone, and the library keeps the memory"},
+        Run{"consumer", "consumer", "consumer/*/device/null-deleter",
+            "the NULL deleter was left alone (the tool kept ownership)"}}) {
+    fs::path dir = scratch_dir("null-deleter-" + expected.role);
+    ToolResult run =
+        run_tool({"check", "--" + expected.role, fixture(expected.library).string(), "--filter",
+                  expected.filter, "--report", (dir / "report.json").string()});
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    int seen = 0;
+    json report = read_json(dir / "report.json");
+    for (const json& result : report.at("results")) {
+      if (result.at("outcome") != "pass") continue;
+      ++seen;
+      std::string message = result.at("message");
+      EXPECT_NE(message.find(expected.says), std::string::npos) << message;
+      EXPECT_EQ(message.find("deleter ran once"), std::string::npos) << message;
+    }
+    if (seen == 0) GTEST_SKIP() << "no device with USM here";
+    fs::remove_all(dir);
+  }
 }
 
 // A library built for plugin ABI 1 still loads and runs where it always did.

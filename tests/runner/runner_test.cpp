@@ -139,6 +139,54 @@ TEST(Runner, ResultsTravelOnTheirOwnChannel) {
   EXPECT_EQ(results["selftest/flood"].outcome, Outcome::pass) << results["selftest/flood"].message;
 }
 
+// A library shares its worker's process: a pass it writes on descriptor 3
+// (where the channel once was) reaches nothing; one it writes on the
+// channel itself lacks the worker's nonce, and is charged to the running
+// case as an error, not re-run into a pass; and a fork of the worker that
+// carries on with the batch reports nothing, so its pass does not hide the
+// worker's real failure.
+TEST(Runner, ALibraryCannotWriteResultsOnTheChannel) {
+  StateDirectory state;
+  RunnerOptions options = options_for_tests();
+  options.jobs = 1;
+  auto ordered = run_isolated(
+      selftest_cases({"forge-fd3", "forge-channel", "fork-carry-on", "pass"}), options);
+  ASSERT_EQ(ordered.size(), 4u);
+  for (std::size_t real_failure : {0u, 2u}) {
+    EXPECT_EQ(ordered[real_failure].outcome, Outcome::fail) << ordered[real_failure].message;
+    EXPECT_EQ(ordered[real_failure].message, "the real result");
+  }
+  EXPECT_EQ(ordered[1].outcome, Outcome::error) << ordered[1].message;
+  EXPECT_NE(ordered[1].message.find("result channel"), std::string::npos) << ordered[1].message;
+  EXPECT_EQ(ordered[1].attempts, 1) << "an error of the channel was re-run";
+  EXPECT_EQ(decide_verdict(ordered[1], Expectations{}), Verdict::regression);
+  EXPECT_EQ(ordered[3].outcome, Outcome::pass) << ordered[3].message;
+}
+
+// Failing after another case of its worker and passing alone on the re-run
+// is a state bug, not a flake: the case keeps its failing outcome and says
+// so (as the first case of its worker it would be a flake:
+// AChangedResultOnReRunIsFlaky).
+TEST(Runner, AFailureOnlyAfterOtherCasesIsAStateBug) {
+  StateDirectory state;
+  RunnerOptions options = options_for_tests();
+  options.jobs = 1;
+  auto ordered = run_isolated(selftest_cases({"pass", "state"}), options);
+  ASSERT_EQ(ordered.size(), 2u);
+  const CaseResult& result = ordered[1];
+  EXPECT_EQ(result.outcome, Outcome::fail) << result.message;
+  EXPECT_EQ(result.attempts, 2);
+  EXPECT_NE(result.message.find("passes alone, fails after other cases in one process: a state "
+                                "bug"),
+            std::string::npos)
+      << result.message;
+  EXPECT_NE(result.message.find("selftest/pass"), std::string::npos) << result.message;
+  EXPECT_EQ(decide_verdict(result, Expectations{}), Verdict::regression);
+  Expectations baseline;
+  baseline.files.push_back(parse_expectation_text("selftest/state\n", "baseline.txt", "baseline"));
+  EXPECT_EQ(decide_verdict(result, baseline), Verdict::expected_failure);
+}
+
 TEST(Runner, HarnessExceptionsAreErrorsNotCrashes) {
   auto results = by_id(run_isolated(selftest_cases({"error"}), options_for_tests()));
   EXPECT_EQ(results["selftest/error"].outcome, Outcome::error);
@@ -287,8 +335,9 @@ int main(int argc, char** argv) {
     setenv("DLPACK_USM_SELFTEST_STATE", argv[2], 1);
     std::vector<std::string> ids;
     for (int i = 3; i + 1 < argc; i += 2) ids.push_back(argv[i + 1]);
+    dlpack_usm::suite::ResultChannel channel = dlpack_usm::suite::ResultChannel::take_inherited();
     dlpack_usm::suite::CaseSources sources = dlpack_usm::suite::testing::selftest_sources();
-    return dlpack_usm::suite::run_cases_in_child(sources, ids);
+    return dlpack_usm::suite::run_cases_in_child(channel, sources, ids);
   }
   dlpack_usm::suite::g_self = std::filesystem::canonical("/proc/self/exe").string();
   testing::InitGoogleTest(&argc, argv);

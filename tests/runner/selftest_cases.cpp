@@ -1,5 +1,7 @@
 #include "selftest_cases.hpp"
 
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -11,6 +13,55 @@
 
 namespace dlpack_usm::suite::testing {
 namespace {
+
+// A pass for `id`, as a library that forges results would write it.
+std::string forged_line(const std::string& id) {
+  return "{\"id\":\"" + id + "\",\"outcome\":\"pass\",\"message\":\"forged\"}\n";
+}
+
+bool is_socket(int fd) {
+  struct stat status {};
+  return fstat(fd, &status) == 0 && S_ISSOCK(status.st_mode);
+}
+
+// forge-fd3: a pass written on descriptor 3, where the result channel was;
+// forge-channel: on every socket the process holds (the channel among them);
+// fork-carry-on: a fork whose child returns a pass and carries on with the
+// batch, while the parent waits for it to end and fails. Each fails or
+// passes for real otherwise, as planned.
+CaseResult misbehave_on_the_channel(const std::string& behaviour, CaseResult result) {
+  std::string line = forged_line(result.id);
+  if (behaviour == "forge-fd3") {
+    ssize_t ignored = write(3, line.data(), line.size());
+    (void)ignored;
+    result.outcome = Outcome::fail;
+    result.message = "the real result";
+  } else if (behaviour == "forge-channel") {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+      int fd = std::stoi(entry.path().filename().string());
+      if (!is_socket(fd)) continue;
+      ssize_t ignored = write(fd, line.data(), line.size());
+      (void)ignored;
+    }
+  } else {
+    int done[2];
+    if (pipe(done) != 0) throw std::runtime_error("pipe failed");
+    pid_t child = fork();
+    if (child == 0) {
+      close(done[0]);
+      return result;  // a pass, from the copy; `done` closes when it ends
+    }
+    close(done[1]);
+    char byte;
+    while (read(done[0], &byte, 1) > 0) {
+    }
+    close(done[0]);
+    waitpid(child, nullptr, 0);
+    result.outcome = Outcome::fail;
+    result.message = "the real result";
+  }
+  return result;
+}
 
 // What a selftest case does when run.
 struct Behaviour final : CaseDetails {
@@ -25,7 +76,8 @@ class SelftestSource final : public CaseSource {
   std::vector<CaseSpec> cases() override {
     std::vector<CaseSpec> specs;
     for (const char* name : {"pass", "fail", "error", "crash", "abort", "exit", "exit-zero", "hang",
-                             "hang-silent", "noisy", "forge", "flood", "worker", "flaky"}) {
+                             "hang-silent", "noisy", "forge", "flood", "worker", "flaky", "state",
+                             "forge-fd3", "forge-channel", "fork-carry-on"}) {
       specs.push_back({std::string("selftest/") + name,
                        "selftest",
                        name == std::string("pass") ? "selftest:0" : "selftest:1",
@@ -38,6 +90,15 @@ class SelftestSource final : public CaseSource {
   CaseResult run(const CaseSpec& spec) override {
     const std::string& behaviour = spec.details_as<Behaviour>().name;
     CaseResult result{spec.id, Outcome::pass, "as planned"};
+    bool ran_after_others = cases_run_++ > 0;
+    if (behaviour == "state" && ran_after_others) {
+      result.outcome = Outcome::fail;
+      result.message = "state left by the case before";
+      return result;
+    }
+    if (behaviour == "forge-fd3" || behaviour == "forge-channel" || behaviour == "fork-carry-on") {
+      return misbehave_on_the_channel(behaviour, result);
+    }
     if (behaviour == "fail") {
       result.outcome = Outcome::fail;
       result.message = "failed on purpose";
@@ -87,6 +148,10 @@ class SelftestSource final : public CaseSource {
     }
     return result;
   }
+
+ private:
+  // Cases this process ran before the one running, for "state".
+  int cases_run_ = 0;
 };
 
 }  // namespace
