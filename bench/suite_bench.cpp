@@ -17,7 +17,7 @@
 
 #include "capsule/capsule_file.hpp"
 #include "rules/rule.hpp"
-#include "suite/vector_cases.hpp"
+#include "suite/cases/vectors/vector_cases.hpp"
 
 namespace {
 

@@ -100,7 +100,7 @@ def test_the_matrix_names_each_cells_twin_and_the_one_legend():
 def test_the_bridge_offers_what_the_matrix_lists():
     matrix = _offers.matrix()
     names = [cell["name"] for cell in matrix["cells"]]
-    # The axes of suite/consumer_matrix.cpp, one definition for C++ and Python.
+    # The axes of matrix/consumer_matrix.cpp, one definition for C++ and Python.
     for name in ("legacy", "c-order", "dtype-bool", "dtype-bfloat16", "dtype-float4_e2m1fn",
                  "negative-stride", "broadcast", "size0-null-data", "scalar-byte-offset",
                  "ndim-40", "read-only", "is-copied", "major-version-2", "strides-null-1.2"):

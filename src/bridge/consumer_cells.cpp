@@ -7,9 +7,9 @@
 #include "common/error.hpp"
 #include "dlpack/names.hpp"
 #include "matrix/consumer_verdict.hpp"
+#include "matrix/live_matrix.hpp"
 #include "report/rules_report.hpp"
 #include "rules/rule_ids.hpp"
-#include "suite/live_matrix.hpp"
 
 namespace dlpack_usm::bridge {
 namespace {

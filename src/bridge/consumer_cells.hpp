@@ -1,5 +1,5 @@
 // The consumer matrix of `check --consumer` as the Python package sees it:
-// the cells (suite/consumer_matrix.hpp) and the root devices with USM of the
+// the cells (matrix/consumer_matrix.hpp) and the root devices with USM of the
 // bridge's runtime, as one JSON document, so that `python3 -m dlpack_usm
 // consume` offers exactly what the command line offers.
 #pragma once
@@ -10,8 +10,8 @@
 
 // consumer_matrix.hpp names dl::Release without including its header.
 #include "dlpack/names.hpp"
+#include "matrix/consumer_matrix.hpp"
 #include "runtime/runtime.hpp"
-#include "suite/consumer_matrix.hpp"
 
 namespace dlpack_usm::bridge {
 

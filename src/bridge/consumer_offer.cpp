@@ -16,7 +16,7 @@
 #include "exchange/layout.hpp"
 #include "exchange/pattern.hpp"
 #include "facts/element_size.hpp"
-#include "suite/offered_tensor.hpp"
+#include "matrix/offered_tensor.hpp"
 
 namespace dlpack_usm::bridge {
 namespace {

@@ -26,15 +26,15 @@
 #include "common/error.hpp"
 #include "common/printable.hpp"
 #include "plugin/plugin_spec.hpp"
-#include "report/check_report.hpp"
+#include "report/formats/check_report.hpp"
 #include "runtime/runtime_choice.hpp"
-#include "suite/check_plan.hpp"
-#include "suite/consumer_cases.hpp"
-#include "suite/plugin_probe.hpp"
-#include "suite/result_channel.hpp"
-#include "suite/stop_signals.hpp"
-#include "suite/vector_cases.hpp"
-#include "suite/worker_containment.hpp"
+#include "suite/cases/consumer/consumer_cases.hpp"
+#include "suite/cases/plugin/plugin_probe.hpp"
+#include "suite/cases/vectors/vector_cases.hpp"
+#include "suite/gate/check_plan.hpp"
+#include "suite/runner/result_channel.hpp"
+#include "suite/runner/stop_signals.hpp"
+#include "suite/runner/worker_containment.hpp"
 
 namespace dlpack_usm::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <fmt/core.h>
 
 #include "common/atomic_file.hpp"
-#include "report/check_report.hpp"
+#include "report/formats/check_report.hpp"
 
 namespace dlpack_usm::cli {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suite/check_run.hpp"
+#include "suite/model/check_run.hpp"
 
 namespace dlpack_usm::cli {
 

@@ -13,8 +13,8 @@
 #include "cli/commands.hpp"
 #include "common/error.hpp"
 #include "report/merged_report.hpp"
-#include "suite/expectations.hpp"
-#include "suite/report_merge.hpp"
+#include "suite/gate/report_merge.hpp"
+#include "suite/model/expectations.hpp"
 
 namespace dlpack_usm::cli {
 namespace {
@@ -59,8 +59,8 @@ int merge_reports(const MergeArguments& args, const std::vector<std::string>& co
   for (const std::string& path : args.flakes) {
     expectations.push_back(suite::read_expectation_file(path, "flakes"));
   }
-  std::vector<suite::ShardReport> inputs;
-  for (const std::string& file : args.files) inputs.push_back(suite::read_shard_report(file));
+  std::vector<report::ShardReport> inputs;
+  for (const std::string& file : args.files) inputs.push_back(report::read_shard_report(file));
   suite::MergedRun merged = suite::merge_shard_reports(inputs, expectations, command_line);
   write_check_outputs(merged.run, report::merged_run_to_json(merged), args.outputs);
   return static_cast<int>(merged.run.gate_passed() ? ExitCode::ok : ExitCode::findings);

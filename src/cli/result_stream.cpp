@@ -11,7 +11,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "report/check_report.hpp"
+#include "report/formats/check_report.hpp"
 
 namespace dlpack_usm::cli {
 namespace {

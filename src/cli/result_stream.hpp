@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "suite/check_run.hpp"
+#include "suite/model/check_run.hpp"
 
 namespace dlpack_usm::cli {
 

@@ -1,6 +1,6 @@
 #include "report/merged_report.hpp"
 
-#include "report/check_report.hpp"
+#include "report/formats/check_report.hpp"
 
 namespace dlpack_usm::report {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suite/report_merge.hpp"
+#include "suite/model/merged_run.hpp"
 
 namespace dlpack_usm::report {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "report/printer.hpp"
-#include "suite/consumer_profile.hpp"
+#include "suite/model/consumer_profile.hpp"
 
 namespace dlpack_usm::report {
 

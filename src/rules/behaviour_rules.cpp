@@ -2,7 +2,7 @@
 // fact of one struct shows: the data it puts behind its strides, whether its
 // deleter frees, what a consumer reads and when it calls the deleter, and
 // whether it crashes or hangs. `check --producer` and `check --consumer`
-// judge these in their plugin cases (src/suite/producer_cases.cpp,
+// judge these in their plugin cases (src/suite/cases/producer/producer_cases.cpp,
 // consumer_cases.cpp, exchange_api_cases.cpp); their failing and passing
 // vectors are the fixture plugins of fixtures/plugins/, listed in
 // fixtures/plugins/behaviour_vectors.json.

@@ -2,7 +2,7 @@
 // what its deleter frees, whether a NULL deleter leaves memory nobody can
 // free, and whether a READ_ONLY tensor goes out where no flag can say so.
 // `check --producer` judges them in its plugin cases
-// (src/suite/producer_cases.cpp, producer_lifetime.cpp); their vectors are
+// (src/suite/cases/producer/producer_cases.cpp, producer_lifetime.cpp); their vectors are
 // fixture plugins listed in fixtures/plugins/behaviour_vectors.json.
 #include "rules/rule_definition.hpp"
 

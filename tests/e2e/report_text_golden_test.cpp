@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "report/check_report.hpp"
-#include "suite/check_run.hpp"
+#include "report/formats/check_report.hpp"
+#include "suite/model/check_run.hpp"
 #include "tool_process.hpp"
 
 namespace dlpack_usm::e2e {

@@ -13,9 +13,9 @@
 
 #include "common/error.hpp"
 #include "selftest_cases.hpp"
-#include "suite/expectations.hpp"
-#include "suite/runner.hpp"
-#include "suite/selection.hpp"
+#include "suite/model/expectations.hpp"
+#include "suite/model/selection.hpp"
+#include "suite/runner/runner.hpp"
 
 namespace dlpack_usm::suite {
 namespace {

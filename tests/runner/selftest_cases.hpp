@@ -3,7 +3,7 @@
 // conformance vectors never contain such cases.
 #pragma once
 
-#include "suite/case.hpp"
+#include "suite/model/case.hpp"
 
 namespace dlpack_usm::suite::testing {
 

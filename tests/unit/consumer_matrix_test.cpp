@@ -11,10 +11,10 @@
 #include "exchange/live_facts.hpp"
 #include "exchange_test_support.hpp"
 #include "facts/memory_reader.hpp"
+#include "matrix/consumer_matrix.hpp"
+#include "matrix/consumer_view.hpp"
+#include "matrix/offered_tensor.hpp"
 #include "rules/rule.hpp"
-#include "suite/consumer_matrix.hpp"
-#include "suite/consumer_view.hpp"
-#include "suite/offered_tensor.hpp"
 
 namespace dlpack_usm::suite {
 namespace {

@@ -14,8 +14,8 @@
 #include "dlpack/abi.hpp"
 #include "exchange/layout.hpp"
 #include "exchange/pattern.hpp"
+#include "matrix/live_matrix.hpp"
 #include "runtime/runtime.hpp"
-#include "suite/live_matrix.hpp"
 
 namespace dlpack_usm::exchange::testing {
 

@@ -9,10 +9,10 @@
 
 #include "exchange_test_support.hpp"
 #include "rules/owner_answer.hpp"
-#include "suite/consumer_cases.hpp"
-#include "suite/live_cases.hpp"
-#include "suite/owner_answer_cases.hpp"
-#include "suite/producer_cases.hpp"
+#include "suite/cases/consumer/consumer_cases.hpp"
+#include "suite/cases/live/live_cases.hpp"
+#include "suite/cases/owner_answer/owner_answer_cases.hpp"
+#include "suite/cases/producer/producer_cases.hpp"
 
 namespace dlpack_usm::suite {
 namespace {

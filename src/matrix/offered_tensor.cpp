@@ -1,0 +1,161 @@
+#include "matrix/offered_tensor.hpp"
+
+#include <algorithm>
+
+#include "exchange/export_tensor.hpp"
+#include "exchange/pattern.hpp"
+#include "facts/element_size.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+using facts::UsmKind;
+using runtime::DeviceInfo;
+
+// Each case runs in its own child process, so one counter per process sees
+// how often the consumer called the tool's deleter. Only the first call
+// frees; later ones are counted and touch nothing.
+int g_consumer_deleter_calls = 0;
+void (*g_versioned_deleter)(dl::DLManagedTensorVersioned*) = nullptr;
+void (*g_legacy_deleter)(dl::DLManagedTensor*) = nullptr;
+
+void counting_versioned_deleter(dl::DLManagedTensorVersioned* tensor) {
+  if (++g_consumer_deleter_calls == 1 && g_versioned_deleter != nullptr)
+    g_versioned_deleter(tensor);
+}
+
+void counting_legacy_deleter(dl::DLManagedTensor* tensor) {
+  if (++g_consumer_deleter_calls == 1 && g_legacy_deleter != nullptr) g_legacy_deleter(tensor);
+}
+
+}  // namespace
+
+int offered_deleter_calls() {
+  return g_consumer_deleter_calls;
+}
+
+void reset_offered_deleter_calls() {
+  g_consumer_deleter_calls = 0;
+}
+
+void free_unconsumed(const OfferedTensor& offered) {
+  if (offered.kept_deleter) {
+    offered.kept_deleter(offered.tensor);
+  } else if (offered.versioned) {
+    g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(offered.tensor));
+  } else {
+    g_legacy_deleter(static_cast<dl::DLManagedTensor*>(offered.tensor));
+  }
+}
+
+// Exports the pattern in `shape`'s layout from a default-context allocation,
+// counts its deleter, and breaks it the way an invalid case needs. The
+// checksum expected is read back from the image at each element's position,
+// so broadcast axes (stride 0) count their shared element each time.
+OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind kind,
+                    const OfferedShape& shape) {
+  const std::string& name = shape.name;
+  std::uint64_t element_bytes = element_bytes_of(shape);
+  const exchange::Layout& layout = shape.layout;
+  // A broadcast view is exported with compact strides over an allocation
+  // large enough for them, and the zeros are written in afterwards, so the
+  // export's rule gate judges (and refuses) nothing about the broadcast.
+  exchange::Layout compact_layout =
+      exchange::make_layout(layout.shape, element_bytes, exchange::Order::c);
+  std::vector<std::int64_t> export_strides = layout.strides;
+  bool broadcast = false;
+  for (std::size_t k = 0; k < export_strides.size(); ++k) {
+    if (export_strides[k] != 0 || layout.shape[k] <= 1) continue;
+    export_strides[k] = compact_layout.strides[k];
+    broadcast = true;
+  }
+  std::uint64_t allocation_bytes =
+      broadcast
+          ? std::max(layout.allocation_bytes, layout.byte_offset + compact_layout.allocation_bytes)
+          : layout.allocation_bytes;
+  OfferedTensor offered;
+  offered.buffer = std::make_shared<runtime::UsmBuffer>(
+      runtime.allocate(device.ref, kind, std::max<std::uint64_t>(allocation_bytes, 1),
+                       runtime::ContextChoice::platform_default));
+  offered.image = offered_image(shape);
+  offered.image.resize(allocation_bytes, exchange::kGapFiller);
+  const std::vector<std::byte>& image = offered.image;
+  runtime.copy(offered.buffer->context(), device.ref, offered.buffer->data(), image.data(),
+               image.size());
+  std::uint64_t count = facts::checked_element_count(layout.shape).value_or(0);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::int64_t at =
+        static_cast<std::int64_t>(layout.byte_offset) +
+        exchange::element_byte_position(i, layout.shape, layout.strides, element_bytes);
+    offered.checksum = dlpack_usm_checksum(offered.checksum, image.data() + at, element_bytes);
+  }
+
+  exchange::ExportRequest request;
+  // The matrix says itself which size-0 cells have NULL data (size0-null-data).
+  request.null_data_when_empty = false;
+  request.data = offered.buffer->data();
+  request.context = offered.buffer->context();
+  request.dtype = shape.dtype;
+  request.shape = layout.shape;
+  if (shape.explicit_strides) request.strides = export_strides;
+  request.byte_offset = layout.byte_offset;
+  request.keep_alive = offered.buffer;
+  exchange::ExportOptions options;
+  options.max_version = shape.version;
+  options.read_only = (shape.flags & dl::kFlagReadOnly) != 0;
+  exchange::ExportedTensor exported = exchange::export_tensor(runtime, request, options);
+
+  dl::DLTensor* body = nullptr;
+  if (exported.capsule.is_versioned()) {
+    dl::DLManagedTensorVersioned* tensor = exported.capsule.release_versioned();
+    g_versioned_deleter = tensor->deleter;
+    tensor->deleter = shape.null_deleter ? nullptr : counting_versioned_deleter;
+    if (shape.null_deleter) {
+      offered.kept_deleter = [](void* kept) {
+        g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(kept));
+      };
+    }
+    tensor->flags |= shape.flags;
+    if (name == "major-version-2") tensor->version.major = 2;
+    body = &tensor->dl_tensor;
+    offered.tensor = tensor;
+  } else {
+    dl::DLManagedTensor* tensor = exported.capsule.release_legacy();
+    g_legacy_deleter = tensor->deleter;
+    tensor->deleter = shape.null_deleter ? nullptr : counting_legacy_deleter;
+    if (shape.null_deleter) {
+      offered.kept_deleter = [](void* kept) {
+        g_legacy_deleter(static_cast<dl::DLManagedTensor*>(kept));
+      };
+    }
+    body = &tensor->dl_tensor;
+    offered.tensor = tensor;
+    offered.versioned = false;
+  }
+  if (shape.null_data) body->data = nullptr;
+  if (broadcast) std::copy(layout.strides.begin(), layout.strides.end(), body->strides);
+  if (name == "strides-null-1.2") body->strides = nullptr;
+  break_after_export(name, *body, runtime.inventory().root_device_count());
+  if (name == "separate-context") {
+    offered.separate = runtime.allocate(device.ref, kind, offered.buffer->size(),
+                                        runtime::ContextChoice::separate);
+    body->data = offered.separate.data();
+  }
+  if (name == "unknown-pointer") {
+    offered.host_memory = std::make_unique<float[]>(16);
+    body->data = offered.host_memory.get();
+  }
+  return offered;
+}
+
+std::size_t written_bytes(runtime::Runtime& runtime, const DeviceInfo& device,
+                          const OfferedTensor& offered) {
+  std::vector<std::byte> now(offered.image.size());
+  runtime.copy(offered.buffer->context(), device.ref, now.data(), offered.buffer->data(),
+               now.size());
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < now.size(); ++i) changed += now[i] != offered.image[i] ? 1 : 0;
+  return changed;
+}
+
+}  // namespace dlpack_usm::suite

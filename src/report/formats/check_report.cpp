@@ -1,0 +1,409 @@
+#include "report/formats/check_report.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/inventory_report.hpp"
+#include "report/json_printer.hpp"
+#include "report/profile_report.hpp"
+#include "report/text_printer.hpp"
+#include "report/text_table.hpp"
+
+namespace dlpack_usm::report {
+namespace {
+
+using nlohmann::ordered_json;
+using suite::CheckRun;
+using suite::Outcome;
+using suite::RecordedCase;
+
+// The JUnit suite a case belongs to: its device, or "vectors" for offline ones.
+std::string suite_name(const RecordedCase& recorded) {
+  return recorded.spec.device.empty() ? std::string("vectors") : recorded.spec.device;
+}
+
+// Length of the valid UTF-8 sequence at `text[i]`, or 0 when invalid.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  auto byte = static_cast<unsigned char>(text[i]);
+  std::size_t length = byte < 0x80           ? 1
+                       : (byte >> 5) == 0x6  ? 2
+                       : (byte >> 4) == 0xE  ? 3
+                       : (byte >> 3) == 0x1E ? 4
+                                             : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return length;
+}
+
+std::string plugin_label(const nlohmann::json& plugin) {
+  auto text = [&plugin](const char* key) {
+    return plugin.contains(key) && plugin[key].is_string() ? plugin[key].get<std::string>()
+                                                           : std::string();
+  };
+  // fmt, not operator+ on temporaries: GCC 12 at -O3 raises a false
+  // -Wstringop-overflow there.
+  std::string label =
+      text("name").empty() ? text("path") : fmt::format("{} {}", text("name"), text("version"));
+  std::string symbol = text("symbol");
+  return fmt::format("{} ({}{}{})", label, text("path"), symbol.empty() ? "" : ":", symbol);
+}
+
+// The libraries under test, on every suite, so a CI page shows what was tested.
+std::string plugin_properties(const CheckRun& run) {
+  if (run.plugins.empty()) return {};
+  std::string xml = "    <properties>\n";
+  for (const nlohmann::json& plugin : run.plugins) {
+    xml += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n",
+                       xml_escape(plugin.value("role", std::string("plugin"))),
+                       xml_escape(plugin_label(plugin)));
+  }
+  return xml + "    </properties>\n";
+}
+
+}  // namespace
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t length = utf8_sequence_length(text, i);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    if (length == 1) {
+      char c = text[i];
+      switch (c) {
+        case '&':
+          out += "&amp;";
+          break;
+        case '<':
+          out += "&lt;";
+          break;
+        case '>':
+          out += "&gt;";
+          break;
+        case '"':
+          out += "&quot;";
+          break;
+        case '\'':
+          out += "&apos;";
+          break;
+        case '\t':
+        case '\n':
+        case '\r':
+          out += c;
+          break;
+        default:
+          if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+            out += "\xEF\xBF\xBD";
+          } else {
+            out += c;
+          }
+      }
+    } else {
+      out.append(text.substr(i, length));
+    }
+    i += length;
+  }
+  return out;
+}
+
+namespace {
+
+// Cases per device and outcome: the table people read first.
+TextTable outcome_table(const CheckRun& run) {
+  struct Row {
+    int total = 0;
+    std::map<Outcome, int> outcomes;
+  };
+  std::map<std::string, Row> rows;
+  for (const RecordedCase& recorded : run.cases) {
+    Row& row = rows[suite_name(recorded)];
+    ++row.total;
+    ++row.outcomes[recorded.result.outcome];
+  }
+  TextTable table({"DEVICE", "CASES", "PASS", "WARN", "FAIL", "N/S", "SKIP", "ERROR", "CRASH",
+                   "TIMEOUT", "NOT RUN"});
+  for (const auto& [name, row] : rows) {
+    auto count = [&row](Outcome o) {
+      auto it = row.outcomes.find(o);
+      return std::to_string(it == row.outcomes.end() ? 0 : it->second);
+    };
+    table.add_row({name, std::to_string(row.total), count(Outcome::pass), count(Outcome::warn),
+                   count(Outcome::fail), count(Outcome::not_supported), count(Outcome::skipped),
+                   count(Outcome::error), count(Outcome::crash), count(Outcome::timeout),
+                   count(Outcome::not_run)});
+  }
+  return table;
+}
+
+void print_plugins(Printer& printer, const CheckRun& run) {
+  printer.data("plugins", Value(run.plugins));
+  for (const nlohmann::json& plugin : run.plugins) {
+    printer.line(
+        fmt::format("{}: {}", plugin.value("role", std::string("plugin")), plugin_label(plugin)));
+  }
+  if (!run.plugins.empty()) printer.line("");
+}
+
+void print_expectation_files(Printer& printer, const CheckRun& run) {
+  ListScope files(printer, "expectations");
+  for (const suite::ExpectationFile& file : run.expectation_files) {
+    printer.data({}, {{"kind", file.kind},
+                      {"path", file.path},
+                      {"sha256", file.sha256},
+                      {"entries", file.case_ids.size()}});
+  }
+}
+
+void print_summary(Printer& printer, const CheckRun& run) {
+  suite::VerdictCounts verdicts = run.verdict_counts();
+  Value outcomes;
+  for (Outcome outcome :
+       {Outcome::pass, Outcome::warn, Outcome::fail, Outcome::not_supported, Outcome::skipped,
+        Outcome::error, Outcome::crash, Outcome::timeout, Outcome::not_run}) {
+    outcomes[suite::to_string(outcome)] = run.outcome_count(outcome);
+  }
+  printer.data("summary", {{"total", run.cases.size()},
+                           {"outcomes", std::move(outcomes)},
+                           {"verdicts",
+                            {{"ok", verdicts.ok},
+                             {"expected_failure", verdicts.expected_failure},
+                             {"flaky", verdicts.flaky},
+                             {"unexpected_pass", verdicts.unexpected_pass},
+                             {"regression", verdicts.regression}}},
+                           {"interrupted", run.interrupted},
+                           {"gate", run.gate_passed() ? "passed" : "failed"}});
+  printer.line("");
+  printer.line(fmt::format(
+      "verdicts: {} ok, {} expected failure, {} flaky, {} unexpected pass, {} regression",
+      verdicts.ok, verdicts.expected_failure, verdicts.flaky, verdicts.unexpected_pass,
+      verdicts.regression));
+}
+
+// "crash", or "timeout, then crash on re-run" where a re-run ended otherwise.
+std::string attempts_text(const suite::CaseResult& result) {
+  std::string outcome = suite::to_string(result.outcome);
+  if (!result.first_outcome || *result.first_outcome == result.outcome) return outcome;
+  return fmt::format("{}, then {} on re-run", suite::to_string(*result.first_outcome), outcome);
+}
+
+// People read about the cases that need them: those whose verdict is not ok.
+void print_case_verdict(Printer& printer, const RecordedCase& recorded) {
+  const suite::CaseResult& result = recorded.result;
+  if (result.verdict == suite::Verdict::ok) return;
+  printer.line("");
+  printer.line(fmt::format(
+      "{} {}: {} ({})", suite::to_string(result.verdict), result.id, attempts_text(result),
+      result.duration_ms >= 1000 ? fmt::format("{:.1f} s", result.duration_ms / 1000)
+                                 : fmt::format("{:.0f} ms", result.duration_ms)));
+  printer.line(fmt::format("  {}", result.message));
+  printer.line(fmt::format("  repro: {}", recorded.repro));
+}
+
+// The warnings the gate let pass, a line each (text only: JSON has them in
+// the results).
+void print_warnings(Printer& printer, const CheckRun& run) {
+  std::vector<const RecordedCase*> warned;
+  for (const RecordedCase& recorded : run.cases) {
+    if (recorded.result.outcome == Outcome::warn && recorded.result.verdict == suite::Verdict::ok) {
+      warned.push_back(&recorded);
+    }
+  }
+  if (warned.empty()) return;
+  printer.line("");
+  printer.line(fmt::format("warnings ({}; the gate passes them{}):", warned.size(),
+                           run.strict ? "" : ", --strict fails them"));
+  for (const RecordedCase* recorded : warned) {
+    printer.line(fmt::format("  {}: {}", recorded->result.id, recorded->result.message));
+  }
+}
+
+void print_gate(Printer& printer, const CheckRun& run) {
+  int skipped = run.outcome_count(Outcome::skipped);
+  printer.line("");
+  printer.line(fmt::format("gate: {}{} ({} cases run{} in {:.1f} s{})",
+                           run.gate_passed() ? "PASSED" : "FAILED", run.strict ? " (strict)" : "",
+                           run.cases.size() - static_cast<std::size_t>(skipped),
+                           skipped > 0 ? fmt::format(", {} skipped by the filters,", skipped) : "",
+                           run.duration_ms / 1000, run.interrupted ? ", interrupted" : ""));
+}
+
+}  // namespace
+
+ExitCode decide_exit_code(const CheckRun& run) {
+  return run.gate_passed() ? ExitCode::ok : ExitCode::findings;
+}
+
+void print_case(Printer& printer, const RecordedCase& recorded) {
+  const suite::CaseResult& result = recorded.result;
+  printer.data("id", result.id);
+  printer.data("source", recorded.spec.source);
+  printer.data("device",
+               recorded.spec.device.empty() ? Value(nullptr) : Value(recorded.spec.device));
+  printer.data("outcome", suite::to_string(result.outcome));
+  printer.data("verdict", suite::to_string(result.verdict));
+  printer.data("message", result.message);
+  printer.data("rule_ids", result.rule_ids);
+  // The rules the case is about, which --rule selects by: report merge
+  // checks with them that a skipped case is one the selection left out.
+  printer.data("rules", recorded.spec.rules);
+  {
+    ListScope findings(printer, "findings");
+    for (const suite::CaseFinding& finding : result.findings) {
+      printer.data({},
+                   {{"rule_id", finding.rule_id.empty() ? Value(nullptr) : Value(finding.rule_id)},
+                    {"severity", rules::to_string(finding.severity)},
+                    {"message", finding.message}});
+    }
+  }
+  printer.data("duration_ms", result.duration_ms);
+  printer.data("attempts", result.attempts);
+  printer.data("first_outcome", result.first_outcome
+                                    ? Value(suite::to_string(*result.first_outcome))
+                                    : Value(nullptr));
+  printer.data("repro", recorded.repro);
+  // A cell of the consumer matrix carries its place in the profile and its
+  // one class there (null where it never ran), so that report merge can
+  // rebuild the profile from the results.
+  if (!recorded.spec.profile_axis.empty()) {
+    std::string cell_class = suite::profile_class(recorded);
+    printer.data("profile", {{"axis", recorded.spec.profile_axis},
+                             {"value", recorded.spec.profile_value},
+                             {"outcome", cell_class.empty() ? Value(nullptr) : Value(cell_class)},
+                             {"reason", result.decline_reason}});
+  }
+}
+
+void print_check_run(Printer& printer, const CheckRun& run) {
+  printer.data("schema", kReportSchema);
+  printer.data("tool", {{"name", "dlpack-usm"}, {"version", run.tool_version}});
+  printer.data("started_at", run.started_at);
+  printer.data("finished_at", run.finished_at);
+  printer.data("duration_ms", run.duration_ms);
+  printer.data("command_line", run.command_line);
+  {
+    // The machine the run saw, for machines: people ran list-devices.
+    TextView hidden;
+    hidden.hidden = true;
+    ObjectScope environment(printer, "environment", hidden);
+    print_inventory(printer, run.inventory, run.owner_answers);
+  }
+  printer.data("options", Value(run.options));
+  print_plugins(printer, run);
+  printer.table(outcome_table(run));
+  print_profile(printer, suite::capability_profile(run));
+  print_expectation_files(printer, run);
+  print_summary(printer, run);
+  {
+    ListScope results(printer, "results");
+    for (const RecordedCase& recorded : run.cases) {
+      ObjectScope object(printer, {});
+      print_case(printer, recorded);
+      print_case_verdict(printer, recorded);
+    }
+  }
+  print_warnings(printer, run);
+  print_gate(printer, run);
+}
+
+ordered_json check_run_to_json(const CheckRun& run) {
+  return render_json(print_check_run, run);
+}
+
+std::string check_run_summary(const CheckRun& run) {
+  return render_text(print_check_run, run);
+}
+
+std::string recorded_case_line(const RecordedCase& recorded) {
+  JsonPrinter printer;
+  print_case(printer, recorded);
+  return printer.document().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string check_run_failures(const CheckRun& run) {
+  std::vector<suite::CaseResult> results;
+  results.reserve(run.cases.size());
+  for (const RecordedCase& recorded : run.cases) results.push_back(recorded.result);
+  return suite::failures_file_text(results, run.strict);
+}
+
+std::string check_run_to_junit(const CheckRun& run) {
+  std::map<std::string, std::vector<const RecordedCase*>> suites;
+  for (const RecordedCase& recorded : run.cases) suites[suite_name(recorded)].push_back(&recorded);
+
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml += fmt::format("<testsuites name=\"dlpack-usm check\" tests=\"{}\" time=\"{:.3f}\">\n",
+                     run.cases.size(), run.duration_ms / 1000.0);
+  for (const auto& [name, members] : suites) {
+    int failures = 0, errors = 0, skipped = 0;
+    double seconds = 0;
+    for (const RecordedCase* recorded : members) {
+      Outcome outcome = recorded->result.outcome;
+      failures += (outcome == Outcome::fail || (run.strict && outcome == Outcome::warn)) ? 1 : 0;
+      errors += (outcome == Outcome::crash || outcome == Outcome::timeout ||
+                 outcome == Outcome::error || outcome == Outcome::not_run)
+                    ? 1
+                    : 0;
+      skipped += (outcome == Outcome::not_supported || outcome == Outcome::skipped) ? 1 : 0;
+      seconds += recorded->result.duration_ms / 1000.0;
+    }
+    xml += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+        "time=\"{:.3f}\">\n",
+        xml_escape(name), members.size(), failures, errors, skipped, seconds);
+    xml += plugin_properties(run);
+    for (const RecordedCase* recorded : members) {
+      const suite::CaseResult& result = recorded->result;
+      std::string classname = recorded->spec.source + "." + name;
+      // A cell of the consumer matrix says where it sits: "... [layout=broadcast]".
+      std::string testcase = recorded->spec.profile_axis.empty()
+                                 ? result.id
+                                 : fmt::format("{} [{}={}]", result.id, recorded->spec.profile_axis,
+                                               recorded->spec.profile_value);
+      xml += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3f}\"",
+                         xml_escape(testcase), xml_escape(classname), result.duration_ms / 1000.0);
+      std::string detail =
+          fmt::format("verdict: {}\nrepro: {}", suite::to_string(result.verdict), recorded->repro);
+      std::string message = xml_escape(result.message);
+      switch (result.outcome) {
+        case Outcome::pass:
+          xml += "/>\n";
+          continue;
+        case Outcome::warn:
+          // A passed testcase that says what it warns of; a failure under --strict.
+          xml += run.strict
+                     ? fmt::format(">\n      <failure message=\"{}\" type=\"warn\">{}</failure>\n",
+                                   message, xml_escape(detail))
+                     : fmt::format(
+                           ">\n      <properties><property name=\"outcome\" "
+                           "value=\"warn\"/></properties>\n      "
+                           "<system-out>warning: {}</system-out>\n",
+                           message);
+          break;
+        case Outcome::fail:
+          xml += fmt::format(">\n      <failure message=\"{}\" type=\"fail\">{}</failure>\n",
+                             message, xml_escape(detail));
+          break;
+        case Outcome::not_supported:
+        case Outcome::skipped:
+          xml += fmt::format(">\n      <skipped message=\"{}\"/>\n", message);
+          break;
+        default:
+          xml += fmt::format(">\n      <error message=\"{}\" type=\"{}\">{}</error>\n", message,
+                             suite::to_string(result.outcome), xml_escape(detail));
+      }
+      xml += "    </testcase>\n";
+    }
+    xml += "  </testsuite>\n";
+  }
+  xml += "</testsuites>\n";
+  return xml;
+}
+
+}  // namespace dlpack_usm::report

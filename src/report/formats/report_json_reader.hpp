@@ -1,0 +1,61 @@
+// Reads the report of one `check --report` run for `report merge`, as the
+// untrusted input it is: bounded (size, nesting, string length), every field
+// the merge uses checked for its type, and a wrong one named by its file and
+// JSON pointer (a usage error, exit 2) — never a crash, never exit 4.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suite/model/check_run.hpp"
+#include "suite/model/selection.hpp"
+
+namespace dlpack_usm::report {
+
+// Shard reports are a few hundred KiB; a bound keeps a wrong path harmless.
+inline constexpr std::size_t kMaxShardReportBytes = std::size_t{256} << 20;
+// A check report nests 10 levels (environment, platforms, devices,
+// sub-devices, USM); the bound keeps a merged report (which nests each
+// input two levels deeper, and indents each level) proportional to its inputs.
+inline constexpr std::size_t kMaxReportDepth = 32;
+// Messages are cut where they are made (a library's stderr: a few KiB).
+inline constexpr std::size_t kMaxReportStringBytes = std::size_t{1} << 20;
+
+// An expectation file a run used, as its report names it.
+struct ExpectationRef {
+  std::string kind;  // "baseline" or "flakes"
+  std::string path;  // on the machine of the run
+  std::string sha256;
+};
+
+// One `check --report` file, as the merge uses it.
+struct ShardReport {
+  std::string file;
+  std::string label;   // empty: the run had no --label
+  suite::Shard shard;  // 1/1 without --shard
+  std::string tool_version;
+  std::string suite_digest;  // SHA-256 of every case id of the suite, 64 hex digits
+  std::size_t suite_cases = 0;
+  suite::Selection selection;  // --filter, --rule, --device, --shard
+  bool strict = false;         // check --strict
+  bool interrupted = false;    // as its summary says
+  std::vector<ExpectationRef> expectations;
+  nlohmann::json plugins = nlohmann::json::array();  // the libraries under test
+  // Every case, its verdict as the report gives it; spec.rules are the rules
+  // the case is about (the report's "rules"), which --rule selects by.
+  std::vector<suite::RecordedCase> cases;
+  std::string started_at, finished_at;
+  double duration_ms = 0;
+  nlohmann::json document;  // the whole report, for the merged report's "runs"
+};
+
+// Throws Error(usage) naming the file (and the JSON pointer of the place)
+// when it is not a regular file of at most kMaxShardReportBytes, not JSON
+// within the bounds above, not a check report, a merged report, or a field
+// the merge uses is missing or of another type.
+ShardReport read_shard_report(const std::filesystem::path& path);
+
+}  // namespace dlpack_usm::report

@@ -1,0 +1,224 @@
+#include "suite/cases/live/live_cases.hpp"
+
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exchange/round_trip.hpp"
+#include "matrix/live_matrix.hpp"
+#include "suite/cases/live/live_negative_cases.hpp"
+#include "suite/cases/owner_answer/owner_answer_cases.hpp"
+#include "suite/model/case_findings.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+using facts::UsmKind;
+using runtime::DeviceInfo;
+
+// A live case: a round trip of one matrix tensor, the refusal of memory in
+// a sub-device's own context, or a negative case (live_negative_cases.hpp).
+struct LiveCase final : CaseDetails {
+  enum class What { round_trip, own_context, negative };
+  LiveCase(What what_, MatrixTensor tensor_, std::string negative_name_ = {})
+      : what(what_), tensor(std::move(tensor_)), negative_name(std::move(negative_name_)) {}
+  What what;
+  MatrixTensor tensor;        // round_trip; own_context uses its kind
+  std::string negative_name;  // negative
+};
+
+// Every kind's round trip checks the device_id export took from the
+// runtime's owner answer (host USM too, where the runtime names an owner),
+// so a wrong answer blocks them all.
+CaseSpec round_trip_case(const DeviceInfo& device, const MatrixTensor& tensor,
+                         const OwnerAnswerBlocks& blocks) {
+  std::string id = fmt::format("live/{}/{}/{}/{}/{}{}", device.selector_name,
+                               facts::to_string(tensor.kind), tensor.dtype, tensor.layout,
+                               tensor.version, tensor.read_only ? "/read-only" : "");
+  CaseSpec spec{id,
+                "live",
+                device.selector_name,
+                {},
+                std::make_shared<const LiveCase>(LiveCase::What::round_trip, tensor)};
+  blocks.block(spec);
+  return spec;
+}
+
+CaseSpec not_supported_case(const DeviceInfo& device, std::string id, std::string reason) {
+  return {std::move(id),
+          "live",
+          device.selector_name,
+          {},
+          std::make_shared<const NotSupportedCase>(std::move(reason))};
+}
+
+// A sub-device the platform's default context cannot hold (SYCL's OpenCL
+// backend): its device and shared USM lives in a context of its own, which
+// the exporter must refuse; host USM, which belongs to no device, still
+// round-trips through the default context.
+bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_context_holds,
+                      std::vector<CaseSpec>& cases) {
+  if (default_context_holds || kind == UsmKind::host) return false;
+  MatrixTensor tensor;
+  tensor.kind = kind;
+  cases.push_back(
+      {fmt::format("live/{}/{}/own-context", device.selector_name, facts::to_string(kind)),
+       "live",
+       device.selector_name,
+       {std::string(kOwnContextRule)},
+       std::make_shared<const LiveCase>(LiveCase::What::own_context, tensor)});
+  return true;
+}
+
+void add_live_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
+                           const OwnerAnswerBlocks& blocks, std::vector<CaseSpec>& cases) {
+  if (!device.usm) {
+    cases.push_back(not_supported_case(device, fmt::format("live/{}/usm", device.selector_name),
+                                       "the device has no cl_intel_unified_shared_memory"));
+    return;
+  }
+  for (UsmKind kind : kLiveKinds) {
+    if (!kind_supported(device, kind)) {
+      cases.push_back(not_supported_case(
+          device, fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
+          fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
+      continue;
+    }
+    if (own_context_case(device, kind, default_context_holds, cases)) continue;
+    if (!full_matrix) {
+      // A sub-device proves that export names its parent: one case a kind.
+      cases.push_back(round_trip_case(device, {kind, "float32", "C", "1.3", false}, blocks));
+      continue;
+    }
+    for (const char* dtype : kLiveDtypes) {
+      for (const char* layout : kLiveLayouts) {
+        for (const char* version : kLiveVersions) {
+          cases.push_back(round_trip_case(device, {kind, dtype, layout, version, false}, blocks));
+        }
+      }
+      // READ_ONLY exists only in versioned tensors.
+      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.0", true}, blocks));
+      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.3", true}, blocks));
+    }
+  }
+}
+
+CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
+                               const MatrixTensor& tensor) {
+  exchange::RoundTripRequest request;
+  request.device = device.ref;
+  request.kind = tensor.kind;
+  request.dtype = *dl::parse_dtype(tensor.dtype);
+  const std::string& layout = tensor.layout;
+  request.shape = live_shape(layout);
+  request.order = live_order(layout);
+  request.options.max_version = live_version(tensor.version);
+  request.options.read_only = tensor.read_only;
+
+  exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);
+  // The tool's own export is judged as any producer's: a warning of the
+  // rules makes the case warn, an error fails it.
+  CaseFindings found;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto* findings : {&report.export_findings, &report.import_findings}) {
+    for (const rules::Finding& finding : *findings) {
+      // Infos are worth knowing only; one tensor read twice (at export and
+      // at import) gives its findings once.
+      if (finding.severity == rules::Severity::info ||
+          !seen.insert({finding.rule_id, finding.field}).second) {
+        continue;
+      }
+      found.add(finding,
+                fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
+    }
+  }
+  if (report.ok()) {
+    return found.result(
+        "", fmt::format("{} elements read back in logical order from data 0x{:x} (zero copy), "
+                        "device_id {}",
+                        report.elements_checked, report.imported_data, report.expected_device_id));
+  }
+  CaseResult result = found.result("", "");
+  result.outcome = Outcome::fail;
+  for (const std::string& id : report.refusal_rule_ids) {
+    result.add_finding({id, catalog_severity(id), report.refusal});
+  }
+  if (report.refused_at) {
+    result.message = fmt::format("{} refused the tensor: {}", *report.refused_at, report.refusal);
+  } else {
+    std::vector<std::string> problems;
+    if (!report.pointer_identity)
+      problems.push_back("the imported data pointer is not the allocation's (a copy?)");
+    if (!report.device_id_matches) {
+      problems.push_back(
+          fmt::format("device_id is not {}, the root index", report.expected_device_id));
+    }
+    if (report.mismatches > 0) {
+      problems.push_back(fmt::format("{} of {} elements differ, the first at logical index {}",
+                                     report.mismatches, report.elements_checked,
+                                     report.first_mismatch.value_or(0)));
+    }
+    if (!report.deleter_released_allocation)
+      problems.push_back("the deleter did not release the allocation");
+    result.message = fmt::format("{}", fmt::join(problems, "; "));
+  }
+  // A failure without an error of the rules is the round trip's own.
+  if (outcome_of(result.findings) != Outcome::fail) {
+    result.add_finding({{}, rules::Severity::error, result.message});
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<CaseSpec> LiveCaseSource::cases() {
+  std::vector<CaseSpec> cases;
+  OwnerAnswerBlocks blocks(runtime_());
+  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
+    for (const DeviceInfo& root : platform.devices) {
+      add_live_device_cases(root, true, true, blocks, cases);
+      for (const DeviceInfo& sub : root.sub_devices) {
+        add_live_device_cases(sub, false, runtime_().default_context_holds(sub.ref), blocks, cases);
+      }
+      if (root.usm) {
+        for (const NegativeCase& negative : negative_cases()) {
+          cases.push_back(
+              {fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
+               "live",
+               root.selector_name,
+               {std::string(negative.rule_id)},
+               std::make_shared<const LiveCase>(LiveCase::What::negative, MatrixTensor{},
+                                                std::string(negative.name))});
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+CaseResult LiveCaseSource::run(const CaseSpec& spec) {
+  runtime::Runtime& runtime = runtime_();
+  const DeviceInfo* device = runtime.inventory().find(spec.device);
+  if (device == nullptr) {
+    return {spec.id, Outcome::error, fmt::format("device {} is gone", spec.device)};
+  }
+  if (const NotSupportedCase* not_supported = spec.not_supported()) {
+    return not_supported_result(spec, *not_supported);
+  }
+  const LiveCase& live = spec.details_as<LiveCase>();
+  switch (live.what) {
+    case LiveCase::What::negative:
+      return run_negative_case(runtime, *device, live.negative_name);
+    case LiveCase::What::own_context:
+      return run_own_context_case(runtime, *device, live.tensor.kind);
+    case LiveCase::What::round_trip:
+      break;
+  }
+  CaseResult result = run_round_trip_case(runtime, *device, live.tensor);
+  result.id = spec.id;
+  return result;
+}
+
+}  // namespace dlpack_usm::suite

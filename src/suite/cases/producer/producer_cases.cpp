@@ -1,0 +1,257 @@
+#include "suite/cases/producer/producer_cases.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/printable.hpp"
+#include "exchange/imported_view.hpp"
+#include "exchange/pattern.hpp"
+#include "exchange/rule_refusal.hpp"
+#include "facts/element_size.hpp"
+#include "matrix/live_matrix.hpp"
+#include "plugin/host_table.hpp"
+#include "rules/rule_ids.hpp"
+#include "suite/cases/owner_answer/owner_answer_cases.hpp"
+#include "suite/cases/plugin/produced_tensor.hpp"
+#include "suite/cases/producer/produce_request.hpp"
+#include "suite/cases/producer/producer_lifetime.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+using facts::UsmKind;
+using runtime::DeviceInfo;
+
+constexpr std::string_view kContentRule = rules::ids::kProducerContent;
+constexpr std::string_view kReadOnlyLegacyRule = rules::ids::kProducerReadOnlyLegacy;
+
+// A producer case: the matrix tensor the library is asked for.
+struct ProduceCase final : CaseDetails {
+  explicit ProduceCase(MatrixTensor asked) : tensor(std::move(asked)) {}
+  MatrixTensor tensor;
+};
+
+// A lifetime case (producer_lifetime.hpp): the same request, many rounds.
+struct LifetimeCase final : CaseDetails {
+  explicit LifetimeCase(MatrixTensor asked) : tensor(std::move(asked)) {}
+  MatrixTensor tensor;
+};
+
+std::string tensor_id(const DeviceInfo& device, const MatrixTensor& tensor) {
+  return fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name,
+                     facts::to_string(tensor.kind), tensor.dtype, tensor.layout, tensor.version,
+                     tensor.read_only ? "/read-only" : "");
+}
+
+// Device and shared USM have an owner, which the device_id rules compare
+// the produced device_id with: a wrong owner answer blocks those cases.
+CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor,
+                      const OwnerAnswerBlocks& blocks) {
+  std::vector<std::string> judged{std::string(kContentRule),
+                                  std::string(rules::ids::kProducerDeleterLeak)};
+  if (tensor.read_only && live_version(tensor.version) < dl::Release{1, 0}) {
+    judged.emplace_back(kReadOnlyLegacyRule);
+  }
+  CaseSpec spec = plugin_case(tensor_id(device, tensor), "producer", device.selector_name,
+                              std::move(judged), std::make_shared<const ProduceCase>(tensor));
+  if (tensor.kind != UsmKind::host) blocks.block(spec);
+  return spec;
+}
+
+CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
+  return plugin_case(fmt::format("{}/lifetime", tensor_id(device, tensor)), "producer",
+                     device.selector_name,
+                     {std::string(kStructLeakRule), std::string(kNullDeleterOwnsRule),
+                      std::string(rules::ids::kProducerDeleterLeak)},
+                     std::make_shared<const LifetimeCase>(tensor));
+}
+
+void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
+                               const OwnerAnswerBlocks& blocks, std::vector<CaseSpec>& cases) {
+  if (!device.usm) {
+    cases.push_back(plugin_not_supported_case(fmt::format("producer/{}/usm", device.selector_name),
+                                              "producer", device.selector_name,
+                                              "the device has no cl_intel_unified_shared_memory"));
+    return;
+  }
+  for (UsmKind kind : kLiveKinds) {
+    if (!kind_supported(device, kind)) {
+      cases.push_back(plugin_not_supported_case(
+          fmt::format("producer/{}/{}", device.selector_name, facts::to_string(kind)), "producer",
+          device.selector_name,
+          fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
+      continue;
+    }
+    if (!full_matrix) {
+      // A sub-device proves that the library names its parent: one case a kind.
+      cases.push_back(produce_case(device, {kind, "float32", "C", "1.3", false}, blocks));
+      continue;
+    }
+    for (const char* dtype : kLiveDtypes) {
+      for (const char* layout : kLiveLayouts) {
+        for (const char* version : kLiveVersions) {
+          cases.push_back(produce_case(device, {kind, dtype, layout, version, false}, blocks));
+        }
+      }
+      // Below 1.0 no flag can carry READ_ONLY: the library should decline.
+      cases.push_back(produce_case(device, {kind, dtype, "C", "0.8", true}, blocks));
+      cases.push_back(produce_case(device, {kind, dtype, "C", "1.0", true}, blocks));
+      cases.push_back(produce_case(device, {kind, dtype, "C", "1.3", true}, blocks));
+    }
+    // Both structs: a legacy and a versioned one.
+    cases.push_back(lifetime_case(device, {kind, "float32", "C", "0.8", false}));
+    cases.push_back(lifetime_case(device, {kind, "float32", "C", "1.3", false}));
+  }
+}
+
+// The declared dtype, shape and flags against the request; the pattern
+// comparison needs the first two to mean anything.
+bool matches_request(const Request& request, const facts::TensorFacts& tensor,
+                     CaseFindings& found) {
+  if (tensor.dtype.code != request.dtype.code || tensor.dtype.bits != request.dtype.bits ||
+      tensor.dtype.lanes != request.dtype.lanes) {
+    found.add(kContentRule,
+              fmt::format("rule {}: dtype is {}, {} was asked for", kContentRule,
+                          dl::dtype_display(tensor.dtype), dl::dtype_display(request.dtype)));
+    return false;
+  }
+  std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
+  if (shape != request.layout.shape) {
+    found.add(kContentRule,
+              fmt::format("rule {}: shape is [{}], [{}] was asked for", kContentRule,
+                          fmt::join(shape, ", "), fmt::join(request.layout.shape, ", ")));
+    return false;
+  }
+  // A legacy tensor has no flags (DLP-PRODUCER-READ-ONLY-LEGACY says so).
+  if (request.read_only && request.versioned() && (tensor.flags & dl::kFlagReadOnly) == 0) {
+    found.add(kContentRule,
+              fmt::format("rule {}: READ_ONLY was asked for and is not set", kContentRule));
+  }
+  return true;
+}
+
+// Reads every element in logical order through the declared strides and
+// byte_offset, as a consumer would, and compares it with the pattern.
+void compare_with_pattern(runtime::Runtime& runtime, ProducedTensor& tensor,
+                          const runtime::DeviceRef& requested, CaseFindings& found,
+                          std::uint64_t& elements_checked) {
+  exchange::ImportedPlacement placement;
+  placement.root_device = runtime::DeviceRef{requested.root_index, std::nullopt};
+  placement.owner_device = tensor.pointer.owner;
+  placement.context = tensor.context;
+  placement.usm_kind = tensor.pointer.kind;
+  try {
+    exchange::ImportedView view(runtime, std::move(tensor.capsule), placement, tensor.facts,
+                                tensor.findings);
+    std::vector<std::byte> elements = view.read_all();
+    std::vector<std::byte> expected(view.element_bytes());
+    std::uint64_t mismatches = 0;
+    std::uint64_t first = 0;
+    for (std::uint64_t i = 0; i < view.element_count(); ++i) {
+      exchange::pattern_element(i, view.element_bytes(), expected.data());
+      if (std::memcmp(elements.data() + i * view.element_bytes(), expected.data(),
+                      view.element_bytes()) != 0 &&
+          mismatches++ == 0) {
+        first = i;
+      }
+    }
+    elements_checked = view.element_count();
+    if (mismatches > 0) {
+      found.add(kContentRule,
+                fmt::format("rule {}: {} of {} elements read through the declared strides [{}] "
+                            "and byte_offset {} differ from the pattern, the first at logical "
+                            "index {}",
+                            kContentRule, mismatches, view.element_count(),
+                            fmt::join(view.strides(), ", "), view.byte_offset(), first));
+    }
+    // The view goes out of scope here and calls the deleter once.
+  } catch (const Error& error) {
+    if (error.code() != ExitCode::findings) throw;
+    std::vector<std::string> rules = exchange::refusing_rules(error);
+    found.add(rules.empty() ? kContentRule : rules.front(), error.what());
+  }
+}
+
+CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
+  runtime::Runtime& runtime = session.runtime();
+  Request request = make_request(session, device, spec.details_as<ProduceCase>().tensor);
+  char message[512] = {};
+  void* out = nullptr;
+  int status =
+      session.table().table->produce(session.host(), &request.c, &out, message, sizeof message);
+  message[sizeof message - 1] = '\0';
+  // The library's text, escaped for terminals and made valid UTF-8 for JSON.
+  std::string why = printable(message);
+  bool read_only_legacy = request.read_only && !request.versioned();
+  if (status == DLPACK_USM_UNSUPPORTED && read_only_legacy) {
+    return {spec.id, Outcome::pass,
+            fmt::format("the library declined a READ_ONLY tensor below DLPack 1.0, which has no "
+                        "flag to say so: {}",
+                        why)};
+  }
+  if (status == DLPACK_USM_UNSUPPORTED) {
+    return {spec.id, Outcome::not_supported, fmt::format("the library cannot: {}", why)};
+  }
+  CaseFindings found;
+  if (status != DLPACK_USM_OK) {
+    found.add(
+        std::string(rules::ids::kPluginStatus),
+        fmt::format("rule {}: produce returned {} ({}): {}", rules::ids::kPluginStatus, status,
+                    status == DLPACK_USM_FAILED ? "FAILED" : "not a DLPACK_USM_* code", why));
+    return found.result(spec.id, "");
+  }
+  if (out == nullptr) {
+    found.add(kContentRule,
+              fmt::format("rule {}: produce returned OK without a tensor", kContentRule));
+    return found.result(spec.id, "");
+  }
+  if (read_only_legacy) {
+    found.add(kReadOnlyLegacyRule,
+              fmt::format("rule {}: asked for a READ_ONLY tensor at DLPack {}.{}, the library "
+                          "handed out a legacy DLManagedTensor, which has no flags: its consumer "
+                          "may write into memory meant to be read only",
+                          kReadOnlyLegacyRule, request.version.major, request.version.minor));
+  }
+  exchange::CapsuleOwner capsule =
+      request.versioned() ? exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out))
+                          : exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
+  ProducedTensor tensor =
+      judge_produced(runtime, std::move(capsule), device.ref,
+                     fmt::format("plugin:produce:{}", device.selector_name), found);
+  std::uint64_t elements_checked = 0;
+  if (!found.has_errors() && matches_request(request, tensor.facts, found)) {
+    compare_with_pattern(runtime, tensor, device.ref, found, elements_checked);
+  }
+  release_and_check_freed(runtime, tensor, found);
+  return found.result(spec.id,
+                      fmt::format("{} elements read back in logical order match the pattern; {}",
+                                  elements_checked, release_note(tensor)));
+}
+
+}  // namespace
+
+std::vector<CaseSpec> ProducerCaseSource::cases() {
+  std::vector<CaseSpec> cases;
+  OwnerAnswerBlocks blocks(runtime());
+  for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
+    for (const DeviceInfo& root : platform.devices) {
+      add_producer_device_cases(root, true, blocks, cases);
+      for (const DeviceInfo& sub : root.sub_devices) {
+        add_producer_device_cases(sub, false, blocks, cases);
+      }
+    }
+  }
+  return cases;
+}
+
+CaseResult ProducerCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
+                                      const runtime::DeviceInfo& device) {
+  if (const auto* lifetime = dynamic_cast<const LifetimeCase*>(spec.details.get())) {
+    return run_lifetime(session, spec, device, lifetime->tensor);
+  }
+  return run_produce(session, spec, device);
+}
+
+}  // namespace dlpack_usm::suite

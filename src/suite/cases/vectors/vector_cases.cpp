@@ -1,0 +1,146 @@
+#include "suite/cases/vectors/vector_cases.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "capsule/capsule_file.hpp"
+#include "common/error.hpp"
+#include "rules/rule.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+// A vector: its capsule file, the rules its manifest entry says must fire,
+// and the rule it demonstrates passing, if any.
+struct VectorCase final : CaseDetails {
+  VectorCase(std::string capsule_file, std::vector<std::string> expected, std::string passing)
+      : file(std::move(capsule_file)), expect(std::move(expected)), passes(std::move(passing)) {}
+  std::string file;  // relative to the suite directory
+  std::vector<std::string> expect;
+  std::string passes;
+};
+
+nlohmann::json read_manifest(const std::filesystem::path& directory) {
+  std::filesystem::path path = directory / "manifest.json";
+  std::ifstream in(path);
+  if (!in) {
+    fail_usage(fmt::format("cannot read the conformance manifest {}", path.string()),
+               "give the suite directory with --suite DIR, or set DLPACK_USM_CONFORMANCE_DIR");
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json manifest = nlohmann::json::parse(text.str(), nullptr, false);
+  if (!manifest.is_object() || !manifest.contains("vectors") || !manifest["vectors"].is_array()) {
+    fail_usage(fmt::format("{} is not a conformance manifest (an object with a 'vectors' array)",
+                           path.string()));
+  }
+  return manifest;
+}
+
+std::vector<std::string> string_list(const nlohmann::json& value) {
+  std::vector<std::string> list;
+  if (value.is_array()) {
+    for (const auto& item : value) {
+      if (item.is_string()) list.push_back(item.get<std::string>());
+    }
+  }
+  return list;
+}
+
+// "vectors/shape/strides-null.json" -> "vector/shape/strides-null".
+std::string case_id_for(const std::string& file) {
+  std::string id = file;
+  if (id.rfind("vectors/", 0) == 0) id = id.substr(8);
+  if (id.size() > 5 && id.compare(id.size() - 5, 5, ".json") == 0) id.resize(id.size() - 5);
+  return "vector/" + id;
+}
+
+}  // namespace
+
+std::filesystem::path default_conformance_dir() {
+  if (const char* from_env = std::getenv("DLPACK_USM_CONFORMANCE_DIR"); from_env && *from_env) {
+    return from_env;
+  }
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    std::filesystem::path installed =
+        self.parent_path().parent_path() / "share" / "dlpack-usm" / "conformance";
+    if (std::filesystem::exists(installed / "manifest.json")) return installed;
+  }
+  return DLPACK_USM_SOURCE_CONFORMANCE_DIR;
+}
+
+VectorCaseSource::VectorCaseSource(std::filesystem::path conformance_dir)
+    : directory_(std::move(conformance_dir)) {
+  nlohmann::json manifest = read_manifest(directory_);
+  for (const auto& entry : manifest["vectors"]) {
+    if (!entry.is_object() || !entry.value("file", nlohmann::json()).is_string()) {
+      fail_usage(fmt::format("{}/manifest.json: every vector needs a 'file'", directory_.string()));
+    }
+    std::string file = entry["file"].get<std::string>();
+    std::vector<std::string> expect = string_list(entry.value("expect", nlohmann::json::array()));
+    std::string passes = entry.value("passes", nlohmann::json()).is_string()
+                             ? entry["passes"].get<std::string>()
+                             : std::string();
+    std::vector<std::string> rules = expect;
+    if (!passes.empty()) rules.push_back(passes);
+    cases_.push_back({case_id_for(file), "vector", "", rules,
+                      std::make_shared<const VectorCase>(file, expect, passes)});
+  }
+}
+
+CaseResult VectorCaseSource::run(const CaseSpec& spec) {
+  CaseResult result;
+  result.id = spec.id;
+  const VectorCase& vector = spec.details_as<VectorCase>();
+  std::vector<facts::TensorFacts> tensors = capsule::read_capsule_file(directory_ / vector.file);
+  std::set<std::string> fired;
+  std::set<std::string> fired_errors;
+  for (const facts::TensorFacts& tensor : tensors) {
+    for (const rules::Finding& finding : rules::evaluate(tensor)) {
+      fired.insert(finding.rule_id);
+      if (finding.severity == rules::Severity::error) fired_errors.insert(finding.rule_id);
+    }
+  }
+  result.rule_ids.assign(fired.begin(), fired.end());
+  const std::vector<std::string>& expect = vector.expect;
+  const std::string& passes = vector.passes;
+
+  std::vector<std::string> missing;
+  for (const std::string& rule : expect) {
+    if (!fired.count(rule)) missing.push_back(rule);
+  }
+  std::vector<std::string> unexpected;
+  for (const std::string& rule : fired_errors) {
+    if (std::find(expect.begin(), expect.end(), rule) == expect.end()) unexpected.push_back(rule);
+  }
+  if (!passes.empty() && fired.count(passes)) unexpected.push_back(passes);
+
+  if (missing.empty() && unexpected.empty()) {
+    result.outcome = Outcome::pass;
+    result.message = expect.empty() ? fmt::format("no error finding{}",
+                                                  passes.empty() ? "" : ", " + passes + " silent")
+                                    : fmt::format("fired {}", fmt::join(expect, ", "));
+    return result;
+  }
+  result.outcome = Outcome::fail;
+  std::vector<std::string> parts;
+  if (!missing.empty())
+    parts.push_back(fmt::format("expected {} to fire", fmt::join(missing, ", ")));
+  if (!unexpected.empty())
+    parts.push_back(fmt::format("unexpected {}", fmt::join(unexpected, ", ")));
+  result.message = fmt::format(
+      "{} (fired: {})", fmt::join(parts, "; "),
+      fired.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(fired, ", ")));
+  return result;
+}
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,32 @@
+// The shipped test vectors as cases: every capsule file in the conformance
+// manifest, with the rule ids it must fire (none for a passing vector).
+#pragma once
+
+#include <filesystem>
+
+#include "suite/model/case.hpp"
+
+namespace dlpack_usm::suite {
+
+class VectorCaseSource final : public CaseSource {
+ public:
+  // Throws Error(usage) when the manifest is missing or malformed.
+  explicit VectorCaseSource(std::filesystem::path conformance_dir);
+
+  std::string_view kind() const override { return "vector"; }
+  bool needs_runtime() const override { return false; }
+  std::vector<CaseSpec> cases() override { return cases_; }
+  // pass: a failing vector fires every expected rule and no other error
+  // rule; a passing vector fires no error and not the rule it demonstrates.
+  CaseResult run(const CaseSpec& spec) override;
+
+ private:
+  std::filesystem::path directory_;
+  std::vector<CaseSpec> cases_;
+};
+
+// Where the shipped suite is: --suite, else DLPACK_USM_CONFORMANCE_DIR, else
+// the installed copy next to the binary, else the source tree it was built from.
+std::filesystem::path default_conformance_dir();
+
+}  // namespace dlpack_usm::suite

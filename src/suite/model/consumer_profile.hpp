@@ -1,0 +1,40 @@
+// The capability profile of a consumer under test: for each USM root device
+// and each cell of the matrix (an axis and a value on it), the one class of
+// outcome its case had. `check --consumer` reports it; the Python package's
+// consumer checks emit the same list.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "suite/model/check_run.hpp"
+
+namespace dlpack_usm::suite {
+
+// The classes, as the JSON report spells them (matrix::profile_classes):
+// accepted (right view and data), declined (with the consumer's reason; a
+// decline never fails, though one whose compact twin was accepted warns),
+// wrong (view or data), accepted-invalid, crash, hang, deleter-misuse, and
+// refused (an invalid tensor refused).
+struct ProfileEntry {
+  std::string device;
+  std::string axis;
+  std::string value;
+  std::string outcome;
+  std::string case_id;
+  std::string reason;   // a decline's reason, or what happened
+  std::string status;   // the case's outcome: pass, warn, fail, not_supported, crash, ...
+  bool failed = false;  // whether the case fails the gate
+};
+
+// The class of one case's result; empty for a case outside the profile or
+// one that never ran (skipped, not run, a harness error).
+std::string profile_class(const RecordedCase& recorded);
+
+// Every consumer case that ran, in the run's order.
+std::vector<ProfileEntry> capability_profile(const CheckRun& run);
+
+// The axes in the order the report shows them.
+const std::vector<std::string>& profile_axes();
+
+}  // namespace dlpack_usm::suite

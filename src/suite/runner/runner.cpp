@@ -1,0 +1,483 @@
+#include "suite/runner/runner.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/printable.hpp"
+#include "suite/runner/child_process.hpp"
+#include "suite/runner/stop_signals.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+std::string tail_of(const std::string& text, std::size_t bytes = 2000) {
+  std::string tail = text.size() > bytes ? "..." + text.substr(text.size() - bytes) : text;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  return tail;
+}
+
+std::string signal_name(int signal) {
+  const char* description = strsignal(signal);
+  return fmt::format("signal {} ({})", signal, description != nullptr ? description : "unknown");
+}
+
+// The case a worker was running when it ended or hung without reporting it:
+// the crash or timeout is charged to that case alone.
+CaseResult charge_running_case(const CaseSpec& spec, const ChildProcess& child,
+                               std::chrono::milliseconds timeout, double duration_ms) {
+  CaseResult result;
+  result.id = spec.id;
+  if (child.timed_out()) {
+    result.outcome = Outcome::timeout;
+    result.message =
+        fmt::format("no result within {} ms; the watchdog killed the case", timeout.count());
+  } else if (!child.exited()) {
+    result.outcome = Outcome::crash;
+    result.message = fmt::format("the case died on {}", signal_name(child.signal()));
+  } else {
+    // exit(), even exit(0), from inside the case: it never reported.
+    result.outcome = Outcome::crash;
+    result.message = fmt::format(
+        "the case ended its process (exit code {}) before reporting a result", child.exit_code());
+  }
+  if (!child.err().empty()) result.message += "; its stderr ended with: " + tail_of(child.err());
+  const std::string& rule = result.outcome == Outcome::crash ? spec.crash_rule : spec.timeout_rule;
+  if (!rule.empty()) {
+    // A library's crash or hang breaks the case's rule, at its severity: on
+    // an invalid tensor only a warning (nothing requires a consumer to
+    // validate), so the case warns instead of failing.
+    rules::Severity severity = catalog_severity(rule);
+    result.add_finding({rule, severity, result.message});
+    if (severity != rules::Severity::error) {
+      result.message =
+          fmt::format("{} (rule {}, a {})", result.message, rule, rules::to_string(severity));
+      result.outcome = outcome_of(result.findings);
+    }
+  }
+  result.duration_ms = duration_ms;
+  return result;
+}
+
+double milliseconds_since(ChildProcess::Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(ChildProcess::Clock::now() - start).count();
+}
+
+// A string member of a worker's line, or "" where it is absent or not one.
+std::string text_member(const nlohmann::json& line, const char* key) {
+  auto it = line.find(key);
+  return it != line.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The findings a worker reported, each at the severity of this binary's
+// catalog (a worker reports what it saw, not how much it weighs).
+void add_findings_from_line(CaseResult& result, const nlohmann::json& line) {
+  auto findings = line.find("findings");
+  if (findings == line.end() || !findings->is_array()) return;
+  for (const auto& finding : *findings) {
+    if (!finding.is_object()) continue;
+    std::string rule = text_member(finding, "rule_id");
+    const rules::RuleInfo* known = rule.empty() ? nullptr : rules::find_rule(rule);
+    result.add_finding({rule, known != nullptr ? known->severity : rules::Severity::error,
+                        text_member(finding, "message")});
+  }
+}
+
+// Where a case ran: how many cases its worker ran before it, and the last
+// of them.
+struct RunContext {
+  std::size_t cases_before = 0;
+  std::string previous;
+};
+
+struct Pending {
+  std::size_t index;
+  int attempt;
+  // On a re-run: the first attempt and where it ran.
+  std::optional<CaseResult> first = std::nullopt;
+  RunContext first_context = {};
+};
+
+// A worker: one child running a batch of cases in order, reporting each on
+// its result channel; `next` is the case it is running now.
+struct Active {
+  std::vector<Pending> batch;
+  std::size_t next = 0;
+  ChildProcess child;
+  ChildProcess::Clock::time_point case_started;
+  bool ready = false;  // the worker said kWorkerReadyLine
+};
+
+// A re-run alone after a failing first attempt. It is a flake only where
+// the first attempt was its worker's first case too: a case that fails
+// after other cases in one process and passes alone depends on what ran
+// before it, and the first failure stands.
+CaseResult judge_rerun(const CaseResult& first, const RunContext& where, CaseResult rerun) {
+  rerun.first_outcome = first.outcome;
+  if (is_failing(rerun.outcome) || where.cases_before == 0) return rerun;
+  CaseResult state = first;
+  state.attempts = rerun.attempts;
+  state.first_outcome = first.outcome;
+  state.duration_ms = first.duration_ms + rerun.duration_ms;
+  // The repro line runs the case alone, where it passes: say how to run it
+  // after the case before it.
+  state.message = fmt::format(
+      "passes alone, fails after other cases in one process: a state bug (in its worker it ran "
+      "after {}{}; alone it ended {}; to see it fail, add --filter '{}' --jobs 1 to the repro): "
+      "{}",
+      where.previous,
+      where.cases_before > 1 ? fmt::format(" and {} more", where.cases_before - 1) : "",
+      to_string(rerun.outcome), where.previous, first.message);
+  return state;
+}
+
+// A line on the result channel that is no result of the running case: only
+// the library under test can have written it. Its fault, charged to the
+// case as an error, and never re-run into a pass.
+CaseResult channel_error(const CaseSpec& spec, const std::string& line, const char* what) {
+  return {spec.id, Outcome::error,
+          fmt::format("the result channel carried {} while this case ran, so the library under "
+                      "test wrote on it; the worker was stopped and the case is not re-run: {}",
+                      what, quote_for_message(line, 120))};
+}
+
+// The cases of one run_isolated call, from the first worker to the last
+// result.
+class IsolatedRun {
+ public:
+  IsolatedRun(const std::vector<CaseSpec>& cases, const RunnerOptions& options)
+      : cases_(cases), options_(options), results_(cases.size()) {
+    for (std::size_t i = 0; i < cases.size(); ++i) pending_.push_back({i, 1});
+    jobs_ = std::max(1, options.jobs);
+  }
+
+  std::vector<CaseResult> run();
+
+ private:
+  void finish(const Pending& job, CaseResult result, const RunContext& where, bool may_rerun);
+  void announce(const Pending& job);
+  std::vector<Pending> next_batch();
+  void start_workers();
+  void wait_for_output();
+  bool take_results(Active& worker);
+  bool step(Active& worker);
+  void requeue(const Active& worker, std::size_t from);
+  RunContext context_of(const Active& worker) const;
+  std::vector<CaseResult> ordered_results();
+
+  const std::vector<CaseSpec>& cases_;
+  const RunnerOptions& options_;
+  std::vector<std::optional<CaseResult>> results_;
+  std::deque<Pending> pending_;
+  std::vector<std::unique_ptr<Active>> active_;
+  std::size_t started_ = 0;
+  int jobs_ = 1;
+};
+
+void IsolatedRun::finish(const Pending& job, CaseResult result, const RunContext& where,
+                         bool may_rerun) {
+  result.attempts = job.attempt;
+  if (job.attempt == 1 && may_rerun && options_.rerun_failures && is_failing(result.outcome) &&
+      !stop_requested()) {
+    // Re-run once, alone in a fresh process and at the front, so that a
+    // flaky case (or one spoiled by its batch) is told apart from a real
+    // failure while the machine is in the same state.
+    pending_.push_front({job.index, 2, std::move(result), where});
+    return;
+  }
+  if (job.first) result = judge_rerun(*job.first, job.first_context, std::move(result));
+  if (options_.on_result) options_.on_result(result);
+  results_[job.index] = std::move(result);
+}
+
+void IsolatedRun::announce(const Pending& job) {
+  if (job.attempt == 1 && options_.on_start) {
+    options_.on_start(cases_[job.index], ++started_, cases_.size());
+  }
+}
+
+// A re-run goes alone; first runs share a worker, in batches small enough
+// that every job gets work.
+std::vector<Pending> IsolatedRun::next_batch() {
+  std::vector<Pending> batch{pending_.front()};
+  pending_.pop_front();
+  if (batch.front().attempt != 1) return batch;
+  std::size_t jobs = static_cast<std::size_t>(jobs_);
+  std::size_t fair = (pending_.size() + 1 + jobs - 1) / jobs;
+  std::size_t size =
+      std::clamp<std::size_t>(fair, 1, std::max<std::size_t>(1, options_.batch_size));
+  while (batch.size() < size && !pending_.empty() && pending_.front().attempt == 1) {
+    batch.push_back(pending_.front());
+    pending_.pop_front();
+  }
+  return batch;
+}
+
+void IsolatedRun::start_workers() {
+  while (static_cast<int>(active_.size()) < jobs_ && !pending_.empty()) {
+    std::vector<Pending> batch = next_batch();
+    std::vector<const CaseSpec*> specs;
+    for (const Pending& job : batch) specs.push_back(&cases_[job.index]);
+    announce(batch.front());
+    try {
+      active_.push_back(std::make_unique<Active>(Active{
+          batch, 0,
+          ChildProcess(options_.child_command(specs), std::max<std::chrono::milliseconds>(
+                                                          options_.timeout, kWorkerStartupTimeout)),
+          ChildProcess::Clock::now()}));
+    } catch (const Error& error) {
+      for (const Pending& job : batch) {
+        finish(job, CaseResult{cases_[job.index].id, Outcome::error, error.what()}, {}, true);
+      }
+    }
+  }
+}
+
+void IsolatedRun::wait_for_output() {
+  std::vector<pollfd> fds;
+  std::vector<std::size_t> owners;
+  auto now = ChildProcess::Clock::now();
+  auto wake = now + std::chrono::milliseconds(200);
+  for (std::size_t a = 0; a < active_.size(); ++a) {
+    for (int fd : active_[a]->child.open_fds()) {
+      fds.push_back({fd, POLLIN, 0});
+      owners.push_back(a);
+    }
+    wake = std::min(wake, active_[a]->child.deadline());
+  }
+  int wait_ms = static_cast<int>(std::max<long long>(
+      0, std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count()));
+  if (poll(fds.data(), fds.size(), wait_ms) <= 0) return;
+  for (std::size_t f = 0; f < fds.size(); ++f) {
+    if (fds[f].revents != 0) active_[owners[f]]->child.read_from(fds[f].fd);
+  }
+}
+
+RunContext IsolatedRun::context_of(const Active& worker) const {
+  if (worker.next == 0) return {};
+  return {worker.next, cases_[worker.batch[worker.next - 1].index].id};
+}
+
+// Takes the worker's lines: its ready line, then one result per case in
+// order, each framed with its nonce. False when a line is none of these:
+// the running case is charged with it, and the worker must go.
+bool IsolatedRun::take_results(Active& worker) {
+  ChildProcess& child = worker.child;
+  for (const std::string& line : child.take_result_lines()) {
+    // After its last result a worker has nothing left to say.
+    if (worker.next >= worker.batch.size()) return true;
+    const Pending& job = worker.batch[worker.next];
+    const CaseSpec& spec = cases_[job.index];
+    std::optional<std::string_view> payload = unframe_line(line, child.nonce());
+    std::optional<CaseResult> result;
+    if (payload && !std::exchange(worker.ready, true)) {
+      worker.case_started = ChildProcess::Clock::now();
+      child.restart_deadline(options_.timeout);
+      if (*payload == kWorkerReadyLine) continue;
+    }
+    if (payload) result = result_from_line(spec.id, *payload);
+    if (!result) {
+      CaseResult charged = channel_error(
+          spec, line,
+          payload ? "a line that is no result of this case" : "a line without its nonce");
+      charged.duration_ms = milliseconds_since(worker.case_started);
+      RunContext where = context_of(worker);
+      ++worker.next;
+      finish(job, std::move(charged), where, false);
+      return false;
+    }
+    result->duration_ms = milliseconds_since(worker.case_started);
+    RunContext where = context_of(worker);
+    ++worker.next;
+    worker.case_started = ChildProcess::Clock::now();
+    child.restart_deadline(options_.timeout);
+    if (worker.next < worker.batch.size()) announce(worker.batch[worker.next]);
+    finish(job, std::move(*result), where, true);
+  }
+  return true;
+}
+
+// The cases of `worker` from `from` on go on in a fresh worker, at the
+// front of the queue.
+void IsolatedRun::requeue(const Active& worker, std::size_t from) {
+  for (std::size_t i = worker.batch.size(); i > from; --i) pending_.push_front(worker.batch[i - 1]);
+}
+
+// Advances one worker; false once it has ended and its cases are accounted
+// for (reported, charged, or queued again).
+bool IsolatedRun::step(Active& worker) {
+  ChildProcess& child = worker.child;
+  if (!take_results(worker)) {
+    child.kill_group();
+    child.wait();
+    requeue(worker, worker.next);
+    return false;
+  }
+  bool done = child.output_closed() && child.reap();
+  if (!done && child.past_deadline()) {
+    child.kill_group();
+    child.wait();
+    done = true;
+  }
+  if (!done && worker.next >= worker.batch.size() && child.reap()) done = true;
+  if (!done) return true;
+  if (worker.next < worker.batch.size()) {
+    // The running case is charged; the rest of the batch goes on.
+    Pending job = worker.batch[worker.next];
+    CaseResult charged = charge_running_case(cases_[job.index], child, options_.timeout,
+                                             milliseconds_since(worker.case_started));
+    requeue(worker, worker.next + 1);
+    finish(job, std::move(charged), context_of(worker), true);
+  }
+  return false;
+}
+
+// Results in the order of the cases; what did not finish (a stopped run) is
+// recorded as not_run, so no report is lost.
+std::vector<CaseResult> IsolatedRun::ordered_results() {
+  std::vector<CaseResult> ordered;
+  for (std::size_t i = 0; i < cases_.size(); ++i) {
+    if (!results_[i]) {
+      CaseResult not_run{cases_[i].id, Outcome::not_run,
+                         "the run was interrupted before this case finished"};
+      not_run.attempts = 0;
+      if (options_.on_result) options_.on_result(not_run);
+      results_[i] = std::move(not_run);
+    }
+    ordered.push_back(std::move(*results_[i]));
+  }
+  return ordered;
+}
+
+std::vector<CaseResult> IsolatedRun::run() {
+  while ((!pending_.empty() || !active_.empty()) && !stop_requested()) {
+    start_workers();
+    wait_for_output();
+    for (std::size_t a = 0; a < active_.size();) {
+      if (step(*active_[a])) {
+        ++a;
+      } else {
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(a));
+      }
+    }
+  }
+  for (auto& running : active_) {
+    running->child.kill_group();
+    running->child.wait();
+  }
+  active_.clear();
+  return ordered_results();
+}
+
+}  // namespace
+
+nlohmann::json result_to_json(const CaseResult& result) {
+  nlohmann::json findings = nlohmann::json::array();
+  for (const CaseFinding& finding : result.findings) {
+    findings.push_back({{"rule_id", finding.rule_id}, {"message", finding.message}});
+  }
+  return {{"id", result.id},
+          {"outcome", to_string(result.outcome)},
+          {"message", result.message},
+          {"rule_ids", result.rule_ids},
+          {"findings", findings},
+          {"profile_class", result.profile_class},
+          {"decline_reason", result.decline_reason}};
+}
+
+std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload) {
+  nlohmann::json json = nlohmann::json::parse(payload, nullptr, false);
+  std::optional<Outcome> outcome =
+      json.is_object() && json.value("outcome", nlohmann::json()).is_string()
+          ? parse_outcome(json["outcome"].get<std::string>())
+          : std::nullopt;
+  if (!outcome || json.value("id", std::string()) != id) return std::nullopt;
+  CaseResult result;
+  result.id = id;
+  result.outcome = *outcome;
+  result.message = json.value("message", std::string());
+  if (json.contains("rule_ids") && json["rule_ids"].is_array()) {
+    for (const auto& rule : json["rule_ids"]) {
+      if (rule.is_string()) result.rule_ids.push_back(rule.get<std::string>());
+    }
+  }
+  add_findings_from_line(result, json);
+  result.profile_class = text_member(json, "profile_class");
+  result.decline_reason = text_member(json, "decline_reason");
+  return result;
+}
+
+std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
+                                     const RunnerOptions& options) {
+  StopSignals stop_signals;
+  return IsolatedRun(cases, options).run();
+}
+
+namespace {
+
+// The case `id` of `known`, run; a harness failure becomes its error.
+CaseResult run_one(std::map<std::string, std::pair<CaseSource*, CaseSpec>>& known,
+                   const std::string& id) {
+  CaseResult result;
+  result.id = id;
+  try {
+    auto found = known.find(id);
+    if (found == known.end()) {
+      result.outcome = Outcome::error;
+      result.message = fmt::format("no case with id '{}' on this machine", id);
+    } else {
+      result = found->second.first->run(found->second.second);
+      result.id = id;
+    }
+  } catch (const std::exception& error) {
+    result.outcome = Outcome::error;
+    result.message = error.what();
+  }
+  return result;
+}
+
+}  // namespace
+
+int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
+                       const std::vector<std::string>& ids,
+                       const std::function<void()>& start_runtime) {
+  std::set<std::string_view> kinds;
+  for (const std::string& id : ids) kinds.insert(std::string_view(id).substr(0, id.find('/')));
+  bool runtime_started = !start_runtime;
+  std::map<std::string, std::pair<CaseSource*, CaseSpec>> known;
+  for (auto& source : sources) {
+    if (!kinds.count(source->kind())) continue;
+    if (source->needs_runtime() && !runtime_started) {
+      start_runtime();
+      runtime_started = true;
+    }
+    for (CaseSpec& spec : source->cases()) {
+      std::string id = spec.id;
+      known.emplace(std::move(id), std::pair{source.get(), std::move(spec)});
+    }
+  }
+  if (channel.connected() && !channel.send(kWorkerReadyLine)) return 1;
+  for (const std::string& id : ids) {
+    CaseResult result = run_one(known, id);
+    std::fflush(stdout);
+    // The parent is gone when the line cannot go: nothing left to report to.
+    if (!channel.send(result_to_json(result).dump(-1, ' ', false,
+                                                  nlohmann::json::error_handler_t::replace))) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,65 @@
+// Runs cases isolated, as dEQP's runners do: workers (the tool re-executed,
+// never a bare fork once OpenCL threads exist) each run a batch of cases and
+// report each on a result channel of their own (result_channel.hpp), so the
+// runtime starts once per worker. A case that crashes, aborts, exits or
+// hangs is charged as crash or timeout to that case alone, and the rest of
+// its batch goes on in a fresh worker; a failing case is re-run alone in a
+// fresh process before it is called a failure, a flake or a state bug.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "suite/model/case.hpp"
+#include "suite/runner/result_channel.hpp"
+
+namespace dlpack_usm::suite {
+
+// The line a worker writes on the result channel once its runtime is up and
+// its cases are known: a case's timeout counts from there, so that starting
+// a runtime on a loaded machine is never charged to the first case.
+inline constexpr const char* kWorkerReadyLine = "{\"worker\":\"ready\"}";
+// How long a worker may take to get ready (at least the case timeout).
+inline constexpr std::chrono::seconds kWorkerStartupTimeout{60};
+
+struct RunnerOptions {
+  // The argv of a worker that runs `batch` in order (the child calls
+  // run_cases_in_child).
+  std::function<std::vector<std::string>(const std::vector<const CaseSpec*>& batch)> child_command;
+  // The most cases one worker runs.
+  std::size_t batch_size = 64;
+  std::chrono::milliseconds timeout{60000};
+  int jobs = 1;
+  bool rerun_failures = true;
+  // Called once per case, in completion order, with its final result.
+  std::function<void(const CaseResult&)> on_result;
+  // Called when a case starts (for a progress line).
+  std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
+};
+
+// Results in the order of `cases`. A stop signal (stop_signals.hpp) stops
+// the run: running children are killed, and they and the cases not started
+// become not_run.
+std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
+                                     const RunnerOptions& options);
+
+// The worker side: runs the cases `ids` of `sources` in order, sending one
+// JSON line per case on `channel` (taken before any library under test was
+// loaded), and returns the process exit code. Only the sources the ids name
+// list their cases, and `start_runtime` is called first when one of them
+// needs the runtime.
+int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
+                       const std::vector<std::string>& ids,
+                       const std::function<void()>& start_runtime = {});
+
+// The result JSON exchanged between child and parent (also the report's).
+nlohmann::json result_to_json(const CaseResult& result);
+// The result `payload` gives case `id`; nullopt when it is none (not JSON,
+// no known outcome, another case's id).
+std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload);
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,188 @@
+#include "suite/runner/worker_containment.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace dlpack_usm::suite {
+namespace {
+
+bool g_subreaper = false;
+
+bool write_proc_file(const char* path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+// DLPACK_USM_CONTAINMENT=subreaper: the fallback even where namespaces
+// work, to test it, or where a machine's namespaces misbehave.
+bool fallback_forced() {
+  const char* containment = std::getenv("DLPACK_USM_CONTAINMENT");
+  return containment != nullptr && std::string_view(containment) == "subreaper";
+}
+
+// A new PID namespace for the children to come; as an unprivileged user
+// inside a user namespace of its own that maps only the caller's ids.
+bool unshare_pid_namespace() {
+  if (fallback_forced()) return false;
+  if (unshare(CLONE_NEWPID) == 0) return true;
+  uid_t uid = geteuid();
+  gid_t gid = getegid();
+  if (uid == 0 || unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0) return false;
+  write_proc_file("/proc/self/setgroups", "deny");
+  write_proc_file("/proc/self/uid_map", fmt::format("{} {} 1", uid, uid));
+  write_proc_file("/proc/self/gid_map", fmt::format("{} {} 1", gid, gid));
+  return true;
+}
+
+// Points the standard descriptors and the result channel at /dev/null, so
+// that only the worker holds the runner's pipes: the runner sees end of file
+// when the worker is gone.
+void let_go_of_output() {
+  int null = open("/dev/null", O_RDWR);
+  for (int fd = 0; fd <= 3 && null >= 0; ++fd) {
+    if (fd != null) dup2(null, fd);
+  }
+}
+
+// Dies as `status` says: a crash stays a crash for the runner.
+[[noreturn]] void exit_like(int status) {
+  if (WIFSIGNALED(status)) {
+    signal(WTERMSIG(status), SIG_DFL);
+    prctl(PR_SET_DUMPABLE, 0);  // the worker dumped core already if it was to
+    raise(WTERMSIG(status));
+  }
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+// The waiter, outside the namespace: dies as the worker died, which its init
+// reports on `status_pipe` (init itself cannot die of a signal it raises).
+[[noreturn]] void wait_outside(pid_t init, int status_pipe) {
+  let_go_of_output();
+  int init_status = 0;
+  while (waitpid(init, &init_status, 0) < 0 && errno == EINTR) {
+  }
+  int worker_status = 0;
+  if (read(status_pipe, &worker_status, sizeof worker_status) ==
+      static_cast<ssize_t>(sizeof worker_status)) {
+    exit_like(worker_status);
+  }
+  exit_like(init_status);
+}
+
+// PID 1 of the namespace: reaps the orphans the library's helpers leave,
+// until the worker ends; its exit then makes the kernel kill the rest.
+[[noreturn]] void run_init(pid_t worker, int status_pipe) {
+  let_go_of_output();
+  for (;;) {
+    int status = 0;
+    pid_t ended = waitpid(-1, &status, 0);
+    if (ended < 0 && errno == EINTR) continue;
+    if (ended == worker || ended < 0) {
+      if (write(status_pipe, &status, sizeof status) < 0) _exit(1);
+      _exit(0);
+    }
+  }
+}
+
+// True when the process that holds the write end of `pipe_read_end` is
+// gone; after PR_SET_PDEATHSIG this closes the race with the parent's death.
+bool parent_gone(int pipe_read_end) {
+  pollfd parent{pipe_read_end, POLLIN, 0};
+  bool gone = poll(&parent, 1, 0) > 0;
+  close(pipe_read_end);
+  return gone;
+}
+
+// A close-on-exec pipe above the descriptors a worker uses (0-2 and the
+// result channel, 3), which a run by hand may leave free for pipe() to take.
+bool private_pipe(int fds[2]) {
+  int raw[2];
+  if (pipe2(raw, O_CLOEXEC) != 0) return false;
+  for (int end = 0; end < 2; ++end) {
+    fds[end] = fcntl(raw[end], F_DUPFD_CLOEXEC, 10);
+    close(raw[end]);
+  }
+  return fds[0] >= 0 && fds[1] >= 0;
+}
+
+// Every child of this process, from /proc (the kernel's own list).
+std::vector<pid_t> own_children() {
+  std::vector<pid_t> children;
+  std::ifstream list("/proc/thread-self/children");
+  if (!list) list.open(fmt::format("/proc/self/task/{}/children", gettid()));
+  for (long pid; list >> pid;) children.push_back(static_cast<pid_t>(pid));
+  return children;
+}
+
+}  // namespace
+
+bool contain_worker(long runner_pid, Containment* how) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (runner_pid != 0 && getppid() != static_cast<pid_t>(runner_pid)) return false;
+  if (!unshare_pid_namespace()) {
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    g_subreaper = true;
+    if (how != nullptr) *how = Containment::subreaper;
+    return true;
+  }
+  // waiter (outside) -> init (PID 1 inside) -> worker (PID 2): the worker
+  // is no namespace init, so the signals a library raises act as usual.
+  int status_pipe[2], waiter_alive[2];
+  if (!private_pipe(status_pipe) || !private_pipe(waiter_alive)) return false;
+  pid_t init = fork();
+  if (init < 0) return false;
+  if (init > 0) {
+    close(status_pipe[1]);
+    close(waiter_alive[0]);
+    wait_outside(init, status_pipe[0]);
+  }
+  close(status_pipe[0]);
+  close(waiter_alive[1]);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (parent_gone(waiter_alive[0])) _exit(1);
+  int init_alive[2];
+  if (!private_pipe(init_alive)) _exit(1);
+  pid_t worker = fork();
+  if (worker < 0) _exit(1);
+  if (worker > 0) {
+    close(init_alive[0]);
+    run_init(worker, status_pipe[1]);
+  }
+  close(status_pipe[1]);
+  close(init_alive[1]);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (parent_gone(init_alive[0])) _exit(1);
+  if (how != nullptr) *how = Containment::pid_namespace;
+  return true;
+}
+
+void reap_worker_leftovers() {
+  if (!g_subreaper) return;
+  // Orphans of the library's helpers were handed to this process; what is
+  // still running dies with the worker, as it would in a namespace.
+  for (int round = 0; round < 8; ++round) {
+    std::vector<pid_t> children = own_children();
+    if (children.empty()) return;
+    for (pid_t child : children) kill(child, SIGKILL);
+    for (pid_t child : children) waitpid(child, nullptr, 0);
+  }
+}
+
+}  // namespace dlpack_usm::suite
