@@ -1,7 +1,7 @@
 """The Python consumer checks and `check --consumer` judge alike: the
 observation table (tests/data/consumer_observations.json) fed through the
 bridge, as `consume` feeds what it observed, gives the verdicts the C++
-judge gives it (tests/unit/consumer_verdict_test.cpp reads the same
+judge gives it (tests/unit/matrix/consumer_verdict_test.cpp reads the same
 table)."""
 
 import json

@@ -1,7 +1,7 @@
 """The Python protocol's rules have one home, the tool's catalog (family
 "python" of `dlpack-usm rules`): the package reads them through the bridge,
 so what it reports, what the command line lists and what the manual says
-agree. The catalog's own tests (tests/unit/rules_catalog_test.cpp) hold
+agree. The catalog's own tests (tests/unit/rules/rules_catalog_test.cpp) hold
 every rule to its source; tests/tools/check_rule_quotes.py checks that each
 quote occurs in the source it names."""
 

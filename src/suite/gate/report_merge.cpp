@@ -103,7 +103,7 @@ void require_every_shard(const Group& group) {
 }
 
 // The case ids of the shards together are the suite's, each once: the
-// digest every shard names is the SHA-256 of them all (check_plan.cpp).
+// digest every shard names is the SHA-256 of them all (run_check.cpp).
 void require_suite_cases(const Group& group) {
   const ShardReport& first = *group.front();
   std::map<std::string, const std::string*> file_of_case;

@@ -1,4 +1,4 @@
-#include "suite/gate/check_plan.hpp"
+#include "suite/gate/run_check.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,12 +12,7 @@
 #include "common/error.hpp"
 #include "common/sha256.hpp"
 #include "runtime/runtime_choice.hpp"
-#include "suite/cases/consumer/consumer_cases.hpp"
-#include "suite/cases/live/live_cases.hpp"
-#include "suite/cases/owner_answer/owner_answer_cases.hpp"
-#include "suite/cases/producer/exchange_api_cases.hpp"
-#include "suite/cases/producer/producer_cases.hpp"
-#include "suite/cases/vectors/vector_cases.hpp"
+#include "suite/gate/case_recorder.hpp"
 #include "suite/runner/stop_signals.hpp"
 
 namespace dlpack_usm::suite {
@@ -30,13 +25,6 @@ std::string now_rfc3339() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
-}
-
-// Single-quoted for POSIX shells.
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 nlohmann::json options_to_json(const CheckOptions& options) {
@@ -67,39 +55,6 @@ std::string suite_digest(const std::vector<CaseSpec>& all) {
 }
 
 }  // namespace
-
-CaseSources vector_case_sources(const std::filesystem::path& suite_dir) {
-  CaseSources sources;
-  sources.push_back(std::make_unique<VectorCaseSource>(suite_dir));
-  return sources;
-}
-
-CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
-  auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
-  CaseSources sources = vector_case_sources(suite_dir);
-  sources.push_back(std::make_unique<OwnerAnswerCaseSource>(runtime));
-  sources.push_back(std::make_unique<LiveCaseSource>(runtime));
-  return sources;
-}
-
-CaseSources case_sources(const std::filesystem::path& suite_dir,
-                         const std::vector<plugin::PluginSpec>& plugins) {
-  if (plugins.empty()) return default_case_sources(suite_dir);
-  auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
-  // The runtime's owner answer is named once however many libraries run.
-  CaseSources sources;
-  sources.push_back(std::make_unique<OwnerAnswerCaseSource>(runtime));
-  for (const plugin::PluginSpec& spec : plugins) {
-    if (spec.role == plugin::Role::consumer) {
-      sources.push_back(std::make_unique<ConsumerCaseSource>(runtime, spec));
-    } else if (spec.exchange_api()) {
-      sources.push_back(std::make_unique<ExchangeApiCaseSource>(runtime, spec));
-    } else {
-      sources.push_back(std::make_unique<ProducerCaseSource>(runtime, spec));
-    }
-  }
-  return sources;
-}
 
 CollectedCases collect_cases(CaseSources& sources, const Selection& selection) {
   std::vector<CaseSpec> all;
@@ -151,55 +106,10 @@ void require_devices(const runtime::Inventory& inventory,
   }
 }
 
-// The first of `required` that the case names, or nullptr.
-const std::string* required_feature_of(const CaseSpec& spec,
-                                       const std::vector<std::string>& required) {
-  for (const std::string& feature : required) {
-    if (std::find(spec.features.begin(), spec.features.end(), feature) != spec.features.end()) {
-      return &feature;
-    }
-  }
-  return nullptr;
-}
+namespace {
 
-CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
-                                   const std::vector<std::string>& required_features) {
-  const std::string* feature = required_feature_of(spec, required_features);
-  if (result.outcome != Outcome::not_supported || spec.decline_rule.empty() || feature == nullptr) {
-    return result;
-  }
-  result.message = fmt::format("rule {}: --require {}, but the library declined: {}",
-                               spec.decline_rule, *feature, result.message);
-  result.add_finding({spec.decline_rule, catalog_severity(spec.decline_rule), result.message});
-  result.outcome = outcome_of(result.findings);
-  return result;
-}
-
-std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
-                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins,
-                          const std::vector<std::string>& required_features) {
-  std::string command = "dlpack-usm check";
-  for (const std::string& argument : plugin::plugin_arguments(plugins)) {
-    command += " " + (argument.starts_with("--") ? argument : shell_quote(argument));
-  }
-  for (const std::string& feature : required_features) {
-    if (std::find(spec.features.begin(), spec.features.end(), feature) == spec.features.end()) {
-      continue;
-    }
-    command.append(" --require ").append(shell_quote(feature));
-  }
-  command += " --filter " + shell_quote(spec.id);
-  // Plugin runs use no conformance suite.
-  if (!default_suite && plugins.empty()) command += " --suite " + shell_quote(suite_dir.string());
-  // The runtime decides device names and ids: a repro runs on the same one.
-  command += " --runtime " + runtime::active_runtime_name();
-  return command;
-}
-
-CheckRun run_check(
-    const CheckOptions& options, CaseSources& sources,
-    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,
-    const CheckCallbacks& callbacks) {
+// The run's header: who ran what, where, with which options.
+CheckRun start_run(const CheckOptions& options) {
   CheckRun run;
   run.tool_version = kToolVersion;
   run.command_line = options.command_line;
@@ -207,7 +117,10 @@ CheckRun run_check(
   run.options = options_to_json(options);
   run.plugins = options.plugin_descriptions;
   run.strict = options.strict;
+  return run;
+}
 
+Expectations read_expectations(const CheckOptions& options) {
   Expectations expectations;
   for (const auto& path : options.baselines) {
     expectations.files.push_back(read_expectation_file(path, "baseline"));
@@ -215,8 +128,12 @@ CheckRun run_check(
   for (const auto& path : options.flakes) {
     expectations.files.push_back(read_expectation_file(path, "flakes"));
   }
-  run.expectation_files = expectations.files;
+  return expectations;
+}
 
+// The cases the selection runs (Error(usage) when none is left and the
+// options do not allow an empty run); the run's options record the suite.
+SelectedCases select_cases(const CheckOptions& options, CaseSources& sources, CheckRun& run) {
   CollectedCases collected = collect_cases(sources, options.selection);
   // The report's environment shows what the runtime answered when asked who
   // owns an allocation (asked once per process: the case sources that
@@ -227,33 +144,46 @@ CheckRun run_check(
   }
   run.options["suite_cases"] = collected.suite_cases;
   run.options["suite_digest"] = collected.suite_digest;
-  SelectedCases& partition = collected.selected;
-  std::vector<CaseSpec>& selected = partition.to_run;
-  if (selected.empty() && !options.allow_empty) {
+  if (collected.selected.to_run.empty() && !options.allow_empty) {
     fail_usage("the filters selected no case to run",
                "check --filter, --rule, --device and --shard (see 'dlpack-usm check --list'), or "
                "pass --allow-empty where an empty run is fine");
   }
-  std::map<std::string, const CaseSpec*> by_id;
-  for (const CaseSpec& spec : selected) by_id[spec.id] = &spec;
-  bool default_suite = options.suite_dir == default_conformance_dir();
+  return std::move(collected.selected);
+}
 
-  run.started_at = now_rfc3339();
-  auto started = std::chrono::steady_clock::now();
+RunnerOptions runner_options(
+    const CheckOptions& options,
+    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command) {
   RunnerOptions runner;
   runner.child_command = std::move(child_command);
   runner.timeout = options.timeout;
   runner.jobs = options.jobs;
   runner.batch_size = options.batch_size;
+  return runner;
+}
+
+}  // namespace
+
+CheckRun run_check(
+    const CheckOptions& options, CaseSources& sources,
+    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,
+    const CheckCallbacks& callbacks) {
+  CheckRun run = start_run(options);
+  Expectations expectations = read_expectations(options);
+  run.expectation_files = expectations.files;
+  SelectedCases partition = select_cases(options, sources, run);
+  const std::vector<CaseSpec>& selected = partition.to_run;
+  std::map<std::string, const CaseSpec*> by_id;
+  for (const CaseSpec& spec : selected) by_id[spec.id] = &spec;
+  CaseRecorder recorder(options, expectations);
+
+  run.started_at = now_rfc3339();
+  auto started = std::chrono::steady_clock::now();
+  RunnerOptions runner = runner_options(options, std::move(child_command));
   runner.on_start = callbacks.on_start;
   runner.on_result = [&](const CaseResult& result) {
-    if (!callbacks.on_case) return;
-    const CaseSpec& spec = *by_id.at(result.id);
-    CaseResult decided = apply_required_features(spec, result, options.required_features);
-    decided.verdict = decide_verdict(decided, expectations, options.strict);
-    callbacks.on_case({spec, decided,
-                       repro_command(spec, options.suite_dir, default_suite, options.plugins,
-                                     options.required_features)});
+    if (callbacks.on_case) callbacks.on_case(recorder.record(*by_id.at(result.id), result));
   };
   std::vector<CaseResult> results = run_isolated(selected, runner);
   // A stop signal during the run interrupts it, even one that came after
@@ -264,19 +194,11 @@ CheckRun run_check(
   run.finished_at = now_rfc3339();
 
   for (std::size_t i = 0; i < results.size(); ++i) {
-    CaseResult result =
-        apply_required_features(selected[i], std::move(results[i]), options.required_features);
-    result.verdict = decide_verdict(result, expectations, options.strict);
-    run.interrupted = run.interrupted || result.outcome == Outcome::not_run;
-    run.cases.push_back({selected[i], std::move(result),
-                         repro_command(selected[i], options.suite_dir, default_suite,
-                                       options.plugins, options.required_features)});
+    run.cases.push_back(recorder.record(selected[i], std::move(results[i])));
+    run.interrupted = run.interrupted || run.cases.back().result.outcome == Outcome::not_run;
   }
   for (CaseSpec& spec : partition.filtered_out) {
-    CaseResult skipped{spec.id, Outcome::skipped, "left out by --filter, --rule or --device"};
-    skipped.attempts = 0;
-    std::string repro = repro_command(spec, options.suite_dir, default_suite, options.plugins);
-    run.cases.push_back({std::move(spec), std::move(skipped), std::move(repro)});
+    run.cases.push_back(recorder.record_left_out(std::move(spec)));
   }
   std::sort(run.cases.begin(), run.cases.end(),
             [](const RecordedCase& a, const RecordedCase& b) { return a.result.id < b.result.id; });

@@ -1,0 +1,24 @@
+// Every source of cases `check` knows, in one place: a new case source is
+// one folder under suite/cases/ and one line here.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "plugin/plugin_spec.hpp"
+#include "suite/model/case.hpp"
+
+namespace dlpack_usm::suite {
+
+// The shipped vectors alone (check --vectors-only).
+CaseSources vector_case_sources(const std::filesystem::path& suite_dir);
+
+// Every case source `check` knows: the shipped vectors and the live cases.
+CaseSources default_case_sources(const std::filesystem::path& suite_dir);
+
+// The sources a run uses: the default ones, or, when libraries are under
+// test, their producer, exchange-API and consumer cases alone.
+CaseSources case_sources(const std::filesystem::path& suite_dir,
+                         const std::vector<plugin::PluginSpec>& plugins);
+
+}  // namespace dlpack_usm::suite

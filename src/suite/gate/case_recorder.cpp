@@ -1,0 +1,64 @@
+#include "suite/gate/case_recorder.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/rule.hpp"
+#include "suite/cases/vectors/vector_cases.hpp"
+#include "suite/gate/repro_command.hpp"
+#include "suite/model/case_findings.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+// The first of `required` that the case names, or nullptr.
+const std::string* required_feature_of(const CaseSpec& spec,
+                                       const std::vector<std::string>& required) {
+  for (const std::string& feature : required) {
+    if (std::find(spec.features.begin(), spec.features.end(), feature) != spec.features.end()) {
+      return &feature;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
+                                   const std::vector<std::string>& required_features) {
+  const std::string* feature = required_feature_of(spec, required_features);
+  if (result.outcome != Outcome::not_supported || spec.decline_rule.empty() || feature == nullptr) {
+    return result;
+  }
+  result.message = fmt::format("rule {}: --require {}, but the library declined: {}",
+                               spec.decline_rule, *feature, result.message);
+  result.add_finding({spec.decline_rule, catalog_severity(spec.decline_rule), result.message});
+  result.outcome = outcome_of(result.findings);
+  return result;
+}
+
+CaseRecorder::CaseRecorder(const CheckOptions& options, const Expectations& expectations)
+    : options_(options),
+      expectations_(expectations),
+      default_suite_(options.suite_dir == default_conformance_dir()) {}
+
+RecordedCase CaseRecorder::record(const CaseSpec& spec, CaseResult result) const {
+  CaseResult decided = apply_required_features(spec, std::move(result), options_.required_features);
+  decided.verdict = decide_verdict(decided, expectations_, options_.strict);
+  return {spec, std::move(decided), repro(spec, true)};
+}
+
+RecordedCase CaseRecorder::record_left_out(CaseSpec spec) const {
+  CaseResult skipped{spec.id, Outcome::skipped, "left out by --filter, --rule or --device"};
+  skipped.attempts = 0;
+  std::string line = repro(spec, false);
+  return {std::move(spec), std::move(skipped), std::move(line)};
+}
+
+std::string CaseRecorder::repro(const CaseSpec& spec, bool with_features) const {
+  return repro_command(spec, options_.suite_dir, default_suite_, options_.plugins,
+                       with_features ? options_.required_features : std::vector<std::string>{});
+}
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,41 @@
+// What `check` was asked to do, once its command line is read: the one
+// struct the gate, the recorder and the report's "options" take.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "plugin/plugin_spec.hpp"
+#include "suite/model/selection.hpp"
+
+namespace dlpack_usm::suite {
+
+struct CheckOptions {
+  std::filesystem::path suite_dir;
+  Selection selection;
+  std::vector<std::string> required_devices;  // --require-device
+  // --require: features whose clean declines fail (CaseSpec::features).
+  std::vector<std::string> required_features;
+  std::vector<std::filesystem::path> baselines;
+  std::vector<std::filesystem::path> flakes;
+  bool allow_empty = false;
+  // --strict: a case that warns fails the gate (and a baseline may expect it).
+  bool strict = false;
+  std::chrono::milliseconds timeout{60000};
+  int jobs = 1;
+  // The most cases one worker process runs (1: a process per case).
+  std::size_t batch_size = 64;
+  std::vector<std::string> command_line;
+  // --label: names the machine (or configuration) of this run, so that
+  // `report merge` keeps the runs of different machines apart.
+  std::string label;
+  // Libraries under test: when given, check runs their cases only.
+  std::vector<plugin::PluginSpec> plugins;
+  nlohmann::json plugin_descriptions = nlohmann::json::array();
+};
+
+}  // namespace dlpack_usm::suite

@@ -1,0 +1,40 @@
+#include "suite/gate/repro_command.hpp"
+
+#include <algorithm>
+
+#include "runtime/runtime_choice.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+// Single-quoted for POSIX shells.
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
+std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
+                          bool default_suite, const std::vector<plugin::PluginSpec>& plugins,
+                          const std::vector<std::string>& required_features) {
+  std::string command = "dlpack-usm check";
+  for (const std::string& argument : plugin::plugin_arguments(plugins)) {
+    command += " " + (argument.starts_with("--") ? argument : shell_quote(argument));
+  }
+  for (const std::string& feature : required_features) {
+    if (std::find(spec.features.begin(), spec.features.end(), feature) == spec.features.end()) {
+      continue;
+    }
+    command.append(" --require ").append(shell_quote(feature));
+  }
+  command += " --filter " + shell_quote(spec.id);
+  // Plugin runs use no conformance suite.
+  if (!default_suite && plugins.empty()) command += " --suite " + shell_quote(suite_dir.string());
+  // The runtime decides device names and ids: a repro runs on the same one.
+  command += " --runtime " + runtime::active_runtime_name();
+  return command;
+}
+
+}  // namespace dlpack_usm::suite

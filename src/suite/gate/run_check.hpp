@@ -1,0 +1,51 @@
+// run_check: turns `check` options into the cases to run and runs them with
+// the expectations applied: the part of `check` that decides, kept apart from
+// the command line and from the reporters. (The finished run it returns is
+// the model's CheckRun.)
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "suite/gate/check_options.hpp"
+#include "suite/model/check_run.hpp"
+#include "suite/model/selection.hpp"
+#include "suite/runner/runner.hpp"
+
+namespace dlpack_usm::suite {
+
+// Every case of the sources, and the part of them the selection runs: what
+// `check` runs and what `check --list` prints come from here alone.
+struct CollectedCases {
+  SelectedCases selected;
+  std::size_t suite_cases = 0;  // before the filters and the shard
+  std::string suite_digest;     // SHA-256 of every case id, in order
+};
+CollectedCases collect_cases(CaseSources& sources, const Selection& selection);
+
+// Throws Error(environment) when the runtime has problems (no loader, no
+// platform, a platform that fails, a malformed ONEAPI_DEVICE_SELECTOR) or no
+// root device at all: the live cases could not run, and a run of the
+// vectors alone must not pass as if they had.
+void require_live_devices(const runtime::Inventory& inventory);
+
+// Throws Error(environment) naming a required device that is absent.
+// "usm" requires any device with USM; otherwise a name or glob of list-devices.
+void require_devices(const runtime::Inventory& inventory, const std::vector<std::string>& required);
+
+struct CheckCallbacks {
+  std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
+  std::function<void(const RecordedCase&)> on_case;  // final result, verdict applied
+};
+
+// Loads expectations (Error(usage) on a bad file), selects (Error(usage) when
+// nothing is left and allow_empty is false), runs and records.
+CheckRun run_check(
+    const CheckOptions& options, CaseSources& sources,
+    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,
+    const CheckCallbacks& callbacks);
+
+}  // namespace dlpack_usm::suite

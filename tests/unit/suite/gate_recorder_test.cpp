@@ -1,0 +1,81 @@
+// The gate's one case recorder and its repro lines: what the streamed
+// results line and the report both take.
+#include <gtest/gtest.h>
+
+#include "runtime/runtime_choice.hpp"
+#include "suite/cases/vectors/vector_cases.hpp"
+#include "suite/gate/case_recorder.hpp"
+#include "suite/gate/repro_command.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+CaseSpec consumer_case() {
+  CaseSpec spec{"consumer/opencl:cpu:0/host/dtype-bool", "consumer", "opencl:cpu:0"};
+  spec.features = {"dtype-bool"};
+  spec.decline_rule = "DLP-CONSUMER-REQUIRED-FEATURE";
+  return spec;
+}
+
+CheckOptions default_suite_options() {
+  CheckOptions options;
+  options.suite_dir = default_conformance_dir();
+  return options;
+}
+
+TEST(ReproCommand, QuotesTheIdAndNamesTheRuntime) {
+  CaseSpec spec{"vector/shape/it's", "vector", ""};
+  std::string line = repro_command(spec, default_conformance_dir(), true);
+  EXPECT_EQ(line, "dlpack-usm check --filter 'vector/shape/it'\\''s' --runtime " +
+                      runtime::active_runtime_name());
+}
+
+TEST(ReproCommand, NamesAnotherSuiteAndOnlyTheFeaturesTheCaseHas) {
+  CaseSpec spec = consumer_case();
+  std::string line = repro_command(spec, "/suites/mine", false, {}, {"dtype-bool", "float4"});
+  EXPECT_NE(line.find(" --require 'dtype-bool' --filter "), std::string::npos) << line;
+  EXPECT_EQ(line.find("float4"), std::string::npos) << line;
+  EXPECT_NE(line.find(" --suite '/suites/mine' --runtime "), std::string::npos) << line;
+}
+
+TEST(CaseRecorder, ARequiredFeatureDeclinedFailsWithTheDeclineRule) {
+  CheckOptions options = default_suite_options();
+  options.required_features = {"dtype-bool"};
+  Expectations expectations;
+  CaseRecorder recorder(options, expectations);
+  CaseSpec spec = consumer_case();
+  RecordedCase recorded =
+      recorder.record(spec, CaseResult{spec.id, Outcome::not_supported, "no bool here"});
+  EXPECT_EQ(recorded.result.outcome, Outcome::fail);
+  ASSERT_EQ(recorded.result.findings.size(), 1u);
+  EXPECT_EQ(recorded.result.findings[0].rule_id, spec.decline_rule);
+  EXPECT_EQ(recorded.result.verdict, Verdict::regression);
+  EXPECT_NE(recorded.repro.find("--require 'dtype-bool'"), std::string::npos);
+}
+
+TEST(CaseRecorder, AnUnrequiredDeclineStaysADecline) {
+  CheckOptions options = default_suite_options();
+  Expectations expectations;
+  CaseRecorder recorder(options, expectations);
+  CaseSpec spec = consumer_case();
+  RecordedCase recorded =
+      recorder.record(spec, CaseResult{spec.id, Outcome::not_supported, "no bool here"});
+  EXPECT_EQ(recorded.result.outcome, Outcome::not_supported);
+  EXPECT_EQ(recorded.result.verdict, Verdict::ok);
+  EXPECT_EQ(recorded.repro.find("--require"), std::string::npos);
+}
+
+TEST(CaseRecorder, ACaseLeftOutIsSkippedWithoutAnAttemptAndKeepsItsRepro) {
+  CheckOptions options = default_suite_options();
+  options.required_features = {"dtype-bool"};
+  Expectations expectations;
+  CaseRecorder recorder(options, expectations);
+  RecordedCase recorded = recorder.record_left_out(consumer_case());
+  EXPECT_EQ(recorded.result.outcome, Outcome::skipped);
+  EXPECT_EQ(recorded.result.attempts, 0);
+  EXPECT_EQ(recorded.result.message, "left out by --filter, --rule or --device");
+  EXPECT_EQ(recorded.repro.find("--require"), std::string::npos) << recorded.repro;
+}
+
+}  // namespace
+}  // namespace dlpack_usm::suite
