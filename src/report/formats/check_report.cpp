@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/formats/run_labels.hpp"
 #include "report/inventory_report.hpp"
 #include "report/json_printer.hpp"
 #include "report/profile_report.hpp"
@@ -18,103 +19,6 @@ using suite::CheckRun;
 using suite::Outcome;
 using suite::RecordedCase;
 
-// The JUnit suite a case belongs to: its device, or "vectors" for offline ones.
-std::string suite_name(const RecordedCase& recorded) {
-  return recorded.spec.device.empty() ? std::string("vectors") : recorded.spec.device;
-}
-
-// Length of the valid UTF-8 sequence at `text[i]`, or 0 when invalid.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  auto byte = static_cast<unsigned char>(text[i]);
-  std::size_t length = byte < 0x80           ? 1
-                       : (byte >> 5) == 0x6  ? 2
-                       : (byte >> 4) == 0xE  ? 3
-                       : (byte >> 3) == 0x1E ? 4
-                                             : 0;
-  if (length == 0 || i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return length;
-}
-
-std::string plugin_label(const nlohmann::json& plugin) {
-  auto text = [&plugin](const char* key) {
-    return plugin.contains(key) && plugin[key].is_string() ? plugin[key].get<std::string>()
-                                                           : std::string();
-  };
-  // fmt, not operator+ on temporaries: GCC 12 at -O3 raises a false
-  // -Wstringop-overflow there.
-  std::string label =
-      text("name").empty() ? text("path") : fmt::format("{} {}", text("name"), text("version"));
-  std::string symbol = text("symbol");
-  return fmt::format("{} ({}{}{})", label, text("path"), symbol.empty() ? "" : ":", symbol);
-}
-
-// The libraries under test, on every suite, so a CI page shows what was tested.
-std::string plugin_properties(const CheckRun& run) {
-  if (run.plugins.empty()) return {};
-  std::string xml = "    <properties>\n";
-  for (const nlohmann::json& plugin : run.plugins) {
-    xml += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n",
-                       xml_escape(plugin.value("role", std::string("plugin"))),
-                       xml_escape(plugin_label(plugin)));
-  }
-  return xml + "    </properties>\n";
-}
-
-}  // namespace
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    std::size_t length = utf8_sequence_length(text, i);
-    if (length == 0) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-      continue;
-    }
-    if (length == 1) {
-      char c = text[i];
-      switch (c) {
-        case '&':
-          out += "&amp;";
-          break;
-        case '<':
-          out += "&lt;";
-          break;
-        case '>':
-          out += "&gt;";
-          break;
-        case '"':
-          out += "&quot;";
-          break;
-        case '\'':
-          out += "&apos;";
-          break;
-        case '\t':
-        case '\n':
-        case '\r':
-          out += c;
-          break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-            out += "\xEF\xBF\xBD";
-          } else {
-            out += c;
-          }
-      }
-    } else {
-      out.append(text.substr(i, length));
-    }
-    i += length;
-  }
-  return out;
-}
-
-namespace {
-
 // Cases per device and outcome: the table people read first.
 TextTable outcome_table(const CheckRun& run) {
   struct Row {
@@ -123,7 +27,7 @@ TextTable outcome_table(const CheckRun& run) {
   };
   std::map<std::string, Row> rows;
   for (const RecordedCase& recorded : run.cases) {
-    Row& row = rows[suite_name(recorded)];
+    Row& row = rows[device_group(recorded)];
     ++row.total;
     ++row.outcomes[recorded.result.outcome];
   }
@@ -331,79 +235,6 @@ std::string check_run_failures(const CheckRun& run) {
   results.reserve(run.cases.size());
   for (const RecordedCase& recorded : run.cases) results.push_back(recorded.result);
   return suite::failures_file_text(results, run.strict);
-}
-
-std::string check_run_to_junit(const CheckRun& run) {
-  std::map<std::string, std::vector<const RecordedCase*>> suites;
-  for (const RecordedCase& recorded : run.cases) suites[suite_name(recorded)].push_back(&recorded);
-
-  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  xml += fmt::format("<testsuites name=\"dlpack-usm check\" tests=\"{}\" time=\"{:.3f}\">\n",
-                     run.cases.size(), run.duration_ms / 1000.0);
-  for (const auto& [name, members] : suites) {
-    int failures = 0, errors = 0, skipped = 0;
-    double seconds = 0;
-    for (const RecordedCase* recorded : members) {
-      Outcome outcome = recorded->result.outcome;
-      failures += (outcome == Outcome::fail || (run.strict && outcome == Outcome::warn)) ? 1 : 0;
-      errors += (outcome == Outcome::crash || outcome == Outcome::timeout ||
-                 outcome == Outcome::error || outcome == Outcome::not_run)
-                    ? 1
-                    : 0;
-      skipped += (outcome == Outcome::not_supported || outcome == Outcome::skipped) ? 1 : 0;
-      seconds += recorded->result.duration_ms / 1000.0;
-    }
-    xml += fmt::format(
-        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
-        "time=\"{:.3f}\">\n",
-        xml_escape(name), members.size(), failures, errors, skipped, seconds);
-    xml += plugin_properties(run);
-    for (const RecordedCase* recorded : members) {
-      const suite::CaseResult& result = recorded->result;
-      std::string classname = recorded->spec.source + "." + name;
-      // A cell of the consumer matrix says where it sits: "... [layout=broadcast]".
-      std::string testcase = recorded->spec.profile_axis.empty()
-                                 ? result.id
-                                 : fmt::format("{} [{}={}]", result.id, recorded->spec.profile_axis,
-                                               recorded->spec.profile_value);
-      xml += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3f}\"",
-                         xml_escape(testcase), xml_escape(classname), result.duration_ms / 1000.0);
-      std::string detail =
-          fmt::format("verdict: {}\nrepro: {}", suite::to_string(result.verdict), recorded->repro);
-      std::string message = xml_escape(result.message);
-      switch (result.outcome) {
-        case Outcome::pass:
-          xml += "/>\n";
-          continue;
-        case Outcome::warn:
-          // A passed testcase that says what it warns of; a failure under --strict.
-          xml += run.strict
-                     ? fmt::format(">\n      <failure message=\"{}\" type=\"warn\">{}</failure>\n",
-                                   message, xml_escape(detail))
-                     : fmt::format(
-                           ">\n      <properties><property name=\"outcome\" "
-                           "value=\"warn\"/></properties>\n      "
-                           "<system-out>warning: {}</system-out>\n",
-                           message);
-          break;
-        case Outcome::fail:
-          xml += fmt::format(">\n      <failure message=\"{}\" type=\"fail\">{}</failure>\n",
-                             message, xml_escape(detail));
-          break;
-        case Outcome::not_supported:
-        case Outcome::skipped:
-          xml += fmt::format(">\n      <skipped message=\"{}\"/>\n", message);
-          break;
-        default:
-          xml += fmt::format(">\n      <error message=\"{}\" type=\"{}\">{}</error>\n", message,
-                             suite::to_string(result.outcome), xml_escape(detail));
-      }
-      xml += "    </testcase>\n";
-    }
-    xml += "  </testsuite>\n";
-  }
-  xml += "</testsuites>\n";
-  return xml;
 }
 
 }  // namespace dlpack_usm::report

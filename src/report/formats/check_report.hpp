@@ -1,7 +1,7 @@
 // Writers of a finished `check` run: the one walk that prints the JSON report
 // (schema dlpack-usm.report/1, conformance/schema/report.schema.json) or the
-// summary people read, JUnit XML for CI systems, the failures file, and one
-// streamed results line. The run's model decides the exit code.
+// summary people read, the failures file, and one streamed results line
+// (JUnit XML: junit.hpp). The run's model decides the exit code.
 #pragma once
 
 #include <string>
@@ -25,15 +25,10 @@ void print_check_run(Printer& printer, const suite::CheckRun& run);
 void print_case(Printer& printer, const suite::RecordedCase& recorded);
 
 nlohmann::ordered_json check_run_to_json(const suite::CheckRun& run);
-std::string check_run_to_junit(const suite::CheckRun& run);
 std::string check_run_summary(const suite::CheckRun& run);
 // The failures file (suite::failures_file_text) of the run's cases.
 std::string check_run_failures(const suite::CheckRun& run);
 // One line of results.jsonl (no newline).
 std::string recorded_case_line(const suite::RecordedCase& recorded);
-
-// XML 1.0 text: escapes markup and replaces characters XML cannot carry
-// (control characters, invalid UTF-8) with U+FFFD.
-std::string xml_escape(std::string_view text);
 
 }  // namespace dlpack_usm::report

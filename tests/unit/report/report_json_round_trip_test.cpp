@@ -14,7 +14,10 @@ namespace dlpack_usm::report {
 namespace {
 
 suite::RecordedCase recorded(std::string id, suite::Outcome outcome, suite::Verdict verdict) {
-  suite::RecordedCase entry{{id, "vector", ""}, {id, outcome, "message of " + id}, ""};
+  suite::RecordedCase entry;
+  entry.spec.id = id;
+  entry.spec.source = "vector";
+  entry.result = suite::CaseResult(id, outcome, "message of " + id);
   entry.spec.rules = {"DLP-SHAPE-NEGATIVE"};
   entry.result.verdict = verdict;
   entry.repro = "dlpack-usm check --filter '" + id + "'";

@@ -10,8 +10,16 @@
 namespace dlpack_usm::suite {
 namespace {
 
+CaseSpec case_spec(std::string id, std::string source, std::string device) {
+  CaseSpec spec;
+  spec.id = std::move(id);
+  spec.source = std::move(source);
+  spec.device = std::move(device);
+  return spec;
+}
+
 CaseSpec consumer_case() {
-  CaseSpec spec{"consumer/opencl:cpu:0/host/dtype-bool", "consumer", "opencl:cpu:0"};
+  CaseSpec spec = case_spec("consumer/opencl:cpu:0/host/dtype-bool", "consumer", "opencl:cpu:0");
   spec.features = {"dtype-bool"};
   spec.decline_rule = "DLP-CONSUMER-REQUIRED-FEATURE";
   return spec;
@@ -24,7 +32,7 @@ CheckOptions default_suite_options() {
 }
 
 TEST(ReproCommand, QuotesTheIdAndNamesTheRuntime) {
-  CaseSpec spec{"vector/shape/it's", "vector", ""};
+  CaseSpec spec = case_spec("vector/shape/it's", "vector", "");
   std::string line = repro_command(spec, default_conformance_dir(), true);
   EXPECT_EQ(line, "dlpack-usm check --filter 'vector/shape/it'\\''s' --runtime " +
                       runtime::active_runtime_name());

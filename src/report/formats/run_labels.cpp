@@ -1,0 +1,24 @@
+#include "report/formats/run_labels.hpp"
+
+#include <fmt/format.h>
+
+namespace dlpack_usm::report {
+
+std::string device_group(const suite::RecordedCase& recorded) {
+  return recorded.spec.device.empty() ? std::string("vectors") : recorded.spec.device;
+}
+
+std::string plugin_label(const nlohmann::json& plugin) {
+  auto text = [&plugin](const char* key) {
+    return plugin.contains(key) && plugin[key].is_string() ? plugin[key].get<std::string>()
+                                                           : std::string();
+  };
+  // fmt, not operator+ on temporaries: GCC 12 at -O3 raises a false
+  // -Wstringop-overflow there.
+  std::string label =
+      text("name").empty() ? text("path") : fmt::format("{} {}", text("name"), text("version"));
+  std::string symbol = text("symbol");
+  return fmt::format("{} ({}{}{})", label, text("path"), symbol.empty() ? "" : ":", symbol);
+}
+
+}  // namespace dlpack_usm::report
