@@ -183,12 +183,4 @@ void print_exchange(Printer& printer, const RoundTripReport& report) {
   printer.line(fmt::format("result: {}", report.ok() ? "ok" : "FAILED"));
 }
 
-std::string exchange_to_text(const RoundTripReport& report) {
-  return render_text(print_exchange, report);
-}
-
-nlohmann::ordered_json exchange_to_json(const RoundTripReport& report) {
-  return render_json(print_exchange, report);
-}
-
 }  // namespace dlpack_usm::report

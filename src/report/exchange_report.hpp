@@ -17,7 +17,4 @@ ExitCode decide_exit_code(const exchange::RoundTripReport& report);
 
 void print_exchange(Printer& printer, const exchange::RoundTripReport& report);
 
-std::string exchange_to_text(const exchange::RoundTripReport& report);
-nlohmann::ordered_json exchange_to_json(const exchange::RoundTripReport& report);
-
 }  // namespace dlpack_usm::report

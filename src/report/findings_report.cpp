@@ -98,14 +98,6 @@ ExitCode decide_exit_code(const FindingsReport& report) {
   return decide_exit_code(summarize(report), report.strict);
 }
 
-FindingsReport make_findings_report(std::vector<FileFindings> files, bool strict) {
-  FindingsReport report;
-  report.files = std::move(files);
-  report.strict = strict;
-  report.exit_code = static_cast<int>(decide_exit_code(report));
-  return report;
-}
-
 std::vector<Column> finding_columns() {
   return {
       {"SEVERITY", "severity"}, {"RULE", "rule_id"}, {"FIELD", "field"}, {"MESSAGE", "message"}};

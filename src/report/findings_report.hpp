@@ -62,9 +62,6 @@ FindingsSummary summarize(const FindingsReport& report);
 ExitCode decide_exit_code(const FindingsSummary& summary, bool strict);
 ExitCode decide_exit_code(const FindingsReport& report);
 
-// The report of checked files with its exit code decided.
-FindingsReport make_findings_report(std::vector<FileFindings> files, bool strict);
-
 // The walk of a check as it happens: files in order, each tensor's findings
 // as soon as they are known. Only the counts stay; each tensor goes to the
 // printer and is forgotten. A file that stops being readable keeps the

@@ -40,18 +40,8 @@ void print_rules(Printer& printer, const RuleSelection& rules) {
   }
 }
 
-nlohmann::ordered_json rule_to_json(const rules::RuleInfo& rule) {
-  JsonPrinter printer;
-  print_rule(printer, rule);
-  return printer.take_document();
-}
-
 nlohmann::ordered_json rules_to_json(RuleSelection rules) {
   return render_json(print_rules, rules);
-}
-
-std::string rules_to_text(RuleSelection rules) {
-  return render_text(print_rules, rules);
 }
 
 }  // namespace dlpack_usm::report

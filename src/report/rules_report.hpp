@@ -32,8 +32,6 @@ void print_rules(Printer& printer, const RuleSelection& rules);
 // One rule's fields, in the object the caller opened.
 void print_rule(Printer& printer, const rules::RuleInfo& rule);
 
-nlohmann::ordered_json rule_to_json(const rules::RuleInfo& rule);
 nlohmann::ordered_json rules_to_json(RuleSelection rules);
-std::string rules_to_text(RuleSelection rules);
 
 }  // namespace dlpack_usm::report
