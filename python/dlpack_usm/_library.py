@@ -7,7 +7,7 @@ import os
 
 from ._errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 _library = None
 
@@ -85,6 +85,8 @@ def _declare(library):
     library.dlpack_usm_bridge_consumer_verdict.restype = ctypes.c_int
     library.dlpack_usm_bridge_consumer_verdict.argtypes = [ctypes.c_char_p,
                                                            ctypes.POINTER(ctypes.c_void_p)]
+    library.dlpack_usm_bridge_dlpack_names.restype = ctypes.c_int
+    library.dlpack_usm_bridge_dlpack_names.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
     library.dlpack_usm_bridge_free.restype = None
     library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
 
@@ -174,6 +176,14 @@ def rules_catalog():
     """The tool's whole rule catalog, as `dlpack-usm rules --json` prints it."""
     result = ctypes.c_void_p()
     return read_answer(library().dlpack_usm_bridge_rules(ctypes.byref(result)), result)
+
+
+def dlpack_names():
+    """DLPack's numbers by the names the bridge's answers use (device types,
+    dtype codes, flags) and the newest DLPack the tool models: the core's
+    own tables, so that the package keeps no copy of them."""
+    result = ctypes.c_void_p()
+    return read_answer(library().dlpack_usm_bridge_dlpack_names(ctypes.byref(result)), result)
 
 
 def consumer_verdict(observation):

@@ -30,8 +30,30 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_6():
-    assert _library.library().dlpack_usm_bridge_abi_version() == 6
+def test_the_abi_version_is_7():
+    assert _library.library().dlpack_usm_bridge_abi_version() == 7
+
+
+def test_the_dlpack_names_are_the_cores_tables():
+    names = _library.dlpack_names()
+    assert names["model_version"] == "1.3"
+    assert names["device_types"]["kDLCPU"] == 1
+    assert names["device_types"]["kDLOneAPI"] == 14
+    assert names["device_types"]["kDLTrn"] == 18
+    # dlpack.h 1.3 numbers the dtype codes 0 to 17, in this order.
+    codes = names["dtype_codes"]
+    assert list(codes.values()) == list(range(18))
+    assert list(codes)[:3] == ["kDLInt", "kDLUInt", "kDLFloat"]
+    assert codes["kDLFloat4_e2m1fn"] == 17
+    assert names["flags"] == {"READ_ONLY": 1, "IS_COPIED": 2, "IS_SUBBYTE_TYPE_PADDED": 4}
+
+
+def test_a_tensor_is_described_by_names_the_tables_hold(versioned):
+    _, answer = call(versioned, b"dltensor_versioned", None)
+    tensor = answer["capsule"]["dl_tensor"]
+    names = _library.dlpack_names()
+    assert tensor["device"]["device_type"] in names["device_types"]
+    assert tensor["dtype"]["code"] in names["dtype_codes"]
 
 
 def test_a_tensor_is_read(versioned):
