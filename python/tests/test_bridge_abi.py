@@ -11,11 +11,11 @@ from conftest import require
 
 np = require("numpy")
 
-from dlpack_usm import _capsules, _library  # noqa: E402
+from dlpack_usm._bridge import capsules, library  # noqa: E402
 
 
 def call(pointer, name, request):
-    lib = _library.library()
+    lib = library.library()
     result = ctypes.c_void_p()
     code = lib.dlpack_usm_bridge_inspect(pointer, name, request, ctypes.byref(result))
     answer = json.loads(ctypes.string_at(result.value).decode())
@@ -26,16 +26,16 @@ def call(pointer, name, request):
 @pytest.fixture()
 def versioned():
     capsule = np.arange(6.0).__dlpack__(max_version=(1, 0))
-    yield _capsules.capsule_pointer(capsule, "dltensor_versioned")
+    yield capsules.capsule_pointer(capsule, "dltensor_versioned")
     del capsule
 
 
 def test_the_abi_version_is_7():
-    assert _library.library().dlpack_usm_bridge_abi_version() == 7
+    assert library.library().dlpack_usm_bridge_abi_version() == 7
 
 
 def test_the_dlpack_names_are_the_cores_tables():
-    names = _library.dlpack_names()
+    names = library.dlpack_names()
     assert names["model_version"] == "1.3"
     assert names["device_types"]["kDLCPU"] == 1
     assert names["device_types"]["kDLOneAPI"] == 14
@@ -51,7 +51,7 @@ def test_the_dlpack_names_are_the_cores_tables():
 def test_a_tensor_is_described_by_names_the_tables_hold(versioned):
     _, answer = call(versioned, b"dltensor_versioned", None)
     tensor = answer["capsule"]["dl_tensor"]
-    names = _library.dlpack_names()
+    names = library.dlpack_names()
     assert tensor["device"]["device_type"] in names["device_types"]
     assert tensor["dtype"]["code"] in names["dtype_codes"]
 

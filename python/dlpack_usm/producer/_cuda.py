@@ -6,10 +6,10 @@ __dlpack__ as the array API standard defines it for CUDA."""
 
 import ctypes
 
-from . import _library
-from ._errors import BridgeError
+from .._bridge import library
+from .._bridge.errors import BridgeError
+from ..rules import finding
 from ._foreign import calling
-from .rules import finding
 
 KDL_CUDA = 2
 KDL_CUDA_HOST = 3
@@ -29,9 +29,9 @@ def runtime_facts(address):
     """(the capsule-file "runtime" section for the pointer `address`, None),
     or (None, why) when this process has no usable CUDA driver."""
     result = ctypes.c_void_p()
-    code = _library.library().dlpack_usm_bridge_cuda_pointer(address, ctypes.byref(result))
+    code = library.library().dlpack_usm_bridge_cuda_pointer(address, ctypes.byref(result))
     try:
-        return _library.read_answer(code, result)["runtime"], None
+        return library.read_answer(code, result)["runtime"], None
     except BridgeError as error:
         if error.exit_code != 3:
             raise
@@ -45,16 +45,16 @@ class _Stream:
     def __init__(self, ordinal):
         handle = ctypes.c_uint64()
         result = ctypes.c_void_p()
-        code = _library.library().dlpack_usm_bridge_cuda_stream_create(
+        code = library.library().dlpack_usm_bridge_cuda_stream_create(
             ordinal, ctypes.byref(handle), ctypes.byref(result))
-        _library.read_answer(code, result)
+        library.read_answer(code, result)
         self.handle = handle.value
 
     def close(self):
         result = ctypes.c_void_p()
-        code = _library.library().dlpack_usm_bridge_cuda_stream_destroy(self.handle,
-                                                                        ctypes.byref(result))
-        _library.read_answer(code, result)
+        code = library.library().dlpack_usm_bridge_cuda_stream_destroy(self.handle,
+                                                                       ctypes.byref(result))
+        library.read_answer(code, result)
 
 
 def _ask_stream(obj, stream, max_version):

@@ -6,12 +6,12 @@ called and the tensor it gives is compared with what __dlpack__ gives."""
 
 import ctypes
 
-from . import _capsules
-from ._errors import UnreadableTensor, describe_exception
+from .._bridge import capsules
+from .._bridge.errors import UnreadableTensor, describe_exception
+from .._bridge.library import read_memory
+from ..rules import finding
 from ._foreign import calling
 from ._inspect import read_capsule_pointer
-from ._library import read_memory
-from .rules import finding
 
 CAPSULE_NAME = "dlpack_exchange_api"
 
@@ -72,7 +72,7 @@ def _exported_tensor(api, obj, origin):
         return None, f"managed_tensor_from_py_object_no_sync returned {status} and " \
                      f"{'no tensor' if not out.value else 'a tensor'}"
     try:
-        return read_capsule_pointer(out.value, _capsules.VERSIONED, origin), None
+        return read_capsule_pointer(out.value, capsules.VERSIONED, origin), None
     except UnreadableTensor as unreadable:
         return None, f"managed_tensor_from_py_object_no_sync gave a tensor that cannot be read: " \
                      f"{unreadable.message}"
@@ -101,12 +101,12 @@ def check_exchange_api(obj, base, origin):
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", "obj.__dlpack_c_exchange_api__",
                         "__dlpack_c_exchange_api__ is set on the instance, not on the type, "
                         "where consumers look it up")]
-    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
+    name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
     if name != CAPSULE_NAME:
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
-                        f"__dlpack_c_exchange_api__ is {_capsules.describe(capsule)}, not a "
+                        f"__dlpack_c_exchange_api__ is {capsules.describe(capsule)}, not a "
                         f"capsule named {CAPSULE_NAME!r}")]
-    pointer = _capsules.capsule_pointer(capsule, CAPSULE_NAME)
+    pointer = capsules.capsule_pointer(capsule, CAPSULE_NAME)
     if not pointer:
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
                         "the dlpack_exchange_api capsule carries a NULL pointer")]

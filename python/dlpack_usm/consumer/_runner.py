@@ -3,10 +3,10 @@ workers do: the cases go in order through a forked child process that
 reports each start and each result on a pipe; a child that dies (an abort,
 a segfault) or stops answering (a hang) is charged to the case it was
 running, and a new child goes on with the next case. The children fork from
-a zygote that prepared the consumer once (_zygote), which kills what a
+a zygote that prepared the consumer once (_bridge.zygote), which kills what a
 runner leaves behind. The parent never calls the consumer nor the runtime,
 so nothing it keeps can be damaged. A stop signal (within the command's
-_interrupts.stopping_on_signals) ends the run: the case it interrupted and
+interrupts.stopping_on_signals) ends the run: the case it interrupted and
 those after it are not run."""
 
 import os
@@ -14,10 +14,11 @@ import select
 import signal
 import time
 
-from . import _channel, _consumer_case
-from ._errors import BridgeError
-from ._interrupts import Interrupted
-from ._zygote import Zygote
+from .._bridge import channel
+from .._bridge.errors import BridgeError
+from .._bridge.interrupts import Interrupted
+from .._bridge.zygote import Zygote
+from . import _case
 
 TIMEOUT_S = 60
 
@@ -30,7 +31,7 @@ class _Child:
         self.pid = os.fork()
         if self.pid == 0:
             os.close(read_fd)
-            _channel.run_child(work, write_fd)
+            channel.run_child(work, write_fd)
         os.close(write_fd)
         self.fd = read_fd
         self.buffer = b""
@@ -52,7 +53,7 @@ class _Child:
                     return None
                 self.buffer += chunk
             line, self.buffer = self.buffer.split(b"\n", 1)
-            parsed = _channel.parse(line)
+            parsed = channel.parse(line)
             if parsed is not None and parsed[0] == self.pid:
                 return parsed[1:]
 
@@ -103,9 +104,9 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
         def work(send):
             for index in range(first, len(specs)):
                 send("S", index)
-                send("R", _consumer_case.run_case(consumer, specs[index], required,
-                                                  lambda cell: send("P", cell)))
-        _channel.run_child(work, data)
+                send("R", _case.run_case(consumer, specs[index], required,
+                                         lambda cell: send("P", cell)))
+        channel.run_child(work, data)
 
     results, zygote = [], None
     try:
@@ -192,6 +193,6 @@ def _contained_failure(spec, hung, ended, timeout_s, started, probing=None):
                              "broken_rule": cell.get("broken_rule", ""),
                              "null_deleter": cell.get("null_deleter", False),
                              "action": "hung" if hung else "crashed", "reason": reason}
-    _consumer_case.judge(record)
+    _case.judge(record)
     record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)
     return record

@@ -1,4 +1,9 @@
-"""Foreign code on a tensor the rules flagged runs where a crash is
+"""The last step of a producer's check: a real consumer takes a capsule, to
+show whether the producer's ownership handling holds up (_protocol's
+DLP-PY-CONSUMER-* rules). numpy takes host memory, dpnp kDLOneAPI USM,
+where they are importable.
+
+Foreign code on a tensor the rules flagged runs where a crash is
 contained: a forked child process probes the consumer (dpnp.from_dlpack
 aborts the whole interpreter on some flagged tensors) and sends its findings
 back through a pipe. A child that dies or hangs ends the probe as "not
@@ -11,10 +16,33 @@ import select
 import signal
 import time
 
+from .._bridge import tensor_json
+from ..rules import Finding
 from . import _foreign, _protocol
-from .rules import Finding
 
 TIMEOUT_S = 60
+
+
+def _importable(module, attribute):
+    try:
+        return getattr(__import__(module), attribute)
+    except ImportError:
+        return None
+
+
+def choose(consumer, base):
+    """The consumer to probe: `consumer` itself, or for "auto" the one that
+    takes the tensor's memory (None where none is importable)."""
+    if consumer != "auto":
+        return consumer
+    device = tensor_json.device(base.capsule)
+    if device is None:
+        return None
+    if device[0] == tensor_json.KDL_CPU:
+        return _importable("numpy", "from_dlpack")
+    if device[0] == tensor_json.KDL_ONEAPI:
+        return _importable("dpnp", "from_dlpack")
+    return None
 
 
 def _read_all(descriptor, deadline):
@@ -32,7 +60,7 @@ def _read_all(descriptor, deadline):
         chunks.append(chunk)
 
 
-def check_consumer(obj, consumer, max_version, device, timeout_s=TIMEOUT_S):
+def contained(obj, consumer, max_version, device, timeout_s=TIMEOUT_S):
     """(findings, note): _protocol.check_consumer run in a forked child. The
     note is None when the child answered, else why the probe is not
     applicable (a signal, an exit without an answer, a hang)."""

@@ -12,7 +12,7 @@ import fcntl
 import json
 import os
 
-from ._errors import BridgeError, describe_exception
+from .errors import BridgeError, describe_exception
 
 # Descriptors from here on are the channel's: above what a library opens by
 # habit (3, 4, ...), so that its chatter does not land in the channel.

@@ -6,13 +6,13 @@ The command's own process still never imports the consumer's library.
 The zygote leads a process group of its own (a Ctrl-C at the terminal
 reaches the command, which ends the run, not the code under test), reads
 no terminal (stdin is /dev/null), and is the subreaper of its runners
-(_reaper): once a runner ended, whatever it left behind is killed before
+(reaper): once a runner ended, whatever it left behind is killed before
 the next one starts.
 
 Three pipes: the parent's commands to the zygote ("run JSON", JSON saying
 where the runner starts), the zygote's reports ("P PID" when a runner
 starts, "E PID HOW" when it ended, "X JSON" when preparing failed), and the
-runners' lines (_channel: "PID KIND JSON"), which the parent reads
+runners' lines (channel: "PID KIND JSON"), which the parent reads
 directly, taking only those of the runner it started."""
 
 import faulthandler
@@ -22,12 +22,12 @@ import select
 import signal
 import time
 
-from . import _channel, _reaper
-from ._errors import BridgeError, describe_exception
-from ._interrupts import STOP_SIGNALS
+from . import channel, reaper
+from .errors import BridgeError, describe_exception
+from .interrupts import STOP_SIGNALS
 
 # How long a zygote may take to end once told to (it kills what is left first).
-CLOSE_S = _reaper.SWEEP_S + 1
+CLOSE_S = reaper.SWEEP_S + 1
 
 
 class _Lines:
@@ -84,8 +84,8 @@ def _detach(parent):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    _reaper.become_subreaper()
-    _reaper.die_with_parent(parent)
+    reaper.become_subreaper()
+    reaper.die_with_parent(parent)
 
 
 def _zygote_main(prepare, describe, run_runner, data, control, commands, parent):
@@ -110,14 +110,14 @@ def _zygote_main(prepare, describe, run_runner, data, control, commands, parent)
             if pid == 0:
                 os.close(commands)
                 os.close(control)
-                _reaper.die_with_parent(zygote)
+                reaper.die_with_parent(zygote)
                 run_runner(start, data)  # never returns
             _report(control, f"P {pid}")
             _, status = os.waitpid(pid, 0)
-            _reaper.sweep()
+            reaper.sweep()
             _report(control, f"E {pid} {describe_status(status) or 'ok'}")
     finally:
-        _reaper.sweep()
+        reaper.sweep()
         os._exit(0)
 
 
@@ -189,7 +189,7 @@ class Zygote:
         while True:
             line = self.data.pop()
             if line is not None:
-                parsed = _channel.parse(line)
+                parsed = channel.parse(line)
                 if parsed is None:
                     return "garbled", line[:200].decode("utf-8", "replace")
                 if parsed[0] == self.runner:

@@ -5,7 +5,7 @@ import ctypes
 import json
 import os
 
-from ._errors import BridgeError, UnreadableTensor
+from .errors import BridgeError, UnreadableTensor
 
 ABI_VERSION = 7
 
@@ -18,10 +18,11 @@ def _candidates():
         # A library named explicitly is the only one tried: silently taking
         # another would hide a wrong setting.
         return [explicit]
-    here = os.path.dirname(os.path.abspath(__file__))
+    # The package's folder (dlpack_usm/), one above this sub-package.
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     found = []
     try:
-        from . import _location  # written by CMake next to each copy of the package
+        from .. import _location  # written by CMake next to each copy of the package
     except ImportError:
         _location = None
     if _location is not None:

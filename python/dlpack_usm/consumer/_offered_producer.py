@@ -2,8 +2,8 @@
 consumer matrix, exported on demand by __dlpack__ as the array API standard
 has a producer do, with every call and its arguments recorded."""
 
+from .._bridge.errors import BridgeError
 from . import _offers
-from ._errors import BridgeError
 
 KDL_CPU = 1
 KDL_ONEAPI = 14

@@ -5,8 +5,8 @@ dpctl loaded, and its default platform contexts, as the protocol asks."""
 
 import ctypes
 
-from . import _capsules
-from ._library import library, read_answer
+from .._bridge import capsules
+from .._bridge.library import library, read_answer
 
 kDLOneAPI = 14
 
@@ -27,7 +27,7 @@ class ToolTensor:
             usm_kind.encode(), device_id, str(data.dtype).encode(), raw, len(raw),
             ctypes.byref(pointer), ctypes.byref(result))
         self.info = read_answer(code, result)
-        self._capsule = _capsules.new_owning_capsule(pointer.value, _capsules.VERSIONED)
+        self._capsule = capsules.new_owning_capsule(pointer.value, capsules.VERSIONED)
 
     def __dlpack_device__(self):
         return (kDLOneAPI, self.info["device_id"])
@@ -44,8 +44,8 @@ def import_into_tool(obj):
     (device_id, usm_kind, owner, bytes as hex, findings). The tool takes the
     capsule over (renames it, as a consumer does) and calls its deleter."""
     capsule = obj.__dlpack__(max_version=(1, 3))
-    name = _capsules.capsule_name(capsule)
-    pointer = _capsules.capsule_pointer(capsule, name)
+    name = capsules.capsule_name(capsule)
+    pointer = capsules.capsule_pointer(capsule, name)
     _set_name(capsule, b"used_" + name.encode())
     result = ctypes.c_void_p()
     code = library().dlpack_usm_bridge_sycl_import(pointer, name.encode(), ctypes.byref(result))

@@ -5,8 +5,8 @@ SYCL importer for kDLOneAPI memory), elements in logical order."""
 
 from dataclasses import dataclass, field
 
-from . import _capsules, _library, _tensor_json
-from ._errors import BridgeError
+from .._bridge import capsules, library, tensor_json
+from .._bridge.errors import BridgeError
 
 KDL_CPU = 1
 KDL_CUDA_HOST = 3
@@ -59,25 +59,25 @@ def _gather_host(tensor):
         return b""
     data = int(tensor["data"], 16) + int(tensor.get("byte_offset", 0))
     low, high = min(positions), max(positions) + element_bytes
-    span = _library.read_memory(data + low, high - low)
+    span = library.read_memory(data + low, high - low)
     if span is None:
         raise BridgeError("the elements the consumer's result describes are not readable memory")
     return b"".join(span[at - low:at - low + element_bytes] for at in positions)
 
 
 def _describe(capsule):
-    name = _capsules.capsule_name(capsule)
-    pointer = _capsules.capsule_pointer(capsule, name)
-    return _library.call_inspect(pointer, name, {"origin": "the consumer's result"})["capsule"]
+    name = capsules.capsule_name(capsule)
+    pointer = capsules.capsule_pointer(capsule, name)
+    return library.call_inspect(pointer, name, {"origin": "the consumer's result"})["capsule"]
 
 
 def _view(capsule_json, elements, how):
     tensor = capsule_json["dl_tensor"]
     dtype = tensor["dtype"]
     code = dtype["code"]
-    return View(device=_tensor_json.device(capsule_json),
+    return View(device=tensor_json.device(capsule_json),
                 dtype_code=DTYPE_CODES.get(code, code), dtype_bits=dtype["bits"],
-                shape=list(tensor.get("shape") or []), flags=_tensor_json.flag_names(capsule_json),
+                shape=list(tensor.get("shape") or []), flags=tensor_json.flag_names(capsule_json),
                 elements=elements, how=how)
 
 
@@ -89,18 +89,18 @@ def read_back(result):
         result = numpy.asarray(result)
         method = result.__dlpack__
     if method is None:
-        raise BridgeError(f"the consumer returned {_capsules.describe(result)}, which has no "
+        raise BridgeError(f"the consumer returned {capsules.describe(result)}, which has no "
                           "__dlpack__ to read it through")
     try:
         capsule = method(max_version=NEWEST)
     except Exception:  # a consumer's array may know only the legacy call
         capsule = method()
     described = _describe(capsule)
-    device = _tensor_json.device(described)
+    device = tensor_json.device(described)
     if device is not None and device[0] in (KDL_CPU, KDL_CUDA_HOST):
         return _view(described, _gather_host(described["dl_tensor"]), "its __dlpack__")
     del capsule  # unconsumed: its destructor frees it
-    if device is not None and device[0] == _tensor_json.KDL_ONEAPI:
+    if device is not None and device[0] == tensor_json.KDL_ONEAPI:
         from . import _sycl_exchange
         answer = _sycl_exchange.import_into_tool(result)
         return _view(described, answer["bytes"], "its __dlpack__ and the tool's SYCL importer")

@@ -5,8 +5,8 @@ whose tensor counts its deleter's calls (bridge ABI 5)."""
 import ctypes
 import json
 
-from ._capsules import new_owning_capsule
-from ._library import library, read_answer
+from .._bridge.capsules import new_owning_capsule
+from .._bridge.library import library, read_answer
 
 def matrix():
     """{"runtime", "devices", "cells"} (bridge.h, dlpack_usm_bridge_consumer_matrix)."""
