@@ -11,6 +11,7 @@ import sys
 
 from . import capture
 from ._bridge import interrupts, library
+from ._bridge.child import TIMEOUT_S
 from ._bridge.errors import BridgeError, NotApplicable
 from ._expression import evaluate
 from .consumer import check_consumer
@@ -205,9 +206,9 @@ def parser():
     check.add_argument("--no-consumer", action="store_true",
                        help="do not hand a capsule to numpy/dpnp to check consumed-capsule "
                             "renaming")
-    check.add_argument("--timeout", type=float, default=_contained.TIMEOUT_S,
+    check.add_argument("--timeout", type=float, default=TIMEOUT_S,
                        metavar="SECONDS", help="a call into the producer that takes longer is a "
-                       "hang (default 60)")
+                       f"hang (default {TIMEOUT_S:g})")
     check.set_defaults(run=command_check)
 
     capture_command = commands.add_parser(
@@ -237,8 +238,8 @@ def parser():
                               "ndim-40, ...); repeatable")
     consume.add_argument("--strict", action="store_true",
                          help="fail (exit 1) on warnings too, as check --strict does")
-    consume.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
-                         help="a case that takes longer is a hang (default 60)")
+    consume.add_argument("--timeout", type=float, default=TIMEOUT_S, metavar="SECONDS",
+                         help=f"a case that takes longer is a hang (default {TIMEOUT_S:g})")
     consume.add_argument("-v", "--verbose", action="store_true",
                          help="print each case's outcome on stderr as it ends")
     consume.set_defaults(run=command_consume)

@@ -78,13 +78,14 @@ def test_python_offers_the_cases_check_consumer_offers():
     binary = os.environ.get("DLPACK_USM_BINARY")
     if not binary:
         pytest.skip("DLPACK_USM_BINARY is not set (ctest sets it to the built dlpack-usm)")
-    from dlpack_usm.consumer import _offers, _plan, _runner
+    from dlpack_usm._bridge.child import in_child
+    from dlpack_usm.consumer import _offers, _plan
     library = os.path.join(os.path.dirname(binary), "tests", "fixture-plugins",
                            "libfixture_consumer.so")
     listed = subprocess.run([binary, "check", "--consumer", library, "--list"],
                             capture_output=True, text=True, timeout=120)
     assert listed.returncode == 0, listed.stderr
-    matrix = _runner.in_child(_offers.matrix)
+    matrix = in_child(_offers.matrix)
     devices = [device["name"] for device in matrix["devices"]]
     if not devices:
         pytest.skip("no USM device here")

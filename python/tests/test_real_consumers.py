@@ -13,6 +13,7 @@ from conftest import require
 np = require("numpy")
 
 import dlpack_usm  # noqa: E402
+from dlpack_usm._bridge.child import in_child  # noqa: E402
 from dlpack_usm.consumer import _offers, _plan, _runner  # noqa: E402
 
 FLOAT8_AND_SMALLER = ["float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
@@ -211,7 +212,7 @@ def test_dpnp_takes_every_usm_kind(dpnp_found):
     dpnp = require("dpnp")
     device = usm_device(dpnp_found)
     assert outcome(dpnp_found, f"consumer/{device}/device/dtype-float32") == "accepted"
-    matrix = _runner.in_child(_offers.matrix)
+    matrix = in_child(_offers.matrix)
     specs = [spec for spec in _plan.cases(matrix, {device})
              if spec["cell"]["name"] == "dtype-float32"]
     for kind in ("host", "shared"):

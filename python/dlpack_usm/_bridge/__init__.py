@@ -1,4 +1,6 @@
 """What both checks stand on: libdlpack_usm loaded through ctypes (library),
 the package's errors (errors), PyCapsules (capsules), the bridge's JSON form
 of a tensor (tensor_json), and the child processes that code under test runs
-in (channel, zygote, reaper, interrupts)."""
+in: the one runner (child, with the one TIMEOUT_S), the lines a child sends
+(channel), the zygote that forks the runners of a contained run (zygote,
+reaper) and the stop signals that end a run (interrupts)."""

@@ -23,42 +23,12 @@ import signal
 import time
 
 from . import channel, reaper
+from .child import Lines, describe_status, readable
 from .errors import BridgeError, describe_exception
 from .interrupts import STOP_SIGNALS
 
 # How long a zygote may take to end once told to (it kills what is left first).
 CLOSE_S = reaper.SWEEP_S + 1
-
-
-class _Lines:
-    """A line reader over a pipe's read end."""
-
-    def __init__(self, fd):
-        self.fd = fd
-        self.buffer = b""
-        self.closed = False
-
-    def pop(self):
-        """The next whole line (bytes), or None."""
-        if b"\n" not in self.buffer:
-            return None
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line
-
-    def fill(self):
-        """Reads what is there; False at the end of the pipe."""
-        chunk = os.read(self.fd, 1 << 16)
-        self.closed = not chunk
-        self.buffer += chunk
-        return bool(chunk)
-
-
-def describe_status(status):
-    """None for a clean exit, else how a process ended."""
-    if os.WIFSIGNALED(status):
-        return signal.Signals(os.WTERMSIG(status)).name
-    code = os.WEXITSTATUS(status)
-    return None if code == 0 else f"exit status {code}"
 
 
 def _report(fd, line):
@@ -97,7 +67,7 @@ def _zygote_main(prepare, describe, run_runner, data, control, commands, parent)
     try:
         _prepare_or_exit(prepare, control)
         _report(control, "Z " + json.dumps(describe()))
-        lines = _Lines(commands)
+        lines = Lines(commands)
         while True:
             line = lines.pop()
             if line is None:
@@ -143,7 +113,7 @@ class Zygote:
             os.setpgid(self.pid, self.pid)  # as the zygote does, whoever runs first
         except OSError:
             pass  # it did, and may have exec'd or ended already
-        self.data, self.control = _Lines(data_read), _Lines(control_read)
+        self.data, self.control = Lines(data_read), Lines(control_read)
         self.commands = commands_write
         self.runner = None
         try:
@@ -161,15 +131,11 @@ class Zygote:
                 word, _, rest = line.decode().partition(" ")
                 if word == "X":
                     self.close()
-                    payload = json.loads(rest)
-                    raise BridgeError(payload["message"], payload.get("hint", ""),
-                                      exit_code=payload.get("exit_code", 2))
+                    raise channel.error_of(json.loads(rest))
                 if word == kind:
                     return rest
                 continue
-            remaining = deadline - time.monotonic()
-            ready = remaining > 0 and select.select([self.control.fd], [], [], remaining)[0]
-            if not ready or not self.control.fill():
+            if not readable([self.control.fd], deadline) or not self.control.fill():
                 self.close(kill=True)
                 raise BridgeError("the consumer's zygote process ended or hung before it was "
                                   "ready", "run the consumer expression alone in python3 to see "
@@ -207,11 +173,9 @@ class Zygote:
                 self.runner = None
                 how = report.decode().split(" ", 2)[2]
                 return "ended", None if how == "ok" else how
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if time.monotonic() >= deadline:
                 return "timeout"
-            ready, _, _ = select.select([self.data.fd, self.control.fd], [], [], remaining)
-            for fd in ready:
+            for fd in readable([self.data.fd, self.control.fd], deadline):
                 reader = self.data if fd == self.data.fd else self.control
                 if not reader.fill() and reader is self.control:
                     return "ended", "the zygote process died"

@@ -9,7 +9,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .._bridge import library
+from .._bridge import child, library
 from .._bridge.errors import BridgeError
 from . import _offers, _plan, _report, _runner
 
@@ -79,7 +79,7 @@ def package_versions():
     return found
 
 
-def check_consumer(consumer, devices=None, require=(), timeout_s=_runner.TIMEOUT_S,
+def check_consumer(consumer, devices=None, require=(), timeout_s=child.TIMEOUT_S,
                    name=None, progress=None, command_line=None, cells=None, packages=None,
                    strict=False):
     """Offers every case of the matrix to `consumer` (a callable taking a
@@ -93,7 +93,7 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=_runner.TIMEOUT
     name = name or consumer_name(consumer)
     started_at = datetime.datetime.now(datetime.timezone.utc)
     started = time.monotonic()
-    matrix = _runner.in_child(_offers.matrix, timeout_s)
+    matrix = child.in_child(_offers.matrix, timeout_s)
     known_devices = _plan.device_names(matrix)
     if devices:
         unknown = sorted(set(devices) - set(known_devices))

@@ -14,7 +14,8 @@ import os
 import traceback
 from dataclasses import dataclass, field
 
-from .._bridge.channel import run_child
+from .._bridge.channel import error_of, run_child
+from .._bridge.child import TIMEOUT_S
 from .._bridge.errors import BridgeError, NotApplicable, describe_exception
 from .._bridge.interrupts import Interrupted
 from .._bridge.zygote import Zygote
@@ -22,7 +23,6 @@ from .._expression import evaluate
 from ..rules import Finding, finding
 from . import _foreign, _steps
 
-TIMEOUT_S = 60
 EVALUATING = "evaluating EXPR"
 # The whole package (dlpack_usm/), whose frames are no producer's code.
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -192,8 +192,7 @@ class _Follower:
         elif kind == "N" and not self.inspected:
             raise NotApplicable(payload["message"])
         elif kind == "X":
-            raise BridgeError(payload["message"], payload.get("hint", ""),
-                              exit_code=payload.get("exit_code", 4))
+            raise error_of(payload)
 
     def _charge(self, what, hung=False):
         """The finding (or, for the consumer probe, the note) of a runner
