@@ -11,7 +11,7 @@ from conftest import require
 
 np = require("numpy")
 
-from dlpack_usm._bridge import capsules, library  # noqa: E402
+from dlpack_usm._bridge import capsules, dlpack, library  # noqa: E402
 
 
 def call(pointer, name, request):
@@ -46,6 +46,20 @@ def test_the_dlpack_names_are_the_cores_tables():
     assert list(codes)[:3] == ["kDLInt", "kDLUInt", "kDLFloat"]
     assert codes["kDLFloat4_e2m1fn"] == 17
     assert names["flags"] == {"READ_ONLY": 1, "IS_COPIED": 2, "IS_SUBBYTE_TYPE_PADDED": 4}
+
+
+def test_the_package_defaults_to_the_version_the_core_models():
+    assert "%d.%d" % dlpack.NEWEST == library.dlpack_names()["model_version"]
+
+
+def test_names_become_numbers_and_unknown_ones_stay_as_they_are():
+    assert dlpack.device_type("kDLOneAPI") == 14
+    assert dlpack.device_type(42) == 42  # how the bridge writes a type it does not know
+    assert dlpack.dtype_code("kDLBool") == 6
+    assert dlpack.dtype_code("kDLNothing") == "kDLNothing"
+    assert dlpack.flag("IS_COPIED") == 2
+    assert dlpack.on((3, 0), "kDLCPU", "kDLCUDAHost")
+    assert not dlpack.on((14, 0), "kDLCPU") and not dlpack.on(None, "kDLCPU")
 
 
 def test_a_tensor_is_described_by_names_the_tables_hold(versioned):

@@ -9,7 +9,7 @@ it)."""
 import gc
 import time
 
-from .._bridge import capsules, library
+from .._bridge import capsules, dlpack, library
 from .._bridge.errors import BridgeError, describe_exception
 from . import _offers, _readback
 from ._offered_producer import OfferedProducer
@@ -140,14 +140,14 @@ def observe(consumer, spec, required=(), on_probe=None):
         record["result"] = {"device": list(view.device or []), "dtype_code": view.dtype_code,
                             "dtype_bits": view.dtype_bits, "shape": view.shape,
                             "flags": view.flags, "read_through": view.how}
-        if any(info["flags"] & 1 for info in offers):
+        if any(info["flags"] & dlpack.flag("READ_ONLY") for info in offers):
             # Whether the consumer kept READ_ONLY on what it gives its users.
             record["result"]["read_only"] = "READ_ONLY" in view.flags
     seen = {"cell": cell["name"], "valid": cell["valid"],
             "broken_rule": cell.get("broken_rule", ""),
             "unknown_major": cell.get("unknown_major", False),
             "null_deleter": cell.get("null_deleter", False),
-            "read_only": any(info["flags"] & 1 for info in offers),
+            "read_only": any(info["flags"] & dlpack.flag("READ_ONLY") for info in offers),
             "deleter_calls": sum(state["deleter_calls"] for state in states),
             "expected_deleter_calls": len(offers),
             "read_only_bytes_written": sum(state["written_bytes"] for state in states),

@@ -5,10 +5,8 @@ dpctl loaded, and its default platform contexts, as the protocol asks."""
 
 import ctypes
 
-from .._bridge import capsules
+from .._bridge import capsules, dlpack
 from .._bridge.library import library, read_answer
-
-kDLOneAPI = 14
 
 _set_name = ctypes.pythonapi.PyCapsule_SetName
 _set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
@@ -30,7 +28,7 @@ class ToolTensor:
         self._capsule = capsules.new_owning_capsule(pointer.value, capsules.VERSIONED)
 
     def __dlpack_device__(self):
-        return (kDLOneAPI, self.info["device_id"])
+        return (dlpack.device_type("kDLOneAPI"), self.info["device_id"])
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         if self._capsule is None:
@@ -43,7 +41,7 @@ def import_into_tool(obj):
     """Has the tool import `obj.__dlpack__()` on SYCL; returns its answer
     (device_id, usm_kind, owner, bytes as hex, findings). The tool takes the
     capsule over (renames it, as a consumer does) and calls its deleter."""
-    capsule = obj.__dlpack__(max_version=(1, 3))
+    capsule = obj.__dlpack__(max_version=dlpack.NEWEST)
     name = capsules.capsule_name(capsule)
     pointer = capsules.capsule_pointer(capsule, name)
     _set_name(capsule, b"used_" + name.encode())

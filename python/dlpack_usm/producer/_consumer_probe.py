@@ -11,7 +11,7 @@ applicable", with the reason; the parent and its findings live on."""
 
 import os
 
-from .._bridge import child, tensor_json
+from .._bridge import child, dlpack, tensor_json
 from .._bridge.child import TIMEOUT_S
 from ..rules import Finding
 from . import _foreign, _protocol
@@ -30,11 +30,9 @@ def choose(consumer, base):
     if consumer != "auto":
         return consumer
     device = tensor_json.device(base.capsule)
-    if device is None:
-        return None
-    if device[0] == tensor_json.KDL_CPU:
+    if dlpack.on(device, "kDLCPU"):
         return _importable("numpy", "from_dlpack")
-    if device[0] == tensor_json.KDL_ONEAPI:
+    if dlpack.on(device, "kDLOneAPI"):
         return _importable("dpnp", "from_dlpack")
     return None
 

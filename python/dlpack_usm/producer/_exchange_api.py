@@ -43,8 +43,6 @@ REQUIRED = ("managed_tensor_allocator", "managed_tensor_from_py_object_no_sync",
 FROM_PY_OBJECT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object,
                                    ctypes.POINTER(ctypes.c_void_p))
 DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-# DLManagedTensorVersioned: version (8 bytes), manager_ctx (8), deleter.
-DELETER_OFFSET = 16
 
 
 def _api_capsule(obj):
@@ -79,7 +77,8 @@ def _exported_tensor(api, obj, origin):
     finally:
         # The tensor is ours (an owning DLManagedTensorVersioned): free it,
         # when its deleter can be read at all.
-        deleter = _read_struct(ctypes.c_void_p, out.value + DELETER_OFFSET)
+        deleter = _read_struct(ctypes.c_void_p,
+                               out.value + capsules.DELETER_OFFSET[capsules.VERSIONED])
         if deleter is not None and deleter.value:
             with calling("the deleter of the tensor managed_tensor_from_py_object_no_sync gave"):
                 DELETER(deleter.value)(out.value)

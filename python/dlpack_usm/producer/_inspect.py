@@ -4,13 +4,13 @@ the capsule so that the producer's destructor frees what it made."""
 
 from dataclasses import dataclass, field
 
-from .._bridge import capsules, library, tensor_json
+from .._bridge import capsules, dlpack, library, tensor_json
 from .._bridge.errors import BridgeError, ProducerRaised
 from ..rules import Finding
 from . import _cuda, _sycl
 from ._foreign import calling
 
-DEFAULT_MAX_VERSION = (1, 3)
+DEFAULT_MAX_VERSION = dlpack.NEWEST
 
 
 @dataclass
@@ -106,9 +106,9 @@ def _inspect(obj, max_version, origin, path):
     # of this process, which the producer shares.
     device = tensor_json.device(inspection.capsule)
     runtime, note = None, None
-    if device is not None and device[0] == tensor_json.KDL_ONEAPI:
+    if dlpack.on(device, "kDLOneAPI"):
         runtime = _sycl.runtime_facts(obj)
-    elif device is not None and device[0] in _cuda.CUDA_DEVICE_TYPES:
+    elif dlpack.on(device, *_cuda.CUDA_DEVICE_TYPES):
         runtime, note = _cuda.runtime_facts(tensor_json.data_address(inspection.capsule))
     if runtime is not None or path is not None:
         inspection = read_capsule(capsule, origin, runtime, path)

@@ -4,7 +4,7 @@ __dlpack_device__ agrees, and whether a real consumer renames what it
 consumed. Every capsule asked for here is read without being consumed and
 dropped, so that its producer frees it."""
 
-from .._bridge import capsules, tensor_json
+from .._bridge import capsules, dlpack, tensor_json
 from .._bridge.errors import UnreadableTensor, describe_exception
 from ..rules import finding
 from ._foreign import calling
@@ -55,7 +55,7 @@ def _element_count(capsule):
 
 
 # What a consumer of DLPack 0.x that passes max_version says it speaks.
-LEGACY_MAX_VERSION = (0, 8)
+LEGACY_MAX_VERSION = dlpack.LAST_LEGACY
 
 
 def _destructor_findings(capsule, inspection, kwargs):
@@ -183,8 +183,7 @@ def check_device_agrees(obj, base):
 
 
 def check_stream_on_cpu(obj, base, max_version):
-    own = tensor_json.device(base.capsule)
-    if own is None or own[0] != tensor_json.KDL_CPU:
+    if not dlpack.on(tensor_json.device(base.capsule), "kDLCPU"):
         return []
     capsule, error = _ask(obj, stream=1)
     if error is not None:
@@ -217,8 +216,7 @@ def check_dl_device(obj, base, max_version, origin):
     if own is None:
         return []
     found = []
-    foreign = (tensor_json.KDL_CUDA, 0) if own[0] != tensor_json.KDL_CUDA \
-        else (tensor_json.KDL_CPU, 0)
+    foreign = (dlpack.device_type("kDLCPU" if dlpack.on(own, "kDLCUDA") else "kDLCUDA"), 0)
     kwargs = {"max_version": max_version, "dl_device": foreign, "copy": False}
     capsule, error = _ask(obj, **kwargs)
     if error is not None and not isinstance(error, (BufferError, TypeError)):
