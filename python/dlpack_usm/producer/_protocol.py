@@ -5,7 +5,7 @@ consumed. Every capsule asked for here is read without being consumed and
 dropped, so that its producer frees it."""
 
 from .._bridge import capsules, dlpack, tensor_json
-from .._bridge.errors import UnreadableTensor, describe_exception
+from .._bridge.errors import describe_exception
 from ..rules import finding
 from ._foreign import calling
 from ._inspect import read_capsule
