@@ -41,6 +41,11 @@ set(package "${PREFIX}/share/dlpack-usm/python")
 if(NOT EXISTS "${package}/dlpack_usm/__init__.py" OR NOT EXISTS "${package}/dlpack_usm/_location.py")
   message(FATAL_ERROR "the Python package was not installed in share/dlpack-usm/python")
 endif()
+foreach(subpackage _bridge producer consumer)
+  if(NOT EXISTS "${package}/dlpack_usm/${subpackage}/__init__.py")
+    message(FATAL_ERROR "the Python package was installed without its sub-package ${subpackage}/")
+  endif()
+endforeach()
 if(PYTHON)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DLPACK_USM_LIBRARY PYTHONPATH=${package}
                           PYTHONDONTWRITEBYTECODE=1

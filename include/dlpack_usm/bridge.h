@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_6). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_7). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 6u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 7u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -196,6 +196,13 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_rules(char** result_json);
  * "decline_reason", "exception_type"}; a malformed observation is 2. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_verdict(const char* observation_json,
                                                              char** result_json);
+
+/* ABI version 7: DLPack's numbers by the names the answers above use, from
+ * the tool's own tables, so that a caller keeps no copy of them:
+ * *result_json is {"model_version" (the newest DLPack the tool models,
+ * "1.3"), "device_types": {"kDLCPU": 1, ...}, "dtype_codes": {"kDLInt": 0,
+ * ...}, "flags": {"READ_ONLY": 1, ...}}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_dlpack_names(char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

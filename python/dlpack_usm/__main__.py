@@ -9,10 +9,13 @@ import json
 import os
 import sys
 
-from . import _consumer_check, _contained_check, _interrupts, _library, capture
-from ._errors import BridgeError, NotApplicable
+from . import capture
+from ._bridge import interrupts, library
+from ._bridge.child import TIMEOUT_S
+from ._bridge.errors import BridgeError, NotApplicable
 from ._expression import evaluate
-from ._inspect import DEFAULT_MAX_VERSION
+from .consumer import check_consumer
+from .producer import DEFAULT_MAX_VERSION, _contained
 from .rules import catalog
 
 OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4
@@ -56,21 +59,21 @@ def command_check(arguments):
     consumer = None if arguments.no_consumer else "auto"
     # The producer's code runs in child processes; a stop signal ends the
     # check with what it found.
-    with _interrupts.stopping_on_signals():
+    with interrupts.stopping_on_signals():
         try:
-            report = _contained_check.check_contained(arguments.expr, arguments.max_version,
-                                                      consumer, arguments.timeout)
+            report = _contained.check_contained(arguments.expr, arguments.max_version,
+                                                consumer, arguments.timeout)
         except NotApplicable as reason:
             if arguments.json:
                 print(json.dumps({"expr": arguments.expr,
-                                  "tool_version": _library.tool_version(),
+                                  "tool_version": library.tool_version(),
                                   "not_applicable": reason.message}, indent=2))
             else:
                 print(f"{arguments.expr}  not applicable: {reason.message}")
             return OK
         print_check(arguments, report)
     if report.interrupted:
-        return _interrupts.exit_code(report.interrupted)
+        return interrupts.exit_code(report.interrupted)
     tally = counts(report.findings)
     failed = tally["error"] > 0 or (arguments.strict and tally["warning"] > 0)
     return FINDINGS if failed else OK
@@ -82,7 +85,7 @@ def print_check(arguments, report):
     if arguments.json:
         print(json.dumps({
             "expr": arguments.expr,
-            "tool_version": _library.tool_version(),
+            "tool_version": library.tool_version(),
             "capsule_name": base.get("capsule_name"),
             "capsule": base.get("capsule"),
             "reader_notes": base.get("reader_notes", []),
@@ -152,8 +155,8 @@ def command_consume(arguments):
 
     # A stop signal ends the run early, with its report: the signals after
     # it wait until the report is written.
-    with _interrupts.stopping_on_signals():
-        found = _consumer_check.check_consumer(
+    with interrupts.stopping_on_signals():
+        found = check_consumer(
             consumer, devices=arguments.device or None, require=arguments.require or (),
             cells=arguments.cell or None, strict=arguments.strict,
             timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
@@ -162,12 +165,12 @@ def command_consume(arguments):
         # Written as the command line writes its reports (atomically over a
         # regular file, in place on a device or FIFO), by the same code.
         if arguments.report:
-            _library.write_output(arguments.report,
-                                  json.dumps(found.to_json(), indent=2) + "\n", "--report")
+            library.write_output(arguments.report,
+                                 json.dumps(found.to_json(), indent=2) + "\n", "--report")
         if arguments.junit:
-            _library.write_output(arguments.junit, found.junit(), "--junit")
+            library.write_output(arguments.junit, found.junit(), "--junit")
     if found.interrupted:
-        return _interrupts.exit_code(found.interrupted)
+        return interrupts.exit_code(found.interrupted)
     return OK if found.passed else FINDINGS
 
 
@@ -203,9 +206,9 @@ def parser():
     check.add_argument("--no-consumer", action="store_true",
                        help="do not hand a capsule to numpy/dpnp to check consumed-capsule "
                             "renaming")
-    check.add_argument("--timeout", type=float, default=_contained_check.TIMEOUT_S,
+    check.add_argument("--timeout", type=float, default=TIMEOUT_S,
                        metavar="SECONDS", help="a call into the producer that takes longer is a "
-                       "hang (default 60)")
+                       f"hang (default {TIMEOUT_S:g})")
     check.set_defaults(run=command_check)
 
     capture_command = commands.add_parser(
@@ -235,8 +238,8 @@ def parser():
                               "ndim-40, ...); repeatable")
     consume.add_argument("--strict", action="store_true",
                          help="fail (exit 1) on warnings too, as check --strict does")
-    consume.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
-                         help="a case that takes longer is a hang (default 60)")
+    consume.add_argument("--timeout", type=float, default=TIMEOUT_S, metavar="SECONDS",
+                         help=f"a case that takes longer is a hang (default {TIMEOUT_S:g})")
     consume.add_argument("-v", "--verbose", action="store_true",
                          help="print each case's outcome on stderr as it ends")
     consume.set_defaults(run=command_consume)
@@ -256,11 +259,11 @@ def main(argv=None):
     arguments.argv = argv
     try:
         return arguments.run(arguments)
-    except _interrupts.Interrupted as stop:
+    except interrupts.Interrupted as stop:
         # Before any case ran (the matrix, the consumer's import): no report.
         print(f"dlpack-usm: error: {stop}, before there was anything to report",
               file=sys.stderr)
-        return _interrupts.exit_code(stop.name)
+        return interrupts.exit_code(stop.name)
     except BridgeError as error:
         print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
         if error.hint:

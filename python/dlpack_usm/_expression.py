@@ -4,7 +4,7 @@ module it names (numpy, dpnp, torch, ...) imported on first use."""
 import builtins
 import importlib
 
-from ._errors import BridgeError
+from ._bridge.errors import BridgeError
 
 
 class _Modules(dict):

@@ -38,7 +38,7 @@ class Finding:
 @functools.lru_cache(maxsize=None)
 def _all_rules():
     """Every rule of the catalog, by id (read once per process)."""
-    from ._library import rules_catalog
+    from ._bridge.library import rules_catalog
     return {entry["rule_id"]: PythonRule(
         entry["rule_id"], entry["title"], entry["severity"], entry["since"], entry["reference"],
         entry["normative"], entry["quote"], entry["rationale"], entry["family"])

@@ -9,7 +9,8 @@ import time
 import numpy as np
 
 import dlpack_usm
-from dlpack_usm import _capsules, _readback
+from dlpack_usm._bridge import capsules
+from dlpack_usm.consumer import _readback
 
 _set_name = ctypes.pythonapi.PyCapsule_SetName
 _set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
@@ -34,8 +35,8 @@ class Holder:
 
 
 def _deleter_of(capsule):
-    name = _capsules.capsule_name(capsule)
-    pointer = _capsules.capsule_pointer(capsule, name)
+    name = capsules.capsule_name(capsule)
+    pointer = capsules.capsule_pointer(capsule, name)
     return pointer, _Deleter(ctypes.c_void_p.from_address(pointer + _DELETER_OFFSET[name]).value)
 
 
@@ -90,7 +91,7 @@ def declines(x):
 def accepts_anything(x):
     """Takes the tensor over (renames, calls the deleter) without looking at it."""
     capsule = x.__dlpack__(max_version=(1, 3))
-    name = _capsules.capsule_name(capsule)
+    name = capsules.capsule_name(capsule)
     pointer, deleter = _deleter_of(capsule)
     _set_name(capsule, _USED[name])
     deleter(pointer)
@@ -101,7 +102,7 @@ def legacy_accepts_anything(x):
     """accepts_anything through a legacy capsule (no max_version, as jax asks)."""
     capsule = x.__dlpack__()
     pointer, deleter = _deleter_of(capsule)
-    _set_name(capsule, _USED[_capsules.capsule_name(capsule)])
+    _set_name(capsule, _USED[capsules.capsule_name(capsule)])
     deleter(pointer)
     return np.zeros(1, dtype=np.float32)
 

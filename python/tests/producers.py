@@ -10,7 +10,8 @@ import time
 
 import numpy
 
-from dlpack_usm import _capsules, _exchange_api
+from dlpack_usm._bridge import capsules
+from dlpack_usm.producer import _exchange_api
 
 KDL_CPU = 1
 KDL_CUDA = 2
@@ -107,7 +108,7 @@ class NoDestructor(Delegate):
 
     def __dlpack__(self, **kwargs):
         capsule = self.array.__dlpack__(**kwargs)
-        name = _capsules.capsule_name(capsule)
+        name = capsules.capsule_name(capsule)
         pointer = _api.PyCapsule_GetPointer(capsule, _TENSOR_NAMES[name])
         mark_used(capsule, name)  # numpy's capsule no longer frees the tensor
         return _api.PyCapsule_New(pointer, _TENSOR_NAMES[name], None)

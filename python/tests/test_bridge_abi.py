@@ -11,11 +11,11 @@ from conftest import require
 
 np = require("numpy")
 
-from dlpack_usm import _capsules, _library  # noqa: E402
+from dlpack_usm._bridge import capsules, dlpack, library  # noqa: E402
 
 
 def call(pointer, name, request):
-    lib = _library.library()
+    lib = library.library()
     result = ctypes.c_void_p()
     code = lib.dlpack_usm_bridge_inspect(pointer, name, request, ctypes.byref(result))
     answer = json.loads(ctypes.string_at(result.value).decode())
@@ -26,12 +26,48 @@ def call(pointer, name, request):
 @pytest.fixture()
 def versioned():
     capsule = np.arange(6.0).__dlpack__(max_version=(1, 0))
-    yield _capsules.capsule_pointer(capsule, "dltensor_versioned")
+    yield capsules.capsule_pointer(capsule, "dltensor_versioned")
     del capsule
 
 
-def test_the_abi_version_is_6():
-    assert _library.library().dlpack_usm_bridge_abi_version() == 6
+def test_the_abi_version_is_7():
+    assert library.library().dlpack_usm_bridge_abi_version() == 7
+
+
+def test_the_dlpack_names_are_the_cores_tables():
+    names = library.dlpack_names()
+    assert names["model_version"] == "1.3"
+    assert names["device_types"]["kDLCPU"] == 1
+    assert names["device_types"]["kDLOneAPI"] == 14
+    assert names["device_types"]["kDLTrn"] == 18
+    # dlpack.h 1.3 numbers the dtype codes 0 to 17, in this order.
+    codes = names["dtype_codes"]
+    assert list(codes.values()) == list(range(18))
+    assert list(codes)[:3] == ["kDLInt", "kDLUInt", "kDLFloat"]
+    assert codes["kDLFloat4_e2m1fn"] == 17
+    assert names["flags"] == {"READ_ONLY": 1, "IS_COPIED": 2, "IS_SUBBYTE_TYPE_PADDED": 4}
+
+
+def test_the_package_defaults_to_the_version_the_core_models():
+    assert "%d.%d" % dlpack.NEWEST == library.dlpack_names()["model_version"]
+
+
+def test_names_become_numbers_and_unknown_ones_stay_as_they_are():
+    assert dlpack.device_type("kDLOneAPI") == 14
+    assert dlpack.device_type(42) == 42  # how the bridge writes a type it does not know
+    assert dlpack.dtype_code("kDLBool") == 6
+    assert dlpack.dtype_code("kDLNothing") == "kDLNothing"
+    assert dlpack.flag("IS_COPIED") == 2
+    assert dlpack.on((3, 0), "kDLCPU", "kDLCUDAHost")
+    assert not dlpack.on((14, 0), "kDLCPU") and not dlpack.on(None, "kDLCPU")
+
+
+def test_a_tensor_is_described_by_names_the_tables_hold(versioned):
+    _, answer = call(versioned, b"dltensor_versioned", None)
+    tensor = answer["capsule"]["dl_tensor"]
+    names = library.dlpack_names()
+    assert tensor["device"]["device_type"] in names["device_types"]
+    assert tensor["dtype"]["code"] in names["dtype_codes"]
 
 
 def test_a_tensor_is_read(versioned):

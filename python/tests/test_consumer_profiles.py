@@ -40,11 +40,11 @@ def test_a_committed_profile_has_the_report_shape(path):
 def test_a_committed_profile_is_judged_as_the_tool_judges_today(path):
     # The profiles keep what each consumer did (the observation); a change of
     # the verdict model shows here until they are regenerated.
-    from dlpack_usm import _library
+    from dlpack_usm._bridge import library as bridge
     with open(path, encoding="utf-8") as file:
         report = json.load(file)
     for result in report["results"]:
-        verdict = _library.consumer_verdict(result["observation"])
+        verdict = bridge.consumer_verdict(result["observation"])
         assert (verdict["outcome"], verdict["status"]) == (result["outcome"], result["status"]), \
             result["id"]
 
@@ -78,17 +78,18 @@ def test_python_offers_the_cases_check_consumer_offers():
     binary = os.environ.get("DLPACK_USM_BINARY")
     if not binary:
         pytest.skip("DLPACK_USM_BINARY is not set (ctest sets it to the built dlpack-usm)")
-    from dlpack_usm import _consumer_plan, _consumer_runner, _offers
+    from dlpack_usm._bridge.child import in_child
+    from dlpack_usm.consumer import _offers, _plan
     library = os.path.join(os.path.dirname(binary), "tests", "fixture-plugins",
                            "libfixture_consumer.so")
     listed = subprocess.run([binary, "check", "--consumer", library, "--list"],
                             capture_output=True, text=True, timeout=120)
     assert listed.returncode == 0, listed.stderr
-    matrix = _consumer_runner.in_child(_offers.matrix)
+    matrix = in_child(_offers.matrix)
     devices = [device["name"] for device in matrix["devices"]]
     if not devices:
         pytest.skip("no USM device here")
-    python_ids = {spec["id"] for spec in _consumer_plan.cases(matrix, set(devices))}
+    python_ids = {spec["id"] for spec in _plan.cases(matrix, set(devices))}
     command_ids = {line for line in listed.stdout.split()
                    if any(line.startswith(f"consumer/{name}/") for name in devices)}
     assert python_ids == command_ids

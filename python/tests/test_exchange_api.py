@@ -11,7 +11,8 @@ from conftest import judged_ids, require
 np = require("numpy")
 
 import dlpack_usm  # noqa: E402
-from dlpack_usm import _capsules, _exchange_api  # noqa: E402
+from dlpack_usm._bridge import capsules  # noqa: E402
+from dlpack_usm.producer import _exchange_api  # noqa: E402
 from producers import Delegate, _api, mark_used  # noqa: E402
 
 API_NAME = b"dlpack_exchange_api"
@@ -24,8 +25,8 @@ def _from_py_object(source):
     @ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.POINTER(ctypes.c_void_p))
     def export(obj, out):
         capsule = source(obj).__dlpack__(max_version=(1, 3))
-        pointer = _capsules.capsule_pointer(capsule, _capsules.VERSIONED)
-        mark_used(capsule, _capsules.VERSIONED)  # the caller owns the tensor now
+        pointer = capsules.capsule_pointer(capsule, capsules.VERSIONED)
+        mark_used(capsule, capsules.VERSIONED)  # the caller owns the tensor now
         out[0] = pointer
         return 0
 

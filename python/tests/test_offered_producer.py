@@ -13,13 +13,14 @@ from conftest import require
 
 np = require("numpy")
 
-from dlpack_usm import _capsules, _library, _offers  # noqa: E402
-from dlpack_usm._offered_producer import OfferedProducer  # noqa: E402
+from dlpack_usm._bridge import capsules, library  # noqa: E402
+from dlpack_usm.consumer import _offers  # noqa: E402
+from dlpack_usm.consumer._offered_producer import OfferedProducer  # noqa: E402
 
 
 def described(capsule):
-    name = _capsules.capsule_name(capsule)
-    return _library.call_inspect(_capsules.capsule_pointer(capsule, name), name, {})["capsule"]
+    name = capsules.capsule_name(capsule)
+    return library.call_inspect(capsules.capsule_pointer(capsule, name), name, {})["capsule"]
 
 
 def deleter_calls(producer):
@@ -37,7 +38,7 @@ def deleter_calls(producer):
 def test_max_version_picks_the_capsule(max_version, name, version):
     producer = OfferedProducer("c-order", "cpu")
     capsule = producer.__dlpack__(max_version=max_version)
-    assert _capsules.capsule_name(capsule) == name
+    assert capsules.capsule_name(capsule) == name
     assert described(capsule).get("version") == version
     assert producer.calls == [{"method": "__dlpack__", "stream": None,
                                "max_version": None if max_version is None else list(max_version),

@@ -12,7 +12,8 @@ from conftest import judged_ids, require
 np = require("numpy")
 
 import dlpack_usm  # noqa: E402
-from dlpack_usm import _capsules, _exchange_api  # noqa: E402
+from dlpack_usm._bridge import capsules  # noqa: E402
+from dlpack_usm.producer import _exchange_api  # noqa: E402
 from dlpack_usm.rules import CATALOG  # noqa: E402
 from producers import (KDL_CPU, Delegate, MaxVersionWrongWayRound, NoDestructor,  # noqa: E402
                        OwnTensor, ReadOnlyLegacy, VersionedForAnyMaxVersion, mark_used)
@@ -97,18 +98,18 @@ class AboveMaxMajor(OwnTensor):
 
 def consumer_that_does_not_rename(obj):
     capsule = obj.__dlpack__(max_version=(1, 0))
-    return _capsules.capsule_pointer(capsule, _capsules.capsule_name(capsule))
+    return capsules.capsule_pointer(capsule, capsules.capsule_name(capsule))
 
 
 def consumer_that_reuses(obj):
     capsule = obj.__dlpack__(max_version=(1, 0))
-    name = _capsules.capsule_name(capsule)
+    name = capsules.capsule_name(capsule)
     if name.startswith("used_"):
         return name  # takes it anyway
     mark_used(capsule, name)
     # This consumer takes the tensor and frees it as an owner must.
     pointer = ctypes.pythonapi.PyCapsule_GetPointer(ctypes.py_object(capsule),
-                                                    _capsules.USED_NAMES[name].encode())
+                                                    capsules.USED_NAMES[name].encode())
     deleter = ctypes.c_void_p.from_address(pointer + 16).value
     if deleter:
         _exchange_api.DELETER(deleter)(pointer)

@@ -13,7 +13,8 @@ from conftest import require
 np = require("numpy")
 
 import dlpack_usm  # noqa: E402
-from dlpack_usm import _consumer_plan, _consumer_runner, _offers  # noqa: E402
+from dlpack_usm._bridge.child import in_child  # noqa: E402
+from dlpack_usm.consumer import _offers, _plan, _runner  # noqa: E402
 
 FLOAT8_AND_SMALLER = ["float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
                       "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
@@ -211,12 +212,12 @@ def test_dpnp_takes_every_usm_kind(dpnp_found):
     dpnp = require("dpnp")
     device = usm_device(dpnp_found)
     assert outcome(dpnp_found, f"consumer/{device}/device/dtype-float32") == "accepted"
-    matrix = _consumer_runner.in_child(_offers.matrix)
-    specs = [spec for spec in _consumer_plan.cases(matrix, {device})
+    matrix = in_child(_offers.matrix)
+    specs = [spec for spec in _plan.cases(matrix, {device})
              if spec["cell"]["name"] == "dtype-float32"]
     for kind in ("host", "shared"):
         spec = dict(specs[0], memory=kind, id=f"consumer/{device}/{kind}/dtype-float32")
-        (result,) = _consumer_runner.run_contained(dpnp.from_dlpack, [spec])
+        (result,) = _runner.run_contained(dpnp.from_dlpack, [spec])
         assert result["outcome"] == "accepted", result
         assert result["result"]["device"][0] == 14  # still kDLOneAPI: no copy
 

@@ -5,7 +5,7 @@ tool, on host, device and shared USM."""
 
 import pytest
 
-from dlpack_usm import _sycl_exchange
+from dlpack_usm.consumer import _sycl_exchange
 
 KINDS = ["host", "device", "shared"]
 

@@ -15,6 +15,7 @@
 #include "bridge/consumer_cells.hpp"
 #include "bridge/consumer_offer.hpp"
 #include "bridge/cuda_facts.hpp"
+#include "bridge/dlpack_names.hpp"
 #include "bridge/sycl_exchange.hpp"
 #include "bridge/tensor_inspection.hpp"
 #include "build_info.hpp"
@@ -224,6 +225,10 @@ int dlpack_usm_bridge_consumer_verdict(const char* observation_json, char** resu
     }
     return dlpack_usm::bridge::consumer_verdict_json(observation_json);
   });
+}
+
+int dlpack_usm_bridge_dlpack_names(char** result_json) {
+  return guarded(result_json, [] { return dlpack_usm::bridge::dlpack_names_json(); });
 }
 
 void dlpack_usm_bridge_free(char* text) {

@@ -2,13 +2,9 @@
 consumer matrix, exported on demand by __dlpack__ as the array API standard
 has a producer do, with every call and its arguments recorded."""
 
+from .._bridge import dlpack
+from .._bridge.errors import BridgeError
 from . import _offers
-from ._errors import BridgeError
-
-KDL_CPU = 1
-KDL_ONEAPI = 14
-# The newest DLPack version the tool models (dlpack.h 1.3).
-NEWEST = (1, 3)
 
 
 def _describe(value):
@@ -38,7 +34,9 @@ class OfferedProducer:
         self.consumer_too_old = None
 
     def _device(self):
-        return (KDL_CPU, 0) if self._memory == "cpu" else (KDL_ONEAPI, self._device_id)
+        if self._memory == "cpu":
+            return (dlpack.device_type("kDLCPU"), 0)
+        return (dlpack.device_type("kDLOneAPI"), self._device_id)
 
     def __dlpack_device__(self):
         self.calls.append({"method": "__dlpack_device__"})
@@ -57,11 +55,11 @@ class OfferedProducer:
             if copy is False:
                 raise BufferError(f"dl_device {tuple(dl_device)} is not the tensor's device "
                                   f"{own}, and copy=False forbids a copy")
-            if tuple(dl_device) != (KDL_CPU, 0):
+            if tuple(dl_device) != (dlpack.device_type("kDLCPU"), 0):
                 raise BufferError(f"this producer copies to (kDLCPU, 0) only, not to "
                                   f"{tuple(dl_device)}")
             memory, copied = "cpu", True
-        if stream is not None and own[0] == KDL_CPU:
+        if stream is not None and dlpack.on(own, "kDLCPU"):
             self.notes.append(f"passed stream={_describe(stream)!r} for a kDLCPU tensor; the "
                               "standard allows only None there")
         if copied and version < (1, 0):
@@ -85,12 +83,13 @@ class OfferedProducer:
     def _version(self, max_version):
         """The version asked for: legacy for None or a major below 1."""
         if max_version is None:
-            return (0, 8)
+            return dlpack.LAST_LEGACY
         try:
             major, minor = (int(part) for part in max_version)
         except (TypeError, ValueError):
             raise TypeError(f"max_version must be a (major, minor) tuple, not "
                             f"{max_version!r}") from None
         if major < 1:
-            return (0, 8)
-        return min((major, minor), NEWEST) if major == NEWEST[0] else NEWEST
+            return dlpack.LAST_LEGACY
+        newest = dlpack.NEWEST
+        return min((major, minor), newest) if major == newest[0] else newest

@@ -4,12 +4,13 @@ the capsule so that the producer's destructor frees what it made."""
 
 from dataclasses import dataclass, field
 
-from . import _capsules, _cuda, _library, _sycl, _tensor_json
-from ._errors import BridgeError, ProducerRaised
+from .._bridge import capsules, dlpack, library, tensor_json
+from .._bridge.errors import BridgeError, ProducerRaised
+from ..rules import Finding
+from . import _cuda, _sycl
 from ._foreign import calling
-from .rules import Finding
 
-DEFAULT_MAX_VERSION = (1, 3)
+DEFAULT_MAX_VERSION = dlpack.NEWEST
 
 
 @dataclass
@@ -44,7 +45,7 @@ def request_capsule(obj, max_version):
     max_version, then without it where the producer raises TypeError."""
     method = call_producer("looking up __dlpack__", getattr, obj, "__dlpack__", None)
     if method is None:
-        raise BridgeError(f"{_capsules.describe(obj)} has no __dlpack__ method",
+        raise BridgeError(f"{capsules.describe(obj)} has no __dlpack__ method",
                           "pass an array that supports DLPack (numpy, dpnp, torch, ...)")
     if max_version is None:
         return call_producer("__dlpack__()", method)
@@ -73,13 +74,13 @@ def call_producer(call, function, *arguments, **keywords):
 def read_capsule(capsule, origin, runtime=None, path=None):
     """Reads a tensor capsule without consuming it: the caller still owns
     the capsule and drops it afterwards."""
-    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
-    if name not in _capsules.TENSOR_NAMES:
-        raise BridgeError(f"__dlpack__ returned {_capsules.describe(capsule)}, not a DLPack "
+    name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
+    if name not in capsules.TENSOR_NAMES:
+        raise BridgeError(f"__dlpack__ returned {capsules.describe(capsule)}, not a DLPack "
                           "tensor capsule (\"dltensor\" or \"dltensor_versioned\")",
                           "`python3 -m dlpack_usm check` reports this as DLP-PY-CAPSULE-NAME",
                           exit_code=1)
-    return read_capsule_pointer(_capsules.capsule_pointer(capsule, name), name, origin, runtime,
+    return read_capsule_pointer(capsules.capsule_pointer(capsule, name), name, origin, runtime,
                                 path)
 
 
@@ -89,7 +90,7 @@ def read_capsule_pointer(pointer, name, origin, runtime=None, path=None):
     request = {"origin": origin}
     if runtime is not None:
         request["runtime"] = runtime
-    answer = _library.call_inspect(pointer, name, request, path)
+    answer = library.call_inspect(pointer, name, request, path)
     return Inspection(name, answer["capsule"], answer["reader_notes"],
                       [Finding(**entry) for entry in answer["findings"]])
 
@@ -103,12 +104,12 @@ def _inspect(obj, max_version, origin, path):
     # kDLOneAPI facts need the producer's own SYCL runtime: only it knows
     # the context the pointer is bound to. CUDA facts come from the driver
     # of this process, which the producer shares.
-    device = _tensor_json.device(inspection.capsule)
+    device = tensor_json.device(inspection.capsule)
     runtime, note = None, None
-    if device is not None and device[0] == _tensor_json.KDL_ONEAPI:
+    if dlpack.on(device, "kDLOneAPI"):
         runtime = _sycl.runtime_facts(obj)
-    elif device is not None and device[0] in _cuda.CUDA_DEVICE_TYPES:
-        runtime, note = _cuda.runtime_facts(_tensor_json.data_address(inspection.capsule))
+    elif dlpack.on(device, *_cuda.CUDA_DEVICE_TYPES):
+        runtime, note = _cuda.runtime_facts(tensor_json.data_address(inspection.capsule))
     if runtime is not None or path is not None:
         inspection = read_capsule(capsule, origin, runtime, path)
     if note is not None:

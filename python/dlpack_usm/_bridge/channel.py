@@ -12,7 +12,7 @@ import fcntl
 import json
 import os
 
-from ._errors import BridgeError, describe_exception
+from .errors import BridgeError, describe_exception
 
 # Descriptors from here on are the channel's: above what a library opens by
 # habit (3, 4, ...), so that its chatter does not land in the channel.
@@ -44,12 +44,22 @@ def parse(line):
         return None
 
 
-def run_child(work, write_fd):
+def error_of(payload):
+    """The BridgeError a child reported on an "X" line (run_child sends
+    them), to be raised in the parent."""
+    return BridgeError(payload["message"], payload.get("hint", ""),
+                       exit_code=payload.get("exit_code", 4))
+
+
+def run_child(work, write_fd, keep_stdout=False):
     """In a child: runs `work(send)` and leaves without cleaning up. A
     BridgeError, or any other exception (the tool's own bug), is sent as an
-    "X" line for the parent to report."""
+    "X" line for the parent to report. Its stdout is stderr, unless
+    `keep_stdout`: the prints of code under test must not mix with the
+    command's output."""
     faulthandler.disable()
-    os.dup2(2, 1)  # the prints of code under test must not mix with the command's output
+    if not keep_stdout:
+        os.dup2(2, 1)
     channel = Channel(write_fd)
     status = 0
     try:

@@ -6,13 +6,13 @@ The command's own process still never imports the consumer's library.
 The zygote leads a process group of its own (a Ctrl-C at the terminal
 reaches the command, which ends the run, not the code under test), reads
 no terminal (stdin is /dev/null), and is the subreaper of its runners
-(_reaper): once a runner ended, whatever it left behind is killed before
+(reaper): once a runner ended, whatever it left behind is killed before
 the next one starts.
 
 Three pipes: the parent's commands to the zygote ("run JSON", JSON saying
 where the runner starts), the zygote's reports ("P PID" when a runner
 starts, "E PID HOW" when it ended, "X JSON" when preparing failed), and the
-runners' lines (_channel: "PID KIND JSON"), which the parent reads
+runners' lines (channel: "PID KIND JSON"), which the parent reads
 directly, taking only those of the runner it started."""
 
 import faulthandler
@@ -22,43 +22,13 @@ import select
 import signal
 import time
 
-from . import _channel, _reaper
-from ._errors import BridgeError, describe_exception
-from ._interrupts import STOP_SIGNALS
+from . import channel, reaper
+from .child import Lines, describe_status, readable
+from .errors import BridgeError, describe_exception
+from .interrupts import STOP_SIGNALS
 
 # How long a zygote may take to end once told to (it kills what is left first).
-CLOSE_S = _reaper.SWEEP_S + 1
-
-
-class _Lines:
-    """A line reader over a pipe's read end."""
-
-    def __init__(self, fd):
-        self.fd = fd
-        self.buffer = b""
-        self.closed = False
-
-    def pop(self):
-        """The next whole line (bytes), or None."""
-        if b"\n" not in self.buffer:
-            return None
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line
-
-    def fill(self):
-        """Reads what is there; False at the end of the pipe."""
-        chunk = os.read(self.fd, 1 << 16)
-        self.closed = not chunk
-        self.buffer += chunk
-        return bool(chunk)
-
-
-def describe_status(status):
-    """None for a clean exit, else how a process ended."""
-    if os.WIFSIGNALED(status):
-        return signal.Signals(os.WTERMSIG(status)).name
-    code = os.WEXITSTATUS(status)
-    return None if code == 0 else f"exit status {code}"
+CLOSE_S = reaper.SWEEP_S + 1
 
 
 def _report(fd, line):
@@ -84,8 +54,8 @@ def _detach(parent):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    _reaper.become_subreaper()
-    _reaper.die_with_parent(parent)
+    reaper.become_subreaper()
+    reaper.die_with_parent(parent)
 
 
 def _zygote_main(prepare, describe, run_runner, data, control, commands, parent):
@@ -97,7 +67,7 @@ def _zygote_main(prepare, describe, run_runner, data, control, commands, parent)
     try:
         _prepare_or_exit(prepare, control)
         _report(control, "Z " + json.dumps(describe()))
-        lines = _Lines(commands)
+        lines = Lines(commands)
         while True:
             line = lines.pop()
             if line is None:
@@ -110,14 +80,14 @@ def _zygote_main(prepare, describe, run_runner, data, control, commands, parent)
             if pid == 0:
                 os.close(commands)
                 os.close(control)
-                _reaper.die_with_parent(zygote)
+                reaper.die_with_parent(zygote)
                 run_runner(start, data)  # never returns
             _report(control, f"P {pid}")
             _, status = os.waitpid(pid, 0)
-            _reaper.sweep()
+            reaper.sweep()
             _report(control, f"E {pid} {describe_status(status) or 'ok'}")
     finally:
-        _reaper.sweep()
+        reaper.sweep()
         os._exit(0)
 
 
@@ -143,7 +113,7 @@ class Zygote:
             os.setpgid(self.pid, self.pid)  # as the zygote does, whoever runs first
         except OSError:
             pass  # it did, and may have exec'd or ended already
-        self.data, self.control = _Lines(data_read), _Lines(control_read)
+        self.data, self.control = Lines(data_read), Lines(control_read)
         self.commands = commands_write
         self.runner = None
         try:
@@ -161,15 +131,11 @@ class Zygote:
                 word, _, rest = line.decode().partition(" ")
                 if word == "X":
                     self.close()
-                    payload = json.loads(rest)
-                    raise BridgeError(payload["message"], payload.get("hint", ""),
-                                      exit_code=payload.get("exit_code", 2))
+                    raise channel.error_of(json.loads(rest))
                 if word == kind:
                     return rest
                 continue
-            remaining = deadline - time.monotonic()
-            ready = remaining > 0 and select.select([self.control.fd], [], [], remaining)[0]
-            if not ready or not self.control.fill():
+            if not readable([self.control.fd], deadline) or not self.control.fill():
                 self.close(kill=True)
                 raise BridgeError("the consumer's zygote process ended or hung before it was "
                                   "ready", "run the consumer expression alone in python3 to see "
@@ -189,7 +155,7 @@ class Zygote:
         while True:
             line = self.data.pop()
             if line is not None:
-                parsed = _channel.parse(line)
+                parsed = channel.parse(line)
                 if parsed is None:
                     return "garbled", line[:200].decode("utf-8", "replace")
                 if parsed[0] == self.runner:
@@ -207,11 +173,9 @@ class Zygote:
                 self.runner = None
                 how = report.decode().split(" ", 2)[2]
                 return "ended", None if how == "ok" else how
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if time.monotonic() >= deadline:
                 return "timeout"
-            ready, _, _ = select.select([self.data.fd, self.control.fd], [], [], remaining)
-            for fd in ready:
+            for fd in readable([self.data.fd, self.control.fd], deadline):
                 reader = self.data if fd == self.data.fd else self.control
                 if not reader.fill() and reader is self.control:
                     return "ended", "the zygote process died"

@@ -6,12 +6,12 @@ called and the tensor it gives is compared with what __dlpack__ gives."""
 
 import ctypes
 
-from . import _capsules
-from ._errors import UnreadableTensor, describe_exception
+from .._bridge import capsules
+from .._bridge.errors import UnreadableTensor, describe_exception
+from .._bridge.library import read_memory
+from ..rules import finding
 from ._foreign import calling
 from ._inspect import read_capsule_pointer
-from ._library import read_memory
-from .rules import finding
 
 CAPSULE_NAME = "dlpack_exchange_api"
 
@@ -43,8 +43,6 @@ REQUIRED = ("managed_tensor_allocator", "managed_tensor_from_py_object_no_sync",
 FROM_PY_OBJECT = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object,
                                    ctypes.POINTER(ctypes.c_void_p))
 DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-# DLManagedTensorVersioned: version (8 bytes), manager_ctx (8), deleter.
-DELETER_OFFSET = 16
 
 
 def _api_capsule(obj):
@@ -72,14 +70,15 @@ def _exported_tensor(api, obj, origin):
         return None, f"managed_tensor_from_py_object_no_sync returned {status} and " \
                      f"{'no tensor' if not out.value else 'a tensor'}"
     try:
-        return read_capsule_pointer(out.value, _capsules.VERSIONED, origin), None
+        return read_capsule_pointer(out.value, capsules.VERSIONED, origin), None
     except UnreadableTensor as unreadable:
         return None, f"managed_tensor_from_py_object_no_sync gave a tensor that cannot be read: " \
                      f"{unreadable.message}"
     finally:
         # The tensor is ours (an owning DLManagedTensorVersioned): free it,
         # when its deleter can be read at all.
-        deleter = _read_struct(ctypes.c_void_p, out.value + DELETER_OFFSET)
+        deleter = _read_struct(ctypes.c_void_p,
+                               out.value + capsules.DELETER_OFFSET[capsules.VERSIONED])
         if deleter is not None and deleter.value:
             with calling("the deleter of the tensor managed_tensor_from_py_object_no_sync gave"):
                 DELETER(deleter.value)(out.value)
@@ -101,12 +100,12 @@ def check_exchange_api(obj, base, origin):
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", "obj.__dlpack_c_exchange_api__",
                         "__dlpack_c_exchange_api__ is set on the instance, not on the type, "
                         "where consumers look it up")]
-    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
+    name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
     if name != CAPSULE_NAME:
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
-                        f"__dlpack_c_exchange_api__ is {_capsules.describe(capsule)}, not a "
+                        f"__dlpack_c_exchange_api__ is {capsules.describe(capsule)}, not a "
                         f"capsule named {CAPSULE_NAME!r}")]
-    pointer = _capsules.capsule_pointer(capsule, CAPSULE_NAME)
+    pointer = capsules.capsule_pointer(capsule, CAPSULE_NAME)
     if not pointer:
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
                         "the dlpack_exchange_api capsule carries a NULL pointer")]

@@ -4,11 +4,11 @@ __dlpack_device__ agrees, and whether a real consumer renames what it
 consumed. Every capsule asked for here is read without being consumed and
 dropped, so that its producer frees it."""
 
-from . import _capsules, _tensor_json
-from ._errors import UnreadableTensor, describe_exception
+from .._bridge import capsules, dlpack, tensor_json
+from .._bridge.errors import describe_exception
+from ..rules import finding
 from ._foreign import calling
 from ._inspect import read_capsule
-from .rules import finding
 
 # Results of consumers that broke the ownership protocol. Dropping them
 # could free a tensor twice (the producer's destructor and the consumer
@@ -35,15 +35,15 @@ def _arguments(kwargs):
 def _read(capsule, origin):
     """The Inspection of a returned capsule, or None when it is no tensor
     capsule (DLP-PY-CAPSULE-NAME reports that)."""
-    if not _capsules.is_capsule(capsule) or _capsules.capsule_name(capsule) not in \
-            _capsules.TENSOR_NAMES:
+    if not capsules.is_capsule(capsule) or capsules.capsule_name(capsule) not in \
+            capsules.TENSOR_NAMES:
         return None
     return read_capsule(capsule, origin)
 
 
 def _name_finding(capsule, kwargs):
     return finding("DLP-PY-CAPSULE-NAME", "__dlpack__",
-                   f"__dlpack__({_arguments(kwargs)}) returned {_capsules.describe(capsule)}; "
+                   f"__dlpack__({_arguments(kwargs)}) returned {capsules.describe(capsule)}; "
                    "expected a capsule named \"dltensor\" or \"dltensor_versioned\"")
 
 
@@ -55,13 +55,13 @@ def _element_count(capsule):
 
 
 # What a consumer of DLPack 0.x that passes max_version says it speaks.
-LEGACY_MAX_VERSION = (0, 8)
+LEGACY_MAX_VERSION = dlpack.LAST_LEGACY
 
 
 def _destructor_findings(capsule, inspection, kwargs):
     """DLP-PY-CAPSULE-DESTRUCTOR: a tensor with a deleter in a capsule that
     will never call it when dropped unconsumed."""
-    if not inspection.capsule.get("deleter", True) or _capsules.has_destructor(capsule):
+    if not inspection.capsule.get("deleter", True) or capsules.has_destructor(capsule):
         return []
     return [finding("DLP-PY-CAPSULE-DESTRUCTOR", "capsule destructor",
                     f"__dlpack__({_arguments(kwargs)}) returned a {inspection.capsule_name!r} "
@@ -74,8 +74,8 @@ def _legacy_findings(capsule, kwargs, base, origin):
     destructor, and whether the array it carries is read only."""
     inspection = read_capsule(capsule, origin)
     found = _destructor_findings(capsule, inspection, kwargs)
-    if base.capsule_name == _capsules.VERSIONED and \
-            "READ_ONLY" in _tensor_json.flag_names(base.capsule):
+    if base.capsule_name == capsules.VERSIONED and \
+            "READ_ONLY" in tensor_json.flag_names(base.capsule):
         found.append(finding("DLP-PY-READ-ONLY-LEGACY", "__dlpack__",
                              f"__dlpack__({_arguments(kwargs)}) returned a \"dltensor\" capsule "
                              "of an array whose versioned export is READ_ONLY: a legacy "
@@ -88,12 +88,12 @@ def check_legacy_default(obj, base, origin):
     capsule, error = _ask(obj)
     if error is not None:
         return []  # BufferError is allowed, and other failures are seen everywhere else
-    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
-    if name == _capsules.VERSIONED:
+    name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
+    if name == capsules.VERSIONED:
         return [finding("DLP-PY-LEGACY-DEFAULT", "__dlpack__",
                         "__dlpack__() without max_version returned a \"dltensor_versioned\" "
                         "capsule, which a consumer of DLPack 0.x cannot read")]
-    if name != _capsules.LEGACY:
+    if name != capsules.LEGACY:
         return [_name_finding(capsule, {})]
     return _legacy_findings(capsule, {}, base, origin)
 
@@ -106,13 +106,13 @@ def check_legacy_max_version(obj, base, origin):
     capsule, error = _ask(obj, **kwargs)
     if error is not None:
         return []  # TypeError: no max_version (DLP-PY-VERSIONED-OFFERED); BufferError: allowed
-    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
-    if name == _capsules.VERSIONED:
+    name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
+    if name == capsules.VERSIONED:
         return [finding("DLP-PY-VERSION-ABOVE-MAX", "__dlpack__",
                         f"__dlpack__({_arguments(kwargs)}) returned a \"dltensor_versioned\" "
                         "capsule (DLPack 1.x) to a consumer of DLPack 0.x, which cannot read it: "
                         "answer with a \"dltensor\" capsule or raise BufferError")]
-    if name != _capsules.LEGACY:
+    if name != capsules.LEGACY:
         return [_name_finding(capsule, kwargs)]
     return _legacy_findings(capsule, kwargs, base, origin)
 
@@ -134,17 +134,17 @@ def check_versioned(obj, max_version, origin):
                         f"{type(error).__name__} ({error}); a producer that does not take the "
                         "keyword should raise TypeError: consumers fall back to __dlpack__() "
                         "on TypeError only")], False
-    name = _capsules.capsule_name(capsule) if _capsules.is_capsule(capsule) else None
-    if name == _capsules.LEGACY:
+    name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
+    if name == capsules.LEGACY:
         return [finding("DLP-PY-VERSIONED-OFFERED", "__dlpack__",
                         f"__dlpack__(max_version={max_version!r}) returned a legacy "
                         "\"dltensor\" capsule; DLManagedTensorVersioned (flags, version) is "
                         "recommended")], False
-    if name != _capsules.VERSIONED:
+    if name != capsules.VERSIONED:
         return [_name_finding(capsule, kwargs)], False
     inspection = read_capsule(capsule, origin)
     found = _destructor_findings(capsule, inspection, kwargs)
-    version = _tensor_json.version(inspection.capsule)
+    version = tensor_json.version(inspection.capsule)
     if version is not None and version[0] > max_version[0]:
         found.append(finding("DLP-PY-VERSION-ABOVE-MAX", "version.major",
                              f"__dlpack__(max_version={max_version!r}) returned version "
@@ -157,7 +157,7 @@ def check_versioned(obj, max_version, origin):
 
 
 def check_device_agrees(obj, base):
-    own = _tensor_json.device(base.capsule)
+    own = tensor_json.device(base.capsule)
     try:
         with calling("__dlpack_device__()"):
             reported = obj.__dlpack_device__()
@@ -183,8 +183,7 @@ def check_device_agrees(obj, base):
 
 
 def check_stream_on_cpu(obj, base, max_version):
-    own = _tensor_json.device(base.capsule)
-    if own is None or own[0] != _tensor_json.KDL_CPU:
+    if not dlpack.on(tensor_json.device(base.capsule), "kDLCPU"):
         return []
     capsule, error = _ask(obj, stream=1)
     if error is not None:
@@ -202,23 +201,22 @@ def _check_returned_device(capsule, kwargs, wanted, rule, where, origin):
     if inspection is None:
         return [_name_finding(capsule, kwargs)]
     found = []
-    got = _tensor_json.device(inspection.capsule)
+    got = tensor_json.device(inspection.capsule)
     if got != wanted:
         found.append(finding(rule, "dl_tensor.device",
                              f"__dlpack__({_arguments(kwargs)}) returned a tensor on {got}{where}"))
-    if "IS_COPIED" in _tensor_json.flag_names(inspection.capsule):
+    if "IS_COPIED" in tensor_json.flag_names(inspection.capsule):
         found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
                              f"__dlpack__({_arguments(kwargs)}) made a copy"))
     return found
 
 
 def check_dl_device(obj, base, max_version, origin):
-    own = _tensor_json.device(base.capsule)
+    own = tensor_json.device(base.capsule)
     if own is None:
         return []
     found = []
-    foreign = (_tensor_json.KDL_CUDA, 0) if own[0] != _tensor_json.KDL_CUDA \
-        else (_tensor_json.KDL_CPU, 0)
+    foreign = (dlpack.device_type("kDLCPU" if dlpack.on(own, "kDLCUDA") else "kDLCUDA"), 0)
     kwargs = {"max_version": max_version, "dl_device": foreign, "copy": False}
     capsule, error = _ask(obj, **kwargs)
     if error is not None and not isinstance(error, (BufferError, TypeError)):
@@ -249,15 +247,15 @@ def check_copy(obj, base, max_version, origin):
     inspection = _read(capsule, origin)
     if inspection is None:
         return [_name_finding(capsule, kwargs)]
-    if inspection.capsule_name != _capsules.VERSIONED:
+    if inspection.capsule_name != capsules.VERSIONED:
         return []  # a legacy capsule has no flags to carry the fact
     found = []
-    if "IS_COPIED" not in _tensor_json.flag_names(inspection.capsule):
+    if "IS_COPIED" not in tensor_json.flag_names(inspection.capsule):
         found.append(finding("DLP-PY-COPY-FLAG", "flags",
                              f"__dlpack__({_arguments(kwargs)}) returned a tensor without "
                              "DLPACK_FLAG_BITMASK_IS_COPIED"))
-    address = _tensor_json.data_address(inspection.capsule)
-    if address and address == _tensor_json.data_address(base.capsule) and \
+    address = tensor_json.data_address(inspection.capsule)
+    if address and address == tensor_json.data_address(base.capsule) and \
             _element_count(base.capsule) > 0:
         found.append(finding("DLP-PY-COPY-FLAG", "dl_tensor.data",
                              f"__dlpack__({_arguments(kwargs)}) returned the array's own memory "
@@ -303,17 +301,17 @@ def check_consumer(obj, consumer, max_version, device):
     capsule, error = _ask(obj, max_version=max_version)
     if error is not None:
         capsule, error = _ask(obj)
-    if error is not None or not _capsules.is_capsule(capsule):
+    if error is not None or not capsules.is_capsule(capsule):
         return []
-    name = _capsules.capsule_name(capsule)
-    if name not in _capsules.TENSOR_NAMES:
+    name = capsules.capsule_name(capsule)
+    if name not in capsules.TENSOR_NAMES:
         return []
     try:
         result = _consume(consumer, capsule, device)
     except Exception:
         return []  # this consumer cannot take this tensor: nothing to judge
-    used = _capsules.USED_NAMES[name]
-    now = _capsules.capsule_name(capsule)
+    used = capsules.USED_NAMES[name]
+    now = capsules.capsule_name(capsule)
     if now != used:
         _QUARANTINE.append((capsule, result))
         return [finding("DLP-PY-CONSUMER-RENAME", "capsule name",

@@ -1,17 +1,17 @@
 """check_report in steps: the inspection of the capsule __dlpack__ gives,
 then one step per check of the protocol, each a few calls into the
 producer. The Python API runs them in a row (check_report); the command
-line runs them contained (_contained_check), where a step the producer
+line runs them contained (_contained), where a step the producer
 ended is charged to the call it was in and the next step goes on in a new
 process."""
 
 from dataclasses import dataclass
 
-from . import (_consumers, _contained, _cuda, _exchange_api, _exportable, _protocol, _sycl,
-               _tensor_json)
-from ._errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
+from .._bridge import tensor_json
+from .._bridge.errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
+from ..rules import finding
+from . import _consumer_probe, _cuda, _exchange_api, _exportable, _protocol, _sycl
 from ._inspect import inspect, producer_label
-from .rules import finding
 
 
 @dataclass
@@ -125,7 +125,7 @@ def _copy(check):
 
 
 def _cuda_streams(check):
-    found, notes = _cuda.check_streams(check.obj, _tensor_json.device(check.base.capsule),
+    found, notes = _cuda.check_streams(check.obj, tensor_json.device(check.base.capsule),
                                        check.max_version)
     check.base.notes.extend(notes)
     return found
@@ -139,16 +139,16 @@ def _exchange_api_capsule(check):
     return _exchange_api.check_exchange_api(check.obj, check.base, check.origin)
 
 
-def _consumer_probe(check):
-    chosen = _consumers.choose(check.consumer, check.base)
+def _probe_consumer(check):
+    chosen = _consumer_probe.choose(check.consumer, check.base)
     if chosen is None:
         return []
-    device = _tensor_json.device(check.base.capsule)
+    device = tensor_json.device(check.base.capsule)
     if not check.flagged:
         return _protocol.check_consumer(check.obj, chosen, check.max_version, device)
     # A tensor the rules flagged may crash the consumer (dpnp.from_dlpack
     # aborts the interpreter on some): the probe then runs in a child.
-    found, note = _contained.check_consumer(check.obj, chosen, check.max_version, device)
+    found, note = _consumer_probe.contained(check.obj, chosen, check.max_version, device)
     if note:
         check.base.notes.append(note)
     return found
@@ -167,7 +167,7 @@ STEPS = (
     ("__dlpack__(stream=...) of a CUDA array", "DLP-PY-STREAM-CUDA-ZERO", _cuda_streams),
     ("__sycl_usm_array_interface__", "DLP-PY-SUAI-FIELD", _usm_array_interface),
     ("__dlpack_c_exchange_api__", "DLP-PY-EXCHANGE-API-CAPSULE", _exchange_api_capsule),
-    ("a consumer with a capsule", None, _consumer_probe),
+    ("a consumer with a capsule", None, _probe_consumer),
 )
 
 

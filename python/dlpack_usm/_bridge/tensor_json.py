@@ -1,15 +1,7 @@
 """Reading the capsule-file form of a tensor (the bridge's answer): enum
-names back to DLPack numbers, flags, addresses."""
+names back to DLPack numbers (dlpack), flags, addresses."""
 
-DEVICE_TYPES = {
-    "kDLCPU": 1, "kDLCUDA": 2, "kDLCUDAHost": 3, "kDLOpenCL": 4, "kDLVulkan": 7,
-    "kDLMetal": 8, "kDLVPI": 9, "kDLROCM": 10, "kDLROCMHost": 11, "kDLExtDev": 12,
-    "kDLCUDAManaged": 13, "kDLOneAPI": 14, "kDLWebGPU": 15, "kDLHexagon": 16, "kDLMAIA": 17,
-    "kDLTrn": 18,
-}
-KDL_CPU = 1
-KDL_CUDA = 2
-KDL_ONEAPI = 14
+from . import dlpack
 
 
 def flag_names(capsule):
@@ -24,9 +16,7 @@ def device(capsule):
     tensor = capsule.get("dl_tensor")
     if tensor is None:
         return None
-    kind = tensor["device"]["device_type"]
-    return (DEVICE_TYPES.get(kind, kind) if isinstance(kind, str) else kind,
-            tensor["device"]["device_id"])
+    return dlpack.device_type(tensor["device"]["device_type"]), tensor["device"]["device_id"]
 
 
 def data_address(capsule):

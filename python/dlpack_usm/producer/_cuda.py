@@ -6,18 +6,15 @@ __dlpack__ as the array API standard defines it for CUDA."""
 
 import ctypes
 
-from . import _library
-from ._errors import BridgeError
+from .._bridge import dlpack, library
+from .._bridge.errors import BridgeError
+from ..rules import finding
 from ._foreign import calling
-from .rules import finding
 
-KDL_CUDA = 2
-KDL_CUDA_HOST = 3
-KDL_CUDA_MANAGED = 13
-CUDA_DEVICE_TYPES = (KDL_CUDA, KDL_CUDA_HOST, KDL_CUDA_MANAGED)
+CUDA_DEVICE_TYPES = ("kDLCUDA", "kDLCUDAHost", "kDLCUDAManaged")
 # Device types whose __dlpack__ takes a CUDA stream: the memory of one GPU
 # (kDLCUDA) or memory any GPU may be writing (kDLCUDAManaged).
-STREAM_DEVICE_TYPES = (KDL_CUDA, KDL_CUDA_MANAGED)
+STREAM_DEVICE_TYPES = ("kDLCUDA", "kDLCUDAManaged")
 
 # The values the standard gives __dlpack__'s stream for CUDA, besides a
 # stream pointer: -1 (no synchronisation), 1 (legacy default stream), 2
@@ -29,9 +26,9 @@ def runtime_facts(address):
     """(the capsule-file "runtime" section for the pointer `address`, None),
     or (None, why) when this process has no usable CUDA driver."""
     result = ctypes.c_void_p()
-    code = _library.library().dlpack_usm_bridge_cuda_pointer(address, ctypes.byref(result))
+    code = library.library().dlpack_usm_bridge_cuda_pointer(address, ctypes.byref(result))
     try:
-        return _library.read_answer(code, result)["runtime"], None
+        return library.read_answer(code, result)["runtime"], None
     except BridgeError as error:
         if error.exit_code != 3:
             raise
@@ -45,16 +42,16 @@ class _Stream:
     def __init__(self, ordinal):
         handle = ctypes.c_uint64()
         result = ctypes.c_void_p()
-        code = _library.library().dlpack_usm_bridge_cuda_stream_create(
+        code = library.library().dlpack_usm_bridge_cuda_stream_create(
             ordinal, ctypes.byref(handle), ctypes.byref(result))
-        _library.read_answer(code, result)
+        library.read_answer(code, result)
         self.handle = handle.value
 
     def close(self):
         result = ctypes.c_void_p()
-        code = _library.library().dlpack_usm_bridge_cuda_stream_destroy(self.handle,
-                                                                        ctypes.byref(result))
-        _library.read_answer(code, result)
+        code = library.library().dlpack_usm_bridge_cuda_stream_destroy(self.handle,
+                                                                       ctypes.byref(result))
+        library.read_answer(code, result)
 
 
 def _ask_stream(obj, stream, max_version):
@@ -80,7 +77,7 @@ def check_streams(obj, device, max_version):
     for a stream (DLP-PY-STREAM-CUDA-ZERO); the values the standard defines
     (-1, 1, 2, a stream pointer) are optional, so a refusal is reported as
     information (DLP-PY-STREAM-CUDA-REFUSED). Nothing for other devices."""
-    if device is None or device[0] not in STREAM_DEVICE_TYPES:
+    if not dlpack.on(device, *STREAM_DEVICE_TYPES):
         return [], []
     found, notes = [], []
     if _ask_stream(obj, 0, max_version) is None:
@@ -93,7 +90,7 @@ def check_streams(obj, device, max_version):
         if error is not None:
             refused.append(f"stream={value} raised {type(error).__name__} ({error})")
     # A stream of the array's own device; a managed array's device_id is 0.
-    ordinal = device[1] if device[0] == KDL_CUDA else 0
+    ordinal = device[1] if dlpack.on(device, "kDLCUDA") else 0
     try:
         stream = _Stream(ordinal)
     except BridgeError as error:

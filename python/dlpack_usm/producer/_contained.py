@@ -1,8 +1,8 @@
 """`python3 -m dlpack_usm check EXPR` runs the producer's code contained,
 as the command line runs a library under test. A runner, forked from a
-zygote (_zygote: its own process group, the subreaper of what a runner
+zygote (_bridge.zygote: its own process group, the subreaper of what a runner
 leaves behind, dead with the command), evaluates EXPR, inspects the capsule
-and runs the steps of the check (_check_steps) from where the last runner
+and runs the steps of the check (_steps) from where the last runner
 stopped, announcing every call into the producer (_foreign). A call that
 ends the process (an exit, a signal) or does not return within the timeout
 is a finding of that call (DLP-PLUGIN-CRASH, DLP-PLUGIN-HANG), and the next
@@ -14,17 +14,18 @@ import os
 import traceback
 from dataclasses import dataclass, field
 
-from . import _check_steps, _foreign
-from ._channel import run_child
-from ._errors import BridgeError, NotApplicable, describe_exception
-from ._expression import evaluate
-from ._interrupts import Interrupted
-from ._zygote import Zygote
-from .rules import Finding, finding
+from .._bridge.channel import error_of, run_child
+from .._bridge.child import TIMEOUT_S
+from .._bridge.errors import BridgeError, NotApplicable, describe_exception
+from .._bridge.interrupts import Interrupted
+from .._bridge.zygote import Zygote
+from .._expression import evaluate
+from ..rules import Finding, finding
+from . import _foreign, _steps
 
-TIMEOUT_S = 60
 EVALUATING = "evaluating EXPR"
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
+# The whole package (dlpack_usm/), whose frames are no producer's code.
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @dataclass
@@ -75,7 +76,7 @@ def _run_steps(expr, max_version, consumer, start, send):
     with _foreign.calling(EVALUATING):
         obj = evaluate(expr)
     try:
-        base, found = _check_steps.inspect_base(obj, max_version, expr)
+        base, found = _steps.inspect_base(obj, max_version, expr)
     except NotApplicable as reason:
         send("N", {"message": reason.message})
         send("F", {})
@@ -86,8 +87,8 @@ def _run_steps(expr, max_version, consumer, start, send):
     if base is not None:
         state = dict(start["state"])
         state["flagged"] = state["flagged"] or any(item.severity == "error" for item in found)
-        check = _check_steps.Check(obj, base, max_version, expr, consumer, **state)
-        for index in range(start["step"], len(_check_steps.STEPS)):
+        check = _steps.Check(obj, base, max_version, expr, consumer, **state)
+        for index in range(start["step"], len(_steps.STEPS)):
             send("S", {"step": index})
             noted = len(base.notes)
             found = _step_findings(check, index)
@@ -102,12 +103,12 @@ def _step_findings(check, index):
     that escaped it is a finding of the step's rule (a note for the consumer
     probe); one of the tool's own code is a bug of the tool, raised on."""
     try:
-        return _check_steps.run_step(check, index)
+        return _steps.run_step(check, index)
     except BaseException as error:  # noqa: B036 - SystemExit from the producer's code too
         where = _foreign_frame(error)
         if where is None:
             raise
-        asked, rule, _ = _check_steps.STEPS[index]
+        asked, rule, _ = _steps.STEPS[index]
         message = (f"the producer's code raised {describe_exception(error)} ({where}) while "
                    f"the checker asked {asked}; the rest of this check was not made")
         if rule is None:
@@ -191,8 +192,7 @@ class _Follower:
         elif kind == "N" and not self.inspected:
             raise NotApplicable(payload["message"])
         elif kind == "X":
-            raise BridgeError(payload["message"], payload.get("hint", ""),
-                              exit_code=payload.get("exit_code", 4))
+            raise error_of(payload)
 
     def _charge(self, what, hung=False):
         """The finding (or, for the consumer probe, the note) of a runner
@@ -207,7 +207,7 @@ class _Follower:
             self.done = True  # no capsule to check
             return
         self.next_step = (self.step if self.step is not None else self.next_step) + 1
-        self.done = self.next_step >= len(_check_steps.STEPS)
+        self.done = self.next_step >= len(_steps.STEPS)
 
     def _blame(self, what, hung):
         rule = "DLP-PLUGIN-HANG" if hung else "DLP-PLUGIN-CRASH"
@@ -219,7 +219,7 @@ class _Follower:
         if call is not None:
             return [finding(rule, call["call"].split("(")[0],
                             f"{call['call']} {what}; the checks after it ran in a new process")]
-        asked = _check_steps.STEPS[self.step][0] if self.step is not None else \
+        asked = _steps.STEPS[self.step][0] if self.step is not None else \
             "__dlpack__ for the capsule to check"
         return [finding(rule, "finalizer",
                         f"the producer's code {what} after {self.returned or 'EXPR'} returned: "
@@ -229,7 +229,7 @@ class _Follower:
     def interrupt(self, signal_name):
         """A stop signal ended the check: what was found stays, with a note."""
         self.report.interrupted = signal_name
-        if not self.done and self.next_step < len(_check_steps.STEPS):
+        if not self.done and self.next_step < len(_steps.STEPS):
             self.report.notes.append(
                 f"interrupted by {signal_name}: the checks from "
-                f"{_check_steps.STEPS[self.next_step][0]} on were not made")
+                f"{_steps.STEPS[self.next_step][0]} on were not made")

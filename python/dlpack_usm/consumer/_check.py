@@ -9,8 +9,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from . import _consumer_plan, _consumer_report, _consumer_runner, _library, _offers
-from ._errors import BridgeError
+from .._bridge import child, library
+from .._bridge.errors import BridgeError
+from . import _offers, _plan, _report, _runner
 
 
 @dataclass
@@ -25,12 +26,12 @@ class ConsumerCheck:
 
     @property
     def profile(self):
-        return _consumer_report.profile(self.results)
+        return _report.profile(self.results)
 
     @property
     def failed(self):
         """The failing cases, and those a stop signal left not run."""
-        failing = _consumer_report.failing_statuses(self.strict)
+        failing = _report.failing_statuses(self.strict)
         return [result for result in self.results if result["status"] in failing]
 
     @property
@@ -40,7 +41,7 @@ class ConsumerCheck:
     @property
     def interrupted(self):
         """The stop signal that ended the run early (SIGTERM, ...), or None."""
-        return _consumer_report.interrupted_by(self.results)
+        return _report.interrupted_by(self.results)
 
     def case(self, case_id):
         """The result of case `case_id` ("consumer/cpu/cpu/c-order")."""
@@ -53,14 +54,13 @@ class ConsumerCheck:
         return self.case(case_id)["outcome"]
 
     def to_json(self):
-        return _consumer_report.report_json(self.header, self.results)
+        return _report.report_json(self.header, self.results)
 
     def text(self):
-        return _consumer_report.text(self.consumer, self.results, self.header["classes"],
-                                     self.strict)
+        return _report.text(self.consumer, self.results, self.header["classes"], self.strict)
 
     def junit(self):
-        return _consumer_report.junit(self.consumer, self.results, self.strict)
+        return _report.junit(self.consumer, self.results, self.strict)
 
 
 def consumer_name(consumer):
@@ -79,7 +79,7 @@ def package_versions():
     return found
 
 
-def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runner.TIMEOUT_S,
+def check_consumer(consumer, devices=None, require=(), timeout_s=child.TIMEOUT_S,
                    name=None, progress=None, command_line=None, cells=None, packages=None,
                    strict=False):
     """Offers every case of the matrix to `consumer` (a callable taking a
@@ -93,30 +93,30 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=_consumer_runne
     name = name or consumer_name(consumer)
     started_at = datetime.datetime.now(datetime.timezone.utc)
     started = time.monotonic()
-    matrix = _consumer_runner.in_child(_offers.matrix, timeout_s)
-    known_devices = _consumer_plan.device_names(matrix)
+    matrix = child.in_child(_offers.matrix, timeout_s)
+    known_devices = _plan.device_names(matrix)
     if devices:
         unknown = sorted(set(devices) - set(known_devices))
         if unknown:
             raise BridgeError(f"no device named {', '.join(unknown)}",
                               f"the devices here are {', '.join(known_devices)}")
-    specs = _consumer_plan.cases(matrix, set(devices) if devices else None)
+    specs = _plan.cases(matrix, set(devices) if devices else None)
     if cells:
         unknown = sorted(set(cells) - {cell["name"] for cell in matrix["cells"]})
         if unknown:
             raise BridgeError(f"no cell of the matrix is named {', '.join(unknown)}",
                               "the cells: " + ", ".join(cell["name"] for cell in matrix["cells"]))
         specs = [spec for spec in specs if spec["cell"]["name"] in set(cells)]
-    known = _consumer_plan.features(specs)
+    known = _plan.features(specs)
     unknown = sorted(set(require) - set(known))
     if unknown:
         raise BridgeError(f"--require names no feature of the matrix: {', '.join(unknown)}",
                           f"features: {', '.join(known)}")
     ready = {}
-    results = _consumer_runner.run_contained(consumer, specs, timeout_s, progress, require,
-                                             package_versions, ready.update)
+    results = _runner.run_contained(consumer, specs, timeout_s, progress, require,
+                                    package_versions, ready.update)
     finished_at = datetime.datetime.now(datetime.timezone.utc)
-    header = {"tool": {"name": "dlpack-usm", "version": _library.tool_version()},
+    header = {"tool": {"name": "dlpack-usm", "version": library.tool_version()},
               "consumer": name,
               "packages": packages if packages is not None else ready,
               "started_at": started_at.isoformat(), "finished_at": finished_at.isoformat(),

@@ -3,14 +3,15 @@ through an OfferedProducer, the consumer called on it, what it returned read
 back, the capsule's renaming and the deleter's calls counted once the result
 is gone. This module only observes; the verdict is the tool's one consumer
 model, asked through the bridge (judge()), as `check --consumer` asks it for
-C libraries. Runs in the process it is called in (_consumer_runner contains
+C libraries. Runs in the process it is called in (_runner contains
 it)."""
 
 import gc
 import time
 
-from . import _capsules, _library, _offers, _readback
-from ._errors import BridgeError, describe_exception
+from .._bridge import capsules, dlpack, library
+from .._bridge.errors import BridgeError, describe_exception
+from . import _offers, _readback
 from ._offered_producer import OfferedProducer
 
 # The plainest tensor of the matrix (float32, 3x5, C order, explicit strides
@@ -116,7 +117,7 @@ def observe(consumer, spec, required=(), on_probe=None):
     view, difference = None, {}
     if raised is None and producer.offers and cell["valid"]:
         view, difference = _readback_difference(result, producer.offers[-1])
-    renamed = [_capsules.capsule_name(capsule) for capsule in producer.capsules]
+    renamed = [capsules.capsule_name(capsule) for capsule in producer.capsules]
     offers = list(producer.offers)
     # Before the result dies: 0 where the consumer still uses the memory
     # (zero copy), 1 where it copied and let go.
@@ -139,14 +140,14 @@ def observe(consumer, spec, required=(), on_probe=None):
         record["result"] = {"device": list(view.device or []), "dtype_code": view.dtype_code,
                             "dtype_bits": view.dtype_bits, "shape": view.shape,
                             "flags": view.flags, "read_through": view.how}
-        if any(info["flags"] & 1 for info in offers):
+        if any(info["flags"] & dlpack.flag("READ_ONLY") for info in offers):
             # Whether the consumer kept READ_ONLY on what it gives its users.
             record["result"]["read_only"] = "READ_ONLY" in view.flags
     seen = {"cell": cell["name"], "valid": cell["valid"],
             "broken_rule": cell.get("broken_rule", ""),
             "unknown_major": cell.get("unknown_major", False),
             "null_deleter": cell.get("null_deleter", False),
-            "read_only": any(info["flags"] & 1 for info in offers),
+            "read_only": any(info["flags"] & dlpack.flag("READ_ONLY") for info in offers),
             "deleter_calls": sum(state["deleter_calls"] for state in states),
             "expected_deleter_calls": len(offers),
             "read_only_bytes_written": sum(state["written_bytes"] for state in states),
@@ -173,7 +174,7 @@ def _what_happened(producer, raised, offers, renamed, difference):
     if not offers:
         return {"action": "never_imported"}
     return {"action": "accepted", **difference,
-            "capsule_not_renamed": any(name in _capsules.TENSOR_NAMES for name in renamed)}
+            "capsule_not_renamed": any(name in capsules.TENSOR_NAMES for name in renamed)}
 
 
 def _probe_decline(consumer, spec, seen, on_probe):
@@ -198,7 +199,7 @@ def judge(record):
     """The record with the verdict of its observation: outcome (the profile
     class), status, message, findings, and a decline's reason and
     exception type as fields."""
-    verdict = _library.consumer_verdict(record["observation"])
+    verdict = library.consumer_verdict(record["observation"])
     record.update({"outcome": verdict["outcome"], "status": verdict["status"],
                    "message": verdict["message"], "findings": verdict["findings"],
                    "decline_reason": verdict["decline_reason"],

@@ -5,8 +5,10 @@ whose tensor counts its deleter's calls (bridge ABI 5)."""
 import ctypes
 import json
 
-from ._capsules import new_owning_capsule
-from ._library import library, read_answer
+from .._bridge import dlpack
+from .._bridge.capsules import new_owning_capsule
+from .._bridge.library import library, read_answer
+
 
 def matrix():
     """{"runtime", "devices", "cells"} (bridge.h, dlpack_usm_bridge_consumer_matrix)."""
@@ -15,7 +17,7 @@ def matrix():
     return read_answer(code, result)
 
 
-def offer(cell, memory, device_id=0, version=(1, 3), copied=False):
+def offer(cell, memory, device_id=0, version=dlpack.NEWEST, copied=False):
     """(capsule or None, info): the cell offered in `memory` ("cpu", "host",
     "device", "shared") as a new capsule; None where info["untestable"]
     says why the cell cannot be tested here."""
@@ -24,7 +26,7 @@ def offer(cell, memory, device_id=0, version=(1, 3), copied=False):
     pointer = ctypes.c_void_p()
     result = ctypes.c_void_p()
     code = library().dlpack_usm_bridge_consumer_offer(request.encode(), ctypes.byref(pointer),
-                                                     ctypes.byref(result))
+                                                      ctypes.byref(result))
     info = read_answer(code, result)
     if not pointer.value:
         return None, info

@@ -5,9 +5,9 @@ import ctypes
 import json
 import os
 
-from ._errors import BridgeError, UnreadableTensor
+from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 _library = None
 
@@ -18,10 +18,11 @@ def _candidates():
         # A library named explicitly is the only one tried: silently taking
         # another would hide a wrong setting.
         return [explicit]
-    here = os.path.dirname(os.path.abspath(__file__))
+    # The package's folder (dlpack_usm/), one above this sub-package.
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     found = []
     try:
-        from . import _location  # written by CMake next to each copy of the package
+        from .. import _location  # written by CMake next to each copy of the package
     except ImportError:
         _location = None
     if _location is not None:
@@ -32,61 +33,41 @@ def _candidates():
     return found
 
 
+# A void** the bridge writes through: a tensor, or its JSON answer, which
+# comes back as a c_void_p, not a c_char_p, so that the pointer can be
+# handed back to dlpack_usm_bridge_free.
+_OUT = ctypes.POINTER(ctypes.c_void_p)
+_INT, _U32, _U64, _TEXT, _POINTER = (ctypes.c_int, ctypes.c_uint32, ctypes.c_uint64,
+                                     ctypes.c_char_p, ctypes.c_void_p)
+# (result type, argument types) of each function of bridge.h, by its name
+# after "dlpack_usm_bridge_".
+_SIGNATURES = {
+    "abi_version": (_U32, []),
+    "tool_version": (_TEXT, []),
+    "inspect": (_INT, [_POINTER, _TEXT, _TEXT, _OUT]),
+    "capture": (_INT, [_POINTER, _TEXT, _TEXT, _TEXT, _OUT]),
+    "sycl_export": (_INT, [_TEXT, ctypes.c_int32, _TEXT, _POINTER, _U64, _OUT, _OUT]),
+    "sycl_import": (_INT, [_POINTER, _TEXT, _OUT]),
+    "cuda_pointer": (_INT, [_U64, _OUT]),
+    "cuda_stream_create": (_INT, [ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64), _OUT]),
+    "cuda_stream_destroy": (_INT, [_U64, _OUT]),
+    "read_memory": (_INT, [_POINTER, _U64, _POINTER]),
+    "consumer_matrix": (_INT, [_OUT]),
+    "consumer_offer": (_INT, [_TEXT, _OUT, _OUT]),
+    "consumer_offer_state": (_INT, [_U64, _OUT]),
+    "consumer_offer_release": (_INT, [_U64, _OUT]),
+    "write_output": (_INT, [_TEXT, _TEXT, _U64, _TEXT, _OUT]),
+    "rules": (_INT, [_OUT]),
+    "consumer_verdict": (_INT, [_TEXT, _OUT]),
+    "dlpack_names": (_INT, [_OUT]),
+    "free": (None, [_POINTER]),
+}
+
+
 def _declare(library):
-    library.dlpack_usm_bridge_abi_version.restype = ctypes.c_uint32
-    library.dlpack_usm_bridge_abi_version.argtypes = []
-    library.dlpack_usm_bridge_tool_version.restype = ctypes.c_char_p
-    library.dlpack_usm_bridge_tool_version.argtypes = []
-    # Results come back as c_void_p, not c_char_p, so that the pointer can be
-    # handed back to dlpack_usm_bridge_free.
-    library.dlpack_usm_bridge_inspect.restype = ctypes.c_int
-    library.dlpack_usm_bridge_inspect.argtypes = [
-        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_capture.restype = ctypes.c_int
-    library.dlpack_usm_bridge_capture.argtypes = [
-        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
-        ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_sycl_export.restype = ctypes.c_int
-    library.dlpack_usm_bridge_sycl_export.argtypes = [
-        ctypes.c_char_p, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_uint64,
-        ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_sycl_import.restype = ctypes.c_int
-    library.dlpack_usm_bridge_sycl_import.argtypes = [
-        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_cuda_pointer.restype = ctypes.c_int
-    library.dlpack_usm_bridge_cuda_pointer.argtypes = [
-        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_cuda_stream_create.restype = ctypes.c_int
-    library.dlpack_usm_bridge_cuda_stream_create.argtypes = [
-        ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_cuda_stream_destroy.restype = ctypes.c_int
-    library.dlpack_usm_bridge_cuda_stream_destroy.argtypes = [
-        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_read_memory.restype = ctypes.c_int
-    library.dlpack_usm_bridge_read_memory.argtypes = [ctypes.c_void_p, ctypes.c_uint64,
-                                                      ctypes.c_void_p]
-    library.dlpack_usm_bridge_consumer_matrix.restype = ctypes.c_int
-    library.dlpack_usm_bridge_consumer_matrix.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_consumer_offer.restype = ctypes.c_int
-    library.dlpack_usm_bridge_consumer_offer.argtypes = [
-        ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_consumer_offer_state.restype = ctypes.c_int
-    library.dlpack_usm_bridge_consumer_offer_state.argtypes = [
-        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_consumer_offer_release.restype = ctypes.c_int
-    library.dlpack_usm_bridge_consumer_offer_release.argtypes = [
-        ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_write_output.restype = ctypes.c_int
-    library.dlpack_usm_bridge_write_output.argtypes = [
-        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64, ctypes.c_char_p,
-        ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_rules.restype = ctypes.c_int
-    library.dlpack_usm_bridge_rules.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_consumer_verdict.restype = ctypes.c_int
-    library.dlpack_usm_bridge_consumer_verdict.argtypes = [ctypes.c_char_p,
-                                                           ctypes.POINTER(ctypes.c_void_p)]
-    library.dlpack_usm_bridge_free.restype = None
-    library.dlpack_usm_bridge_free.argtypes = [ctypes.c_void_p]
+    for name, (result, arguments) in _SIGNATURES.items():
+        function = getattr(library, f"dlpack_usm_bridge_{name}")
+        function.restype, function.argtypes = result, arguments
 
 
 def _abi_version(loaded):
@@ -176,6 +157,14 @@ def rules_catalog():
     return read_answer(library().dlpack_usm_bridge_rules(ctypes.byref(result)), result)
 
 
+def dlpack_names():
+    """DLPack's numbers by the names the bridge's answers use (device types,
+    dtype codes, flags) and the newest DLPack the tool models: the core's
+    own tables, so that the package keeps no copy of them."""
+    result = ctypes.c_void_p()
+    return read_answer(library().dlpack_usm_bridge_dlpack_names(ctypes.byref(result)), result)
+
+
 def consumer_verdict(observation):
     """The verdict on what a consumer did with one cell (bridge.h,
     dlpack_usm_bridge_consumer_verdict): the model `check --consumer` judges
@@ -193,7 +182,7 @@ def write_output(path, text, option):
     data = text.encode("utf-8")
     result = ctypes.c_void_p()
     code = library().dlpack_usm_bridge_write_output(os.fsencode(path), data, len(data),
-                                                     option.encode(), ctypes.byref(result))
+                                                    option.encode(), ctypes.byref(result))
     read_answer(code, result)
 
 

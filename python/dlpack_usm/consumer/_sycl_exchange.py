@@ -5,10 +5,8 @@ dpctl loaded, and its default platform contexts, as the protocol asks."""
 
 import ctypes
 
-from . import _capsules
-from ._library import library, read_answer
-
-kDLOneAPI = 14
+from .._bridge import capsules, dlpack
+from .._bridge.library import library, read_answer
 
 _set_name = ctypes.pythonapi.PyCapsule_SetName
 _set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
@@ -27,10 +25,10 @@ class ToolTensor:
             usm_kind.encode(), device_id, str(data.dtype).encode(), raw, len(raw),
             ctypes.byref(pointer), ctypes.byref(result))
         self.info = read_answer(code, result)
-        self._capsule = _capsules.new_owning_capsule(pointer.value, _capsules.VERSIONED)
+        self._capsule = capsules.new_owning_capsule(pointer.value, capsules.VERSIONED)
 
     def __dlpack_device__(self):
-        return (kDLOneAPI, self.info["device_id"])
+        return (dlpack.device_type("kDLOneAPI"), self.info["device_id"])
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         if self._capsule is None:
@@ -43,9 +41,9 @@ def import_into_tool(obj):
     """Has the tool import `obj.__dlpack__()` on SYCL; returns its answer
     (device_id, usm_kind, owner, bytes as hex, findings). The tool takes the
     capsule over (renames it, as a consumer does) and calls its deleter."""
-    capsule = obj.__dlpack__(max_version=(1, 3))
-    name = _capsules.capsule_name(capsule)
-    pointer = _capsules.capsule_pointer(capsule, name)
+    capsule = obj.__dlpack__(max_version=dlpack.NEWEST)
+    name = capsules.capsule_name(capsule)
+    pointer = capsules.capsule_pointer(capsule, name)
     _set_name(capsule, b"used_" + name.encode())
     result = ctypes.c_void_p()
     code = library().dlpack_usm_bridge_sycl_import(pointer, name.encode(), ctypes.byref(result))

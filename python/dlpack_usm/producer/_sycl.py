@@ -7,11 +7,11 @@ dpctl's default context is unknown to the tool's runtime: USM kind, owning
 device and default-context binding are asked of dpctl, and device_id is
 checked against dpctl's own device order (dpctl.get_devices())."""
 
-from . import _capsules
-from ._errors import describe_exception
+from .._bridge import capsules
+from .._bridge.errors import describe_exception
+from .._bridge.tensor_json import flag_names
+from ..rules import finding
 from ._foreign import calling
-from ._tensor_json import flag_names
-from .rules import finding
 
 
 def _usm_memory(obj):
@@ -104,8 +104,8 @@ def _syclobj_form(syclobj):
     """The seed's name for the form of `syclobj`, or None when it has none."""
     if isinstance(syclobj, str):
         return "filter selector string"
-    if _capsules.is_capsule(syclobj):
-        name = _capsules.capsule_name(syclobj)
+    if capsules.is_capsule(syclobj):
+        name = capsules.capsule_name(syclobj)
         return f"capsule {name}" if name in _SYCLOBJ_CAPSULES else None
     kind = type(syclobj)
     if kind.__module__.startswith("dpctl") and kind.__name__ in ("SyclContext", "SyclQueue"):
@@ -113,7 +113,7 @@ def _syclobj_form(syclobj):
     get_capsule = getattr(syclobj, "_get_capsule", None)
     if callable(get_capsule):
         capsule = get_capsule()
-        if _capsules.is_capsule(capsule) and _capsules.capsule_name(capsule) in _SYCLOBJ_CAPSULES:
+        if capsules.is_capsule(capsule) and capsules.capsule_name(capsule) in _SYCLOBJ_CAPSULES:
             return "object with _get_capsule()"
     return None
 
@@ -236,7 +236,7 @@ def check_usm_array_interface(obj, inspection):
     if "syclobj" in interface and _syclobj_form(interface["syclobj"]) is None:
         found.append(finding(
             "DLP-PY-SUAI-SYCLOBJ", "__sycl_usm_array_interface__['syclobj']",
-            f"syclobj is {_capsules.describe(interface['syclobj'])}, none of the forms the "
+            f"syclobj is {capsules.describe(interface['syclobj'])}, none of the forms the "
             "interface defines (filter selector string, dpctl.SyclContext, dpctl.SyclQueue, a "
             "SyclContextRef or SyclQueueRef capsule, an object with _get_capsule())"))
     tensor = inspection.capsule.get("dl_tensor")

@@ -1,5 +1,5 @@
 """Calls into the code under test, announced. A contained check
-(_contained_check) listens: it is told of each call before it is made and
+(_contained) listens: it is told of each call before it is made and
 once it returned, so that a call that never returns (an exit, a signal, a
 hang) can be named by the parent, and a process that ends between calls is
 known to have ended in a finalizer or another hook of the producer. Where

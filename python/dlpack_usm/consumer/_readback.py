@@ -5,18 +5,8 @@ SYCL importer for kDLOneAPI memory), elements in logical order."""
 
 from dataclasses import dataclass, field
 
-from . import _capsules, _library, _tensor_json
-from ._errors import BridgeError
-
-KDL_CPU = 1
-KDL_CUDA_HOST = 3
-NEWEST = (1, 3)
-# DLDataTypeCode by the names the bridge writes (dlpack.h 1.3 order: 0 to 17).
-DTYPE_CODES = {name: code for code, name in enumerate((
-    "kDLInt", "kDLUInt", "kDLFloat", "kDLOpaqueHandle", "kDLBfloat", "kDLComplex", "kDLBool",
-    "kDLFloat8_e3m4", "kDLFloat8_e4m3", "kDLFloat8_e4m3b11fnuz", "kDLFloat8_e4m3fn",
-    "kDLFloat8_e4m3fnuz", "kDLFloat8_e5m2", "kDLFloat8_e5m2fnuz", "kDLFloat8_e8m0fnu",
-    "kDLFloat6_e2m3fn", "kDLFloat6_e3m2fn", "kDLFloat4_e2m1fn"))}
+from .._bridge import capsules, dlpack, library, tensor_json
+from .._bridge.errors import BridgeError
 
 
 @dataclass
@@ -59,25 +49,25 @@ def _gather_host(tensor):
         return b""
     data = int(tensor["data"], 16) + int(tensor.get("byte_offset", 0))
     low, high = min(positions), max(positions) + element_bytes
-    span = _library.read_memory(data + low, high - low)
+    span = library.read_memory(data + low, high - low)
     if span is None:
         raise BridgeError("the elements the consumer's result describes are not readable memory")
     return b"".join(span[at - low:at - low + element_bytes] for at in positions)
 
 
 def _describe(capsule):
-    name = _capsules.capsule_name(capsule)
-    pointer = _capsules.capsule_pointer(capsule, name)
-    return _library.call_inspect(pointer, name, {"origin": "the consumer's result"})["capsule"]
+    name = capsules.capsule_name(capsule)
+    pointer = capsules.capsule_pointer(capsule, name)
+    return library.call_inspect(pointer, name, {"origin": "the consumer's result"})["capsule"]
 
 
 def _view(capsule_json, elements, how):
     tensor = capsule_json["dl_tensor"]
     dtype = tensor["dtype"]
     code = dtype["code"]
-    return View(device=_tensor_json.device(capsule_json),
-                dtype_code=DTYPE_CODES.get(code, code), dtype_bits=dtype["bits"],
-                shape=list(tensor.get("shape") or []), flags=_tensor_json.flag_names(capsule_json),
+    return View(device=tensor_json.device(capsule_json),
+                dtype_code=dlpack.dtype_code(code), dtype_bits=dtype["bits"],
+                shape=list(tensor.get("shape") or []), flags=tensor_json.flag_names(capsule_json),
                 elements=elements, how=how)
 
 
@@ -89,23 +79,24 @@ def read_back(result):
         result = numpy.asarray(result)
         method = result.__dlpack__
     if method is None:
-        raise BridgeError(f"the consumer returned {_capsules.describe(result)}, which has no "
+        raise BridgeError(f"the consumer returned {capsules.describe(result)}, which has no "
                           "__dlpack__ to read it through")
     try:
-        capsule = method(max_version=NEWEST)
+        capsule = method(max_version=dlpack.NEWEST)
     except Exception:  # a consumer's array may know only the legacy call
         capsule = method()
     described = _describe(capsule)
-    device = _tensor_json.device(described)
-    if device is not None and device[0] in (KDL_CPU, KDL_CUDA_HOST):
+    device = tensor_json.device(described)
+    if dlpack.on(device, "kDLCPU", "kDLCUDAHost"):
         return _view(described, _gather_host(described["dl_tensor"]), "its __dlpack__")
     del capsule  # unconsumed: its destructor frees it
-    if device is not None and device[0] == _tensor_json.KDL_ONEAPI:
+    if dlpack.on(device, "kDLOneAPI"):
         from . import _sycl_exchange
         answer = _sycl_exchange.import_into_tool(result)
         return _view(described, answer["bytes"], "its __dlpack__ and the tool's SYCL importer")
     try:
-        copied = method(max_version=NEWEST, dl_device=(KDL_CPU, 0), copy=True)
+        copied = method(max_version=dlpack.NEWEST, dl_device=(dlpack.device_type("kDLCPU"), 0),
+                        copy=True)
     except Exception as error:
         raise BridgeError(f"the consumer's result is on device {device} and its __dlpack__ "
                           f"refused a copy to the host ({type(error).__name__}: {error})") \

@@ -3,93 +3,20 @@ workers do: the cases go in order through a forked child process that
 reports each start and each result on a pipe; a child that dies (an abort,
 a segfault) or stops answering (a hang) is charged to the case it was
 running, and a new child goes on with the next case. The children fork from
-a zygote that prepared the consumer once (_zygote), which kills what a
+a zygote that prepared the consumer once (_bridge.zygote), which kills what a
 runner leaves behind. The parent never calls the consumer nor the runtime,
 so nothing it keeps can be damaged. A stop signal (within the command's
-_interrupts.stopping_on_signals) ends the run: the case it interrupted and
+interrupts.stopping_on_signals) ends the run: the case it interrupted and
 those after it are not run."""
 
-import os
-import select
-import signal
 import time
 
-from . import _channel, _consumer_case
-from ._errors import BridgeError
-from ._interrupts import Interrupted
-from ._zygote import Zygote
-
-TIMEOUT_S = 60
-
-
-class _Child:
-    """A forked child running `work`, read line by line."""
-
-    def __init__(self, work):
-        read_fd, write_fd = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:
-            os.close(read_fd)
-            _channel.run_child(work, write_fd)
-        os.close(write_fd)
-        self.fd = read_fd
-        self.buffer = b""
-
-    def next_line(self, timeout_s):
-        """(kind, payload) of the child's next line, None at the end, or
-        "timeout"."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            while b"\n" not in self.buffer:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return "timeout"
-                ready, _, _ = select.select([self.fd], [], [], remaining)
-                if not ready:
-                    return "timeout"
-                chunk = os.read(self.fd, 1 << 16)
-                if not chunk:
-                    return None
-                self.buffer += chunk
-            line, self.buffer = self.buffer.split(b"\n", 1)
-            parsed = _channel.parse(line)
-            if parsed is not None and parsed[0] == self.pid:
-                return parsed[1:]
-
-    def end(self, kill=False):
-        """How the child ended: None for a clean exit, else a description."""
-        if kill:
-            os.kill(self.pid, signal.SIGKILL)
-        os.close(self.fd)
-        _, status = os.waitpid(self.pid, 0)
-        if os.WIFSIGNALED(status):
-            return signal.Signals(os.WTERMSIG(status)).name
-        code = os.WEXITSTATUS(status)
-        return None if code == 0 else f"exit status {code}"
-
-
-def _tool_error(payload):
-    raise BridgeError(payload["message"], payload.get("hint", ""),
-                      exit_code=payload.get("exit_code", 4))
-
-
-def in_child(function, timeout_s=TIMEOUT_S):
-    """function()'s JSON answer, computed in a child (the runtime starts
-    there, never in this process)."""
-    child = _Child(lambda send: send("R", function()))
-    try:
-        line = child.next_line(timeout_s)
-    except BaseException:  # noqa: B036 - a stop signal too: the child must not outlive it
-        child.end(kill=True)
-        raise
-    ended = child.end(kill=line == "timeout")
-    if line in (None, "timeout"):
-        raise BridgeError(f"the bridge's child process ended without an answer ({ended or line})",
-                          "run `dlpack-usm list-devices` to see whether the runtime starts",
-                          exit_code=3)
-    if line[0] == "X":
-        _tool_error(line[1])
-    return line[1]
+from .._bridge import channel
+from .._bridge.child import TIMEOUT_S
+from .._bridge.errors import BridgeError
+from .._bridge.interrupts import Interrupted
+from .._bridge.zygote import Zygote
+from . import _case
 
 
 def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=(),
@@ -103,9 +30,9 @@ def run_contained(consumer, specs, timeout_s=TIMEOUT_S, progress=None, required=
         def work(send):
             for index in range(first, len(specs)):
                 send("S", index)
-                send("R", _consumer_case.run_case(consumer, specs[index], required,
-                                                  lambda cell: send("P", cell)))
-        _channel.run_child(work, data)
+                send("R", _case.run_case(consumer, specs[index], required,
+                                         lambda cell: send("P", cell)))
+        channel.run_child(work, data)
 
     results, zygote = [], None
     try:
@@ -149,7 +76,7 @@ def _run_batch(zygote, specs, results, timeout_s, progress):
             return
         kind, payload = event
         if kind == "X":
-            _tool_error(payload)
+            raise channel.error_of(payload)
         if kind == "S":
             running, started, probing = payload, time.monotonic(), None
         elif kind == "P":
@@ -192,6 +119,6 @@ def _contained_failure(spec, hung, ended, timeout_s, started, probing=None):
                              "broken_rule": cell.get("broken_rule", ""),
                              "null_deleter": cell.get("null_deleter", False),
                              "action": "hung" if hung else "crashed", "reason": reason}
-    _consumer_case.judge(record)
+    _case.judge(record)
     record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)
     return record
