@@ -150,8 +150,11 @@ TEST(CheckIsolation, TheProbeTellsALoadFromAnUnload) {
   for (const Unload& unload : {Unload{"consumer_exit_on_unload", "exited with code 3"},
                                Unload{"consumer_hang_on_unload", "did not end within"}}) {
     SCOPED_TRACE(unload.library);
+    // The probe's own deadline (30 s unless DLPACK_USM_PROBE_TIMEOUT_S says).
+    ToolEnvironment env;
+    env.changes["DLPACK_USM_PROBE_TIMEOUT_S"] = "2";
     ToolResult run =
-        run_tool({"check", "--consumer", fixture(unload.library).string(), "--timeout", "1"});
+        run_tool({"check", "--consumer", fixture(unload.library).string(), "--timeout", "1"}, env);
     EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
     EXPECT_NE(run.err.find("loaded and described itself (fixture-" + unload.library + " 1.0)"),
               std::string::npos)
