@@ -4,7 +4,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "suite/model/check_run.hpp"
@@ -17,6 +19,24 @@ struct CheckOutputs {
   std::string failures;  // --failures
   std::string stream;    // --stream (check only)
 };
+
+// One file a gate decision can be written to: its option, where the
+// command keeps its path, and what the file holds. A new output format is
+// a row here and its writer in report/formats/.
+struct GateOutput {
+  const char* option;  // "--junit"
+  std::string CheckOutputs::*path;
+  const char* help;
+  std::string (*text)(const suite::CheckRun& run, const nlohmann::ordered_json& report_json);
+};
+
+// The files `check` and `report merge` both write, in the order they are
+// written: the report first (a gate decision nobody can read later is worth
+// little). --stream, written as cases finish, is check's alone.
+const std::vector<GateOutput>& gate_outputs();
+
+// Declares an option per row of gate_outputs() on `command`.
+void add_gate_output_options(CLI::App& command, CheckOutputs& outputs);
 
 // Throws Error(usage) for paths that name one file twice, more than one
 // stdout, or a target that cannot be written in place or replaced.

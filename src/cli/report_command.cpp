@@ -29,22 +29,21 @@ struct MergeArguments {
 // reads (the second run of 'report merge reports/*.json --report
 // reports/merged.json'): refused before anything is read or written.
 void refuse_outputs_among_inputs(const MergeArguments& args) {
-  for (auto [option, path] : {std::pair{"--report", &args.outputs.report},
-                              {"--junit", &args.outputs.junit},
-                              {"--failures", &args.outputs.failures}}) {
+  for (const GateOutput& gate_output : gate_outputs()) {
+    std::string_view option = gate_output.option;
+    const std::string* path = &(args.outputs.*gate_output.path);
     struct stat output {};
     if (path->empty() || *path == "-" || stat(path->c_str(), &output) != 0) continue;
     for (const std::string& file : args.files) {
       struct stat input {};
       if (stat(file.c_str(), &input) != 0) continue;
       if (input.st_dev != output.st_dev || input.st_ino != output.st_ino) continue;
-      fail_usage(fmt::format("report merge: {} {} is also one of the reports to merge ({})", option,
-                             *path, file),
-                 fmt::format("write the merged outputs outside the list of inputs (another "
-                             "directory, or a name the input pattern does not match){}",
-                             option == std::string_view("--report")
-                                 ? "; a merged report cannot be merged again"
-                                 : ""));
+      fail_usage(
+          fmt::format("report merge: {} {} is also one of the reports to merge ({})", option, *path,
+                      file),
+          fmt::format("write the merged outputs outside the list of inputs (another "
+                      "directory, or a name the input pattern does not match){}",
+                      option == "--report" ? "; a merged report cannot be merged again" : ""));
     }
   }
 }
@@ -83,11 +82,7 @@ void add_merge(CLI::App& report, Outcome& outcome) {
                    "A flakes file the runs used (repeatable): verdicts are decided again "
                    "from it")
       ->allow_extra_args(false);
-  command->add_option("--report", args->outputs.report,
-                      "Write the merged JSON report to FILE ('-' for stdout)");
-  command->add_option("--junit", args->outputs.junit, "Write JUnit XML to FILE");
-  command->add_option("--failures", args->outputs.failures,
-                      "Write failing case ids to FILE, in baseline format");
+  add_gate_output_options(*command, args->outputs);
   command->callback(
       [args, &outcome] { outcome.exit_code = merge_reports(*args, outcome.command_line); });
 }
