@@ -72,38 +72,55 @@ bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_conte
   return true;
 }
 
-void add_live_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
-                           const OwnerAnswerBlocks& blocks, std::vector<CaseSpec>& cases) {
-  if (!device.usm) {
+// The live cases, in the order the walk of the matrix visits them: a round
+// trip per tensor, a not-supported case where USM or a kind is missing, the
+// own-context case where a sub-device's memory needs a context of its own,
+// and the negative cases after each root device.
+class LiveCaseList final : public LiveMatrixVisitor {
+ public:
+  LiveCaseList(runtime::Runtime& runtime, const OwnerAnswerBlocks& blocks)
+      : runtime_(runtime), blocks_(blocks) {}
+
+  void device_begins(const DeviceInfo& device, bool sub_device) override {
+    default_context_holds_ = !sub_device || runtime_.default_context_holds(device.ref);
+  }
+  void no_usm(const DeviceInfo& device) override {
     cases.push_back(not_supported_case(device, fmt::format("live/{}/usm", device.selector_name),
                                        "the device has no cl_intel_unified_shared_memory"));
-    return;
   }
-  for (UsmKind kind : kLiveKinds) {
-    if (!kind_supported(device, kind)) {
-      cases.push_back(not_supported_case(
-          device, fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
-          fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
-      continue;
-    }
-    if (own_context_case(device, kind, default_context_holds, cases)) continue;
-    if (!full_matrix) {
-      // A sub-device proves that export names its parent: one case a kind.
-      cases.push_back(round_trip_case(device, {kind, "float32", "C", "1.3", false}, blocks));
-      continue;
-    }
-    for (const char* dtype : kLiveDtypes) {
-      for (const char* layout : kLiveLayouts) {
-        for (const char* version : kLiveVersions) {
-          cases.push_back(round_trip_case(device, {kind, dtype, layout, version, false}, blocks));
-        }
-      }
-      // READ_ONLY exists only in versioned tensors.
-      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.0", true}, blocks));
-      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.3", true}, blocks));
+  void kind_unsupported(const DeviceInfo& device, UsmKind kind) override {
+    cases.push_back(not_supported_case(
+        device, fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
+        fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
+  }
+  bool kind_begins(const DeviceInfo& device, UsmKind kind) override {
+    return !own_context_case(device, kind, default_context_holds_, cases);
+  }
+  void tensor(const DeviceInfo& device, const MatrixTensor& tensor) override {
+    cases.push_back(round_trip_case(device, tensor, blocks_));
+  }
+  void root_done(const DeviceInfo& root) override {
+    if (!root.usm) return;
+    for (const NegativeCase& negative : negative_cases()) {
+      cases.push_back({fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
+                       "live",
+                       root.selector_name,
+                       {std::string(negative.rule_id)},
+                       std::make_shared<const LiveCase>(LiveCase::What::negative, MatrixTensor{},
+                                                        std::string(negative.name))});
     }
   }
-}
+
+  std::vector<CaseSpec> cases;
+
+ private:
+  runtime::Runtime& runtime_;
+  const OwnerAnswerBlocks& blocks_;
+  bool default_context_holds_ = true;
+};
+
+// READ_ONLY exists only in versioned tensors.
+constexpr const char* kReadOnlyVersions[] = {"1.0", "1.3"};
 
 CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
                                const MatrixTensor& tensor) {
@@ -174,28 +191,10 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
 }  // namespace
 
 std::vector<CaseSpec> LiveCaseSource::cases() {
-  std::vector<CaseSpec> cases;
   OwnerAnswerBlocks blocks(runtime_());
-  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      add_live_device_cases(root, true, true, blocks, cases);
-      for (const DeviceInfo& sub : root.sub_devices) {
-        add_live_device_cases(sub, false, runtime_().default_context_holds(sub.ref), blocks, cases);
-      }
-      if (root.usm) {
-        for (const NegativeCase& negative : negative_cases()) {
-          cases.push_back(
-              {fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
-               "live",
-               root.selector_name,
-               {std::string(negative.rule_id)},
-               std::make_shared<const LiveCase>(LiveCase::What::negative, MatrixTensor{},
-                                                std::string(negative.name))});
-        }
-      }
-    }
-  }
-  return cases;
+  LiveCaseList list(runtime_(), blocks);
+  walk_live_matrix(runtime_().inventory(), kReadOnlyVersions, list);
+  return std::move(list.cases);
 }
 
 CaseResult LiveCaseSource::run(const CaseSpec& spec) {
