@@ -122,21 +122,23 @@ class LiveCaseList final : public LiveMatrixVisitor {
 // READ_ONLY exists only in versioned tensors.
 constexpr const char* kReadOnlyVersions[] = {"1.0", "1.3"};
 
-CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
-                               const MatrixTensor& tensor) {
+exchange::RoundTripRequest round_trip_request(const DeviceInfo& device,
+                                              const MatrixTensor& tensor) {
   exchange::RoundTripRequest request;
   request.device = device.ref;
   request.kind = tensor.kind;
   request.dtype = *dl::parse_dtype(tensor.dtype);
-  const std::string& layout = tensor.layout;
-  request.shape = live_shape(layout);
-  request.order = live_order(layout);
+  request.shape = live_shape(tensor.layout);
+  request.order = live_order(tensor.layout);
   request.options.max_version = live_version(tensor.version);
   request.options.read_only = tensor.read_only;
+  return request;
+}
 
-  exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);
-  // The tool's own export is judged as any producer's: a warning of the
-  // rules makes the case warn, an error fails it.
+// The findings of export and import. The tool's own export is judged as
+// any producer's: a warning of the rules makes the case warn, an error
+// fails it.
+CaseFindings round_trip_findings(const exchange::RoundTripReport& report) {
   CaseFindings found;
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto* findings : {&report.export_findings, &report.import_findings}) {
@@ -151,6 +153,33 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
                 fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
     }
   }
+  return found;
+}
+
+// What went wrong in a round trip that no step refused.
+std::string round_trip_problems(const exchange::RoundTripReport& report) {
+  std::vector<std::string> problems;
+  if (!report.pointer_identity)
+    problems.push_back("the imported data pointer is not the allocation's (a copy?)");
+  if (!report.device_id_matches) {
+    problems.push_back(
+        fmt::format("device_id is not {}, the root index", report.expected_device_id));
+  }
+  if (report.mismatches > 0) {
+    problems.push_back(fmt::format("{} of {} elements differ, the first at logical index {}",
+                                   report.mismatches, report.elements_checked,
+                                   report.first_mismatch.value_or(0)));
+  }
+  if (!report.deleter_released_allocation)
+    problems.push_back("the deleter did not release the allocation");
+  return fmt::format("{}", fmt::join(problems, "; "));
+}
+
+CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
+                               const MatrixTensor& tensor) {
+  exchange::RoundTripReport report =
+      exchange::run_round_trip(runtime, round_trip_request(device, tensor));
+  CaseFindings found = round_trip_findings(report);
   if (report.ok()) {
     return found.result(
         "", fmt::format("{} elements read back in logical order from data 0x{:x} (zero copy), "
@@ -162,25 +191,9 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   for (const std::string& id : report.refusal_rule_ids) {
     result.add_finding({id, catalog_severity(id), report.refusal});
   }
-  if (report.refused_at) {
-    result.message = fmt::format("{} refused the tensor: {}", *report.refused_at, report.refusal);
-  } else {
-    std::vector<std::string> problems;
-    if (!report.pointer_identity)
-      problems.push_back("the imported data pointer is not the allocation's (a copy?)");
-    if (!report.device_id_matches) {
-      problems.push_back(
-          fmt::format("device_id is not {}, the root index", report.expected_device_id));
-    }
-    if (report.mismatches > 0) {
-      problems.push_back(fmt::format("{} of {} elements differ, the first at logical index {}",
-                                     report.mismatches, report.elements_checked,
-                                     report.first_mismatch.value_or(0)));
-    }
-    if (!report.deleter_released_allocation)
-      problems.push_back("the deleter did not release the allocation");
-    result.message = fmt::format("{}", fmt::join(problems, "; "));
-  }
+  result.message = report.refused_at ? fmt::format("{} refused the tensor: {}", *report.refused_at,
+                                                   report.refusal)
+                                     : round_trip_problems(report);
   // A failure without an error of the rules is the round trip's own.
   if (outcome_of(result.findings) != Outcome::fail) {
     result.add_finding({{}, rules::Severity::error, result.message});
