@@ -248,65 +248,80 @@ std::string unofferable(const OfferedShape& shape, dl::Release version, bool& co
   return {};
 }
 
-}  // namespace
-
-void* offer_cell(const nlohmann::json& request, ordered_json& info) {
+// A cell as one request offers it: the shape at the version offered, and
+// what became of it on the way.
+struct CellOffer {
+  OfferedShape shape;
   bool valid = true;
-  OfferedShape shape = find_cell(request.at("cell").get<std::string>(), valid);
-  std::string memory = request.value("memory", std::string("cpu"));
-  dl::Release asked = parse_release(request.value("version", dl::to_string(dl::kModelRelease)));
-  if (asked < dl::Release{1, 0}) asked = dl::kLastLegacyRelease;
-  dl::Release version = std::min(asked, shape.version);
-  bool consumer_too_old = false;
-  if (std::string why = unofferable(shape, asked, consumer_too_old); !why.empty()) {
-    info = {{"handle", 0},
-            {"cell", shape.name},
-            {"valid", valid},
-            {"untestable", consumer_too_old ? ordered_json(nullptr) : ordered_json(why)},
-            {"consumer_too_old", consumer_too_old ? ordered_json(why) : ordered_json(nullptr)}};
-    return nullptr;
-  }
+  std::string memory;  // "cpu", or a USM kind
+  dl::Release version;
+  std::uint64_t dropped_flags = 0;
+  std::string untestable;  // why the cell cannot be tested here, or ""
+};
+
+// The info of a cell that is not offered: why, as untestable, or as the
+// consumer's too old max_version.
+ordered_json unoffered_info(const CellOffer& cell, const std::string& why, bool consumer_too_old) {
+  return {{"handle", 0},
+          {"cell", cell.shape.name},
+          {"valid", cell.valid},
+          {"untestable", consumer_too_old ? ordered_json(nullptr) : ordered_json(why)},
+          {"consumer_too_old", consumer_too_old ? ordered_json(why) : ordered_json(nullptr)}};
+}
+
+// Brings the cell to the version offered; IS_COPIED where `copied`. A
+// legacy tensor has no flags: READ_ONLY and the rest are dropped, and
+// returned.
+std::uint64_t fit_to_version(OfferedShape& shape, dl::Release version, bool copied) {
   std::uint64_t dropped_flags = 0;
   if (version < dl::Release{1, 0} && shape.version >= dl::Release{1, 0}) {
-    // A legacy tensor has no flags: READ_ONLY and the rest are dropped.
     dropped_flags = shape.flags;
     shape.flags = 0;
   }
   shape.version = version;
-  if (request.value("copied", false)) {
+  if (copied) {
     if (version < dl::Release{1, 0}) fail_usage("a legacy tensor cannot say IS_COPIED");
     shape.flags |= dl::kFlagIsCopied;
   }
-  auto offer = std::make_unique<Offer>();
-  std::string untestable;
-  if (memory == "cpu") {
+  return dropped_flags;
+}
+
+// Puts the cell in the memory asked for: host memory for "cpu", USM of
+// that kind otherwise. Returns why it cannot be tested, or "".
+std::string place_offer(Offer& offer, const CellOffer& cell, const nlohmann::json& request) {
+  const OfferedShape& shape = cell.shape;
+  if (cell.memory == "cpu") {
     if (shape.name == "separate-context" || shape.name == "unknown-pointer" ||
         shape.name == "oneapi-device-id-range") {
       fail_usage(fmt::format("the invalid cell '{}' is about USM pointers", shape.name));
     }
-    offer_host(*offer, shape);
-  } else {
-    std::optional<facts::UsmKind> kind = facts::parse_usm_kind(memory);
-    if (!kind || *kind == facts::UsmKind::unknown) {
-      fail_usage(fmt::format("memory '{}' is not cpu, host, device or shared", memory));
-    }
-    untestable = offer_usm(*offer, shape, *kind, request.value("device_id", 0));
+    offer_host(offer, shape);
+    return {};
   }
-  std::vector<std::byte> elements = logical_elements(*offer, shape);
+  std::optional<facts::UsmKind> kind = facts::parse_usm_kind(cell.memory);
+  if (!kind || *kind == facts::UsmKind::unknown) {
+    fail_usage(fmt::format("memory '{}' is not cpu, host, device or shared", cell.memory));
+  }
+  return offer_usm(offer, shape, *kind, request.value("device_id", 0));
+}
+
+// The info of an offered cell (consumer_offer.hpp lists it).
+ordered_json offered_info(const Offer& offer, const CellOffer& cell, const nlohmann::json& request,
+                          const std::vector<std::byte>& elements) {
+  const OfferedShape& shape = cell.shape;
+  bool cpu = cell.memory == "cpu";
   std::uint64_t checksum =
       dlpack_usm_checksum(DLPACK_USM_CHECKSUM_SEED, elements.data(), elements.size());
-  std::lock_guard lock(g_mutex);
-  offer->handle = g_next_handle++;
-  info = {{"handle", offer->handle},
+  return {{"handle", offer.handle},
           {"cell", shape.name},
-          {"valid", valid},
-          {"capsule_name", offer->versioned ? "dltensor_versioned" : "dltensor"},
+          {"valid", cell.valid},
+          {"capsule_name", offer.versioned ? "dltensor_versioned" : "dltensor"},
           {"device",
-           {memory == "cpu" ? static_cast<int>(dl::kDLCPU) : static_cast<int>(dl::kDLOneAPI),
-            memory == "cpu" ? 0 : request.value("device_id", 0)}},
-          {"version", dl::to_string(version)},
+           {cpu ? static_cast<int>(dl::kDLCPU) : static_cast<int>(dl::kDLOneAPI),
+            cpu ? 0 : request.value("device_id", 0)}},
+          {"version", dl::to_string(cell.version)},
           {"flags", shape.flags},
-          {"dropped_flags", dropped_flags},
+          {"dropped_flags", cell.dropped_flags},
           {"dtype", dl::dtype_display(shape.dtype)},
           {"dtype_code", shape.dtype.code},
           {"dtype_bits", shape.dtype.bits},
@@ -314,8 +329,14 @@ void* offer_cell(const nlohmann::json& request, ordered_json& info) {
           {"element_bytes", suite::element_bytes_of(shape)},
           {"elements", hex(elements.data(), elements.size())},
           {"checksum", fmt::format("{:#018x}", checksum)},
-          {"untestable", untestable.empty() ? ordered_json(nullptr) : ordered_json(untestable)},
+          {"untestable",
+           cell.untestable.empty() ? ordered_json(nullptr) : ordered_json(cell.untestable)},
           {"consumer_too_old", nullptr}};
+}
+
+// Puts the counting deleter in the tensor's place and files the offer
+// under its handle and its tensor; called with g_mutex held. The tensor.
+void* file_offer(std::unique_ptr<Offer> offer) {
   void* tensor = offer->tensor;
   if (tensor != nullptr) {
     if (offer->versioned) {
@@ -328,6 +349,30 @@ void* offer_cell(const nlohmann::json& request, ordered_json& info) {
   }
   g_offers[offer->handle] = std::move(offer);
   return tensor;
+}
+
+}  // namespace
+
+void* offer_cell(const nlohmann::json& request, ordered_json& info) {
+  CellOffer cell;
+  cell.shape = find_cell(request.at("cell").get<std::string>(), cell.valid);
+  cell.memory = request.value("memory", std::string("cpu"));
+  dl::Release asked = parse_release(request.value("version", dl::to_string(dl::kModelRelease)));
+  if (asked < dl::Release{1, 0}) asked = dl::kLastLegacyRelease;
+  cell.version = std::min(asked, cell.shape.version);
+  bool consumer_too_old = false;
+  if (std::string why = unofferable(cell.shape, asked, consumer_too_old); !why.empty()) {
+    info = unoffered_info(cell, why, consumer_too_old);
+    return nullptr;
+  }
+  cell.dropped_flags = fit_to_version(cell.shape, cell.version, request.value("copied", false));
+  auto offer = std::make_unique<Offer>();
+  cell.untestable = place_offer(*offer, cell, request);
+  std::vector<std::byte> elements = logical_elements(*offer, cell.shape);
+  std::lock_guard lock(g_mutex);
+  offer->handle = g_next_handle++;
+  info = offered_info(*offer, cell, request, elements);
+  return file_offer(std::move(offer));
 }
 
 ordered_json offer_state(std::uint64_t handle) {

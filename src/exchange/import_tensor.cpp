@@ -12,28 +12,27 @@
 
 namespace dlpack_usm::exchange {
 
-ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
-  if (!capsule) fail_usage("cannot import a NULL tensor");
+namespace {
 
-  // dlpack.h: a consumer that does not know the major version calls the
-  // deleter and reads nothing else.
-  if (capsule.is_versioned() && capsule.versioned()->version.major != dl::kModelMajor) {
-    std::uint32_t major = capsule.versioned()->version.major;
-    capsule.reset();
-    refuse(fmt::format("import refused: major version {} is not {}; the deleter was called and "
-                       "nothing else was read (rule {})",
-                       major, dl::kModelMajor, rule_ids::kVersionMajor),
-           "ask the producer for max_version 1.x", {std::string(rule_ids::kVersionMajor)});
-  }
+// dlpack.h: a consumer that does not know the major version calls the
+// deleter and reads nothing else.
+void refuse_unknown_major(CapsuleOwner& capsule) {
+  if (!capsule.is_versioned() || capsule.versioned()->version.major == dl::kModelMajor) return;
+  std::uint32_t major = capsule.versioned()->version.major;
+  capsule.reset();
+  refuse(fmt::format("import refused: major version {} is not {}; the deleter was called and "
+                     "nothing else was read (rule {})",
+                     major, dl::kModelMajor, rule_ids::kVersionMajor),
+         "ask the producer for max_version 1.x", {std::string(rule_ids::kVersionMajor)});
+}
 
-  const dl::DLTensor& tensor = *capsule.dl_tensor();
+// The root device a kDLOneAPI tensor's device_id names; refuses any other
+// device type and an id outside this process's root devices.
+std::int32_t root_device_id(const runtime::Inventory& inventory, const dl::DLTensor& tensor) {
   if (tensor.device.device_type != dl::kDLOneAPI) {
     refuse(fmt::format("import refused: device_type is {}, and this importer takes kDLOneAPI",
                        dl::device_type_display(tensor.device.device_type)));
   }
-
-  // Get the root device from device_id.
-  const runtime::Inventory& inventory = runtime.inventory();
   std::int32_t device_id = tensor.device.device_id;
   if (device_id < 0 || device_id >= inventory.root_device_count()) {
     refuse(fmt::format("import refused: device_id {} names no root device; this process sees {} "
@@ -43,6 +42,39 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
            "'dlpack-usm list-devices' shows the kDLOneAPI device ids of this machine",
            {std::string(device_id < 0 ? rule_ids::kDeviceIdNegative : rule_ids::kDeviceIdRange)});
   }
+  return device_id;
+}
+
+// Looks the data pointer up in the placement's context (the platform's
+// default one): its USM kind, unknown being refused, and its owning device;
+// the facts get what the runtime said, for the rule engine to judge.
+void locate_data(runtime::Runtime& runtime, const dl::DLTensor& tensor,
+                 ImportedPlacement& placement, facts::TensorFacts& facts) {
+  runtime::PointerInfo info = runtime.query(tensor.data, placement.context);
+  if (info.kind == facts::UsmKind::unknown) {
+    refuse(fmt::format("import refused: data {} is not bound to the default platform context "
+                       "of device_id {} (USM kind unknown; rule {})",
+                       tensor.data, placement.root_device.root_index, rule_ids::kUsmUnknown),
+           "the producer must allocate in the default context of that device's platform",
+           {std::string(rule_ids::kUsmUnknown)});
+  }
+  placement.usm_kind = info.kind;
+  // The device where the data was allocated (none for host allocations).
+  placement.owner_device = info.owner;
+  // The rule engine judges the live facts: device_id against the owner's
+  // root, the byte extent against the allocation, and every field.
+  facts.runtime = live_runtime_facts(runtime, info, placement.context);
+}
+
+}  // namespace
+
+ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
+  if (!capsule) fail_usage("cannot import a NULL tensor");
+  refuse_unknown_major(capsule);
+
+  const dl::DLTensor& tensor = *capsule.dl_tensor();
+  const runtime::Inventory& inventory = runtime.inventory();
+  std::int32_t device_id = root_device_id(inventory, tensor);
   ImportedPlacement placement;
   placement.root_device = runtime::DeviceRef{device_id, std::nullopt};
   const runtime::PlatformInfo* platform = inventory.platform_of(placement.root_device);
@@ -54,21 +86,7 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
   // to look up: NULL is unknown to every context, and nothing will be read.
   const std::optional<std::uint64_t> count = facts::derive(facts).element_count;
   if (tensor.data != nullptr || !count || *count != 0) {
-    // Look the pointer up in that platform's default context.
-    runtime::PointerInfo info = runtime.query(tensor.data, placement.context);
-    if (info.kind == facts::UsmKind::unknown) {
-      refuse(fmt::format("import refused: data {} is not bound to the default platform context "
-                         "of device_id {} (USM kind unknown; rule {})",
-                         tensor.data, device_id, rule_ids::kUsmUnknown),
-             "the producer must allocate in the default context of that device's platform",
-             {std::string(rule_ids::kUsmUnknown)});
-    }
-    placement.usm_kind = info.kind;
-    // The device where the data was allocated (none for host allocations).
-    placement.owner_device = info.owner;
-    // The rule engine judges the live facts: device_id against the owner's
-    // root, the byte extent against the allocation, and every field.
-    facts.runtime = live_runtime_facts(runtime, info, placement.context);
+    locate_data(runtime, tensor, placement, facts);
   }
   std::vector<rules::Finding> findings = enforce_rules(facts, "import");
 

@@ -40,16 +40,9 @@ void verify(RoundTripReport& report, const ImportedView& view, const void* alloc
   });
 }
 
-}  // namespace
-
-bool RoundTripReport::ok() const {
-  std::uint64_t expected_elements = 1;
-  for (std::int64_t extent : layout.shape) expected_elements *= static_cast<std::uint64_t>(extent);
-  return !refused_at && exported && placement && pointer_identity && device_id_matches &&
-         mismatches == 0 && elements_checked == expected_elements && deleter_released_allocation;
-}
-
-RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest& request) {
+// The report's device, and the layout of the pattern in its memory. Fails
+// for a device that is gone and for elements smaller than a byte.
+RoundTripReport plan_round_trip(runtime::Runtime& runtime, const RoundTripRequest& request) {
   RoundTripReport report;
   report.request = request;
   const runtime::DeviceInfo* device = runtime.inventory().find(request.device);
@@ -60,7 +53,6 @@ RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest
   report.device_description = device->name;
   report.expected_device_id = request.device.root_index;
 
-  // Allocate, and write the pattern through the device from host staging.
   report.element_bytes = facts::element_storage_bytes(request.dtype);
   if (report.element_bytes == 0 || request.dtype.bits % 8 != 0) {
     fail_usage(fmt::format("the round trip needs whole-byte elements, not {} bits",
@@ -68,19 +60,32 @@ RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest
   }
   report.layout = make_layout(request.shape, report.element_bytes, request.order);
   report.allocation_bytes = std::max<std::uint64_t>(report.layout.allocation_bytes, 1);
+  return report;
+}
+
+// Allocates the tensor's memory and writes the pattern through the device
+// from host staging, which is gone before the tensor is read back.
+std::shared_ptr<runtime::UsmBuffer> allocate_pattern(runtime::Runtime& runtime,
+                                                     const RoundTripRequest& request,
+                                                     RoundTripReport& report) {
   auto buffer = std::make_shared<runtime::UsmBuffer>(
       runtime.allocate(request.device, request.kind, report.allocation_bytes,
                        runtime::ContextChoice::platform_default));
   report.allocation_address = reinterpret_cast<std::uint64_t>(buffer->data());
-  {
-    // Scoped: the staging image is gone before the tensor is read back.
-    std::vector<std::byte> image = pattern_image(report.layout, report.element_bytes);
-    runtime.copy(buffer->context(), request.device, buffer->data(), image.data(), image.size());
-    report.bytes_written = image.size();
-  }
+  std::vector<std::byte> image = pattern_image(report.layout, report.element_bytes);
+  runtime.copy(buffer->context(), request.device, buffer->data(), image.data(), image.size());
+  report.bytes_written = image.size();
+  return buffer;
+}
 
-  // Export: C order goes as "compact row-major", so export decides whether
-  // the emitted version lets it write NULL strides.
+// Exports the buffer; nullopt when export refused it (the report says why).
+// C order goes as "compact row-major", so export decides whether the
+// emitted version lets it write NULL strides. Once this returns, only the
+// tensor holds export's reference to the buffer.
+std::optional<ExportedTensor> export_buffer(runtime::Runtime& runtime,
+                                            const RoundTripRequest& request,
+                                            const std::shared_ptr<runtime::UsmBuffer>& buffer,
+                                            RoundTripReport& report) {
   ExportRequest export_request;
   export_request.data = buffer->data();
   export_request.context = buffer->context();
@@ -89,30 +94,49 @@ RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest
   if (request.order != Order::c) export_request.strides = report.layout.strides;
   export_request.byte_offset = report.layout.byte_offset;
   export_request.keep_alive = buffer;
-  std::optional<ExportedTensor> exported;
   try {
-    exported = export_tensor(runtime, export_request, request.options);
+    ExportedTensor exported = export_tensor(runtime, export_request, request.options);
+    report.exported = exported.facts;
+    report.export_findings = exported.findings;
+    return exported;
   } catch (const Error& error) {
     if (error.code() != ExitCode::findings) throw;
     record_refusal(report, "export", error);
-    return report;
+    return std::nullopt;
   }
-  // From here on only the tensor holds export's reference to the buffer.
-  export_request.keep_alive.reset();
-  report.exported = exported->facts;
-  report.export_findings = exported->findings;
+}
 
-  // Import the capsule back, as a consumer would, and read it.
+// Imports the capsule back, as a consumer would, and reads it; a refusal
+// goes into the report.
+void import_and_verify(runtime::Runtime& runtime, CapsuleOwner capsule, const void* allocation,
+                       RoundTripReport& report) {
   try {
-    ImportedView view = import_tensor(runtime, std::move(exported->capsule));
+    ImportedView view = import_tensor(runtime, std::move(capsule));
     report.placement = view.placement();
     report.writable = view.writable();
     report.import_findings = view.findings();
-    verify(report, view, buffer->data());
+    verify(report, view, allocation);
   } catch (const Error& error) {
     if (error.code() != ExitCode::findings) throw;
     record_refusal(report, "import", error);
   }
+}
+
+}  // namespace
+
+bool RoundTripReport::ok() const {
+  std::uint64_t expected_elements = 1;
+  for (std::int64_t extent : layout.shape) expected_elements *= static_cast<std::uint64_t>(extent);
+  return !refused_at && exported && placement && pointer_identity && device_id_matches &&
+         mismatches == 0 && elements_checked == expected_elements && deleter_released_allocation;
+}
+
+RoundTripReport run_round_trip(runtime::Runtime& runtime, const RoundTripRequest& request) {
+  RoundTripReport report = plan_round_trip(runtime, request);
+  std::shared_ptr<runtime::UsmBuffer> buffer = allocate_pattern(runtime, request, report);
+  std::optional<ExportedTensor> exported = export_buffer(runtime, request, buffer, report);
+  if (!exported) return report;
+  import_and_verify(runtime, std::move(exported->capsule), buffer->data(), report);
   // The view is gone: its deleter must have dropped export's reference.
   report.deleter_released_allocation = buffer.use_count() == 1;
   return report;

@@ -37,6 +37,55 @@ Contiguity classify(const std::vector<std::int64_t>& shape,
   return Contiguity::neither;
 }
 
+// The shape of a tensor whose body was read, or nullopt where it cannot be
+// used: ndim disagrees with it, or an extent is negative. ndim 0 is a
+// scalar: one element, no shape needed.
+std::optional<std::vector<std::int64_t>> readable_shape(const TensorFacts& tensor) {
+  std::vector<std::int64_t> shape;
+  if (tensor.ndim > 0) {
+    if (!tensor.shape || static_cast<std::int64_t>(tensor.shape->size()) != tensor.ndim) {
+      return std::nullopt;
+    }
+    shape = *tensor.shape;
+  }
+  if (std::any_of(shape.begin(), shape.end(), [](std::int64_t n) { return n < 0; })) {
+    return std::nullopt;
+  }
+  return shape;
+}
+
+// Byte offsets, from the first element, of the lowest byte and one past the
+// highest byte the elements occupy.
+struct ByteExtent {
+  std::int64_t lowest = 0;
+  std::int64_t end = 0;
+};
+
+// The extent of a tensor with no zero extent; nullopt on overflow. Each
+// dimension moves (extent - 1) * stride away from the first element,
+// downwards for negative strides.
+std::optional<ByteExtent> byte_extent(const std::vector<std::int64_t>& shape,
+                                      const std::vector<std::int64_t>& strides,
+                                      std::uint64_t element_size) {
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    std::int64_t reach = 0;
+    if (__builtin_mul_overflow(shape[i] - 1, strides[i], &reach) ||
+        __builtin_add_overflow(reach < 0 ? low : high, reach, reach < 0 ? &low : &high)) {
+      return std::nullopt;
+    }
+  }
+  std::int64_t element_bytes = static_cast<std::int64_t>(element_size);
+  ByteExtent extent;
+  if (__builtin_mul_overflow(low, element_bytes, &extent.lowest) ||
+      __builtin_mul_overflow(high, element_bytes, &high) ||
+      __builtin_add_overflow(high, element_bytes, &extent.end)) {
+    return std::nullopt;
+  }
+  return extent;
+}
+
 }  // namespace
 
 const char* to_string(Contiguity contiguity) {
@@ -81,63 +130,38 @@ DerivedFacts derive(const TensorFacts& tensor) {
     derived.first_element_alignment = alignment_of(first_element);
   }
   if (!tensor.body_read || tensor.ndim < 0) return derived;
-
-  // ndim 0 is a scalar: one element, no shape needed.
-  std::vector<std::int64_t> shape;
-  if (tensor.ndim > 0) {
-    if (!tensor.shape || static_cast<std::int64_t>(tensor.shape->size()) != tensor.ndim) {
-      return derived;
-    }
-    shape = *tensor.shape;
-  }
-  if (std::any_of(shape.begin(), shape.end(), [](std::int64_t n) { return n < 0; })) {
-    return derived;
-  }
+  std::optional<std::vector<std::int64_t>> shape = readable_shape(tensor);
+  if (!shape) return derived;
 
   // No extent is negative here, so nullopt means the product overflowed.
-  derived.element_count = checked_element_count(shape);
+  derived.element_count = checked_element_count(*shape);
   derived.element_count_overflows = !derived.element_count;
 
   if (tensor.strides) {
-    if (tensor.strides->size() != shape.size()) return derived;
+    if (tensor.strides->size() != shape->size()) return derived;
     derived.effective_strides = *tensor.strides;
   } else {
-    derived.effective_strides = row_major_strides(shape);
+    derived.effective_strides = row_major_strides(*shape);
   }
   if (!derived.effective_strides) {
     derived.extent_overflows = true;
     return derived;
   }
-  derived.contiguity = classify(shape, *derived.effective_strides);
+  derived.contiguity = classify(*shape, *derived.effective_strides);
 
-  if (derived.element_count == 0 || any_extent_zero(shape)) {
+  if (derived.element_count == 0 || any_extent_zero(*shape)) {
     derived.lowest_byte = 0;
     derived.end_byte = 0;
     return derived;
   }
-  // Extent in elements: each dimension moves (extent - 1) * stride away from
-  // the first element, downwards for negative strides.
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    std::int64_t reach = 0;
-    if (__builtin_mul_overflow(shape[i] - 1, (*derived.effective_strides)[i], &reach) ||
-        __builtin_add_overflow(reach < 0 ? low : high, reach, reach < 0 ? &low : &high)) {
-      derived.extent_overflows = true;
-      return derived;
-    }
-  }
-  std::int64_t element_bytes = static_cast<std::int64_t>(derived.element_bytes);
-  std::int64_t low_bytes = 0;
-  std::int64_t high_bytes = 0;
-  if (__builtin_mul_overflow(low, element_bytes, &low_bytes) ||
-      __builtin_mul_overflow(high, element_bytes, &high_bytes) ||
-      __builtin_add_overflow(high_bytes, element_bytes, &high_bytes)) {
+  std::optional<ByteExtent> extent =
+      byte_extent(*shape, *derived.effective_strides, derived.element_bytes);
+  if (!extent) {
     derived.extent_overflows = true;
     return derived;
   }
-  derived.lowest_byte = low_bytes;
-  derived.end_byte = high_bytes;
+  derived.lowest_byte = extent->lowest;
+  derived.end_byte = extent->end;
   return derived;
 }
 

@@ -25,4 +25,52 @@ dl::Release live_version(const std::string& version) {
   return dl::kModelRelease;
 }
 
+namespace {
+
+void walk_device(const runtime::DeviceInfo& device, bool sub_device,
+                 std::span<const char* const> read_only_versions, LiveMatrixVisitor& visitor) {
+  visitor.device_begins(device, sub_device);
+  if (!device.usm) {
+    visitor.no_usm(device);
+    return;
+  }
+  for (facts::UsmKind kind : kLiveKinds) {
+    if (!kind_supported(device, kind)) {
+      visitor.kind_unsupported(device, kind);
+      continue;
+    }
+    if (!visitor.kind_begins(device, kind)) continue;
+    if (sub_device) {
+      visitor.tensor(device, {kind, "float32", "C", "1.3", false});
+      continue;
+    }
+    for (const char* dtype : kLiveDtypes) {
+      for (const char* layout : kLiveLayouts) {
+        for (const char* version : kLiveVersions) {
+          visitor.tensor(device, {kind, dtype, layout, version, false});
+        }
+      }
+      for (const char* version : read_only_versions) {
+        visitor.tensor(device, {kind, dtype, "C", version, true});
+      }
+    }
+    visitor.full_kind_done(device, kind);
+  }
+}
+
+}  // namespace
+
+void walk_live_matrix(const runtime::Inventory& inventory,
+                      std::span<const char* const> read_only_versions, LiveMatrixVisitor& visitor) {
+  for (const runtime::PlatformInfo& platform : inventory.platforms) {
+    for (const runtime::DeviceInfo& root : platform.devices) {
+      walk_device(root, false, read_only_versions, visitor);
+      for (const runtime::DeviceInfo& sub : root.sub_devices) {
+        walk_device(sub, true, read_only_versions, visitor);
+      }
+      visitor.root_done(root);
+    }
+  }
+}
+
 }  // namespace dlpack_usm::suite

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,35 @@ std::vector<std::int64_t> live_shape(const std::string& layout);
 exchange::Order live_order(const std::string& layout);
 // "0.8", "1.0", "1.3".
 dl::Release live_version(const std::string& version);
+
+// What a walk of the matrix (walk_live_matrix) hands its caller, in the
+// order the cases are listed. Per device, root first and then its
+// sub-devices: device_begins, then no_usm, or per kind of kLiveKinds
+// kind_unsupported or its tensors.
+class LiveMatrixVisitor {
+ public:
+  virtual ~LiveMatrixVisitor() = default;
+  virtual void device_begins(const runtime::DeviceInfo& /*device*/, bool /*sub_device*/) {}
+  // A device without USM: nothing else is walked on it.
+  virtual void no_usm(const runtime::DeviceInfo& device) = 0;
+  virtual void kind_unsupported(const runtime::DeviceInfo& device, facts::UsmKind kind) = 0;
+  // A kind the device can allocate, before its tensors: false skips them
+  // (a case of the caller's own stands for the kind).
+  virtual bool kind_begins(const runtime::DeviceInfo& /*device*/, facts::UsmKind /*kind*/) {
+    return true;
+  }
+  virtual void tensor(const runtime::DeviceInfo& device, const MatrixTensor& tensor) = 0;
+  // After a kind's tensors on a root device (the full matrix).
+  virtual void full_kind_done(const runtime::DeviceInfo& /*device*/, facts::UsmKind /*kind*/) {}
+  // After a root device and its sub-devices.
+  virtual void root_done(const runtime::DeviceInfo& /*root*/) {}
+};
+
+// Walks every device of `inventory`. A root device gets the full matrix:
+// every dtype x layout x version, then READ_ONLY in C order at each of
+// `read_only_versions`, per dtype. A sub-device proves that its parent is
+// named: one tensor a kind (float32, C, 1.3).
+void walk_live_matrix(const runtime::Inventory& inventory,
+                      std::span<const char* const> read_only_versions, LiveMatrixVisitor& visitor);
 
 }  // namespace dlpack_usm::suite

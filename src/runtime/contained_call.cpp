@@ -12,8 +12,11 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
+
+#include "common/unique_fd.hpp"
 
 namespace dlpack_usm::runtime {
 namespace {
@@ -107,12 +110,12 @@ bool reap_by(pid_t pid, Clock::time_point deadline, int& status) {
 
 // Waits for the child `pid` writing to `fd`; kills its group at the deadline
 // (also one that closed the pipe and lingers).
-ContainedAnswer collect(pid_t pid, int fd, std::chrono::milliseconds deadline,
+ContainedAnswer collect(pid_t pid, UniqueFd fd, std::chrono::milliseconds deadline,
                         std::size_t max_bytes) {
   Clock::time_point end = Clock::now() + deadline;
   std::string text;
-  bool closed = read_answer(fd, end, max_bytes, text);
-  close(fd);
+  bool closed = read_answer(fd.get(), end, max_bytes, text);
+  fd.reset();
   int status = 0;
   if (!closed || !reap_by(pid, end, status)) {
     kill_and_reap(pid, status);
@@ -136,24 +139,23 @@ ContainedAnswer fork_failed() {
 
 }  // namespace
 
+// In the children below, raw calls on get() close and duplicate the pipe's
+// ends: a child leaves through exec or _exit, where its copies of the
+// owners close nothing.
 ContainedAnswer call_contained(const std::function<std::string()>& body,
                                std::chrono::milliseconds deadline, std::size_t max_bytes) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return fork_failed();
+  UniqueFd read_end, write_end;
+  if (!open_pipe(read_end, write_end, O_CLOEXEC)) return fork_failed();
   pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return fork_failed();
-  }
+  if (pid < 0) return fork_failed();
   if (pid == 0) {
-    close(fds[0]);
+    close(read_end.get());
     become_contained_child();
-    write_all(fds[1], body());
+    write_all(write_end.get(), body());
     _exit(0);
   }
-  close(fds[1]);
-  return collect(pid, fds[0], deadline, max_bytes);
+  write_end.reset();
+  return collect(pid, std::move(read_end), deadline, max_bytes);
 }
 
 ContainedAnswer run_program(const std::vector<std::string>& argv,
@@ -161,22 +163,18 @@ ContainedAnswer run_program(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-  int fds[2];
-  if (argv.empty() || pipe2(fds, O_CLOEXEC) != 0) return fork_failed();
+  UniqueFd read_end, write_end;
+  if (argv.empty() || !open_pipe(read_end, write_end, O_CLOEXEC)) return fork_failed();
   pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return fork_failed();
-  }
+  if (pid < 0) return fork_failed();
   if (pid == 0) {
     become_contained_child();
-    dup2(fds[1], STDOUT_FILENO);
+    dup2(write_end.get(), STDOUT_FILENO);
     execvp(args[0], args.data());
     _exit(127);
   }
-  close(fds[1]);
-  ContainedAnswer answer = collect(pid, fds[0], deadline, max_bytes);
+  write_end.reset();
+  ContainedAnswer answer = collect(pid, std::move(read_end), deadline, max_bytes);
   if (answer.ending == ContainedAnswer::Ending::exited && answer.how.ends_with("127")) {
     answer.how = "could not be run (exit status 127: not found or not executable)";
   }

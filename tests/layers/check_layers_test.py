@@ -4,27 +4,10 @@ the layers, and passes for the tree as it is (ctest: layers)."""
 
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_layers  # noqa: E402
-
-
-def tree(files):
-    """A src/ folder holding `files` ({relative path: text})."""
-    root = tempfile.mkdtemp(prefix="layers-")
-    for relative, text in files.items():
-        path = os.path.join(root, relative)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    return root
-
-
-def expect(condition, what):
-    if not condition:
-        print(f"FAIL: {what}", file=sys.stderr)
-        sys.exit(1)
+from test_support import expect, tree  # noqa: E402
 
 
 def main():

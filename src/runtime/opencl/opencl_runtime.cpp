@@ -26,6 +26,45 @@ facts::UsmKind from_cl_usm_type(cl_unified_shared_memory_type_intel type) {
   }
 }
 
+// Fails unless `device` is one of this runtime's (`info` and `handle` are
+// what the inventory and the topology found for it) and can allocate USM
+// of `kind`.
+void require_usm_kind(const DeviceInfo* info, cl_device_id handle, const DeviceRef& device,
+                      facts::UsmKind kind) {
+  if (info == nullptr || handle == nullptr) {
+    fail_environment(
+        fmt::format("no device with root index {}{}", device.root_index,
+                    device.sub_index ? fmt::format(" and sub-device {}", *device.sub_index) : ""),
+        "run 'dlpack-usm list-devices' to see the devices");
+  }
+  if (!info->usm) {
+    fail_environment(fmt::format("{} ({}) has no cl_intel_unified_shared_memory",
+                                 info->selector_name, info->name),
+                     "use a device whose list-devices entry shows USM capabilities");
+  }
+  if (!usm_kind_supported(*info->usm, kind)) {
+    fail_environment(fmt::format("{} ({}) cannot allocate {} USM", info->selector_name, info->name,
+                                 facts::to_string(kind)));
+  }
+}
+
+// The cl_intel_unified_shared_memory call for `kind`: NULL, with `status`
+// saying why, when it fails.
+void* usm_alloc(const UsmEntryPoints& usm, cl_context context, cl_device_id device,
+                facts::UsmKind kind, std::size_t bytes, cl_int& status) {
+  switch (kind) {
+    case facts::UsmKind::host:
+      return usm.host_alloc(context, nullptr, bytes, 0, &status);
+    case facts::UsmKind::device:
+      return usm.device_alloc(context, device, nullptr, bytes, 0, &status);
+    case facts::UsmKind::shared:
+      return usm.shared_alloc(context, device, nullptr, bytes, 0, &status);
+    case facts::UsmKind::unknown:
+      break;
+  }
+  fail_usage("cannot allocate USM of kind 'unknown'");
+}
+
 class OpenClRuntime final : public Runtime {
  public:
   ~OpenClRuntime() override;
@@ -45,6 +84,7 @@ class OpenClRuntime final : public Runtime {
  private:
   const PlatformHandles& platform(std::int32_t platform_index) const;
   ContextRef make_context(std::int32_t platform_index, bool is_default);
+  ContextRef allocation_context(std::int32_t platform_index, ContextChoice choice);
   cl_command_queue queue_for(const ContextRef& context, const DeviceRef& device);
 
   Topology topology_;
@@ -112,38 +152,26 @@ ContextRef OpenClRuntime::default_context(std::int32_t platform_index) {
   return context;
 }
 
+// The platform's default context, or the separate one (made once) where a
+// case needs memory the default context does not hold.
+ContextRef OpenClRuntime::allocation_context(std::int32_t platform_index, ContextChoice choice) {
+  if (choice == ContextChoice::platform_default) return default_context(platform_index);
+  std::lock_guard lock(mutex_);
+  auto found = separate_contexts_.find(platform_index);
+  return found != separate_contexts_.end()
+             ? found->second
+             : separate_contexts_.emplace(platform_index, make_context(platform_index, false))
+                   .first->second;
+}
+
 UsmBuffer OpenClRuntime::allocate(const DeviceRef& device, facts::UsmKind kind, std::size_t bytes,
                                   ContextChoice choice) {
   const DeviceInfo* info = inventory().find(device);
   cl_device_id handle = topology_.device_handle(device);
-  if (info == nullptr || handle == nullptr) {
-    fail_environment(
-        fmt::format("no device with root index {}{}", device.root_index,
-                    device.sub_index ? fmt::format(" and sub-device {}", *device.sub_index) : ""),
-        "run 'dlpack-usm list-devices' to see the devices");
-  }
-  if (!info->usm) {
-    fail_environment(fmt::format("{} ({}) has no cl_intel_unified_shared_memory",
-                                 info->selector_name, info->name),
-                     "use a device whose list-devices entry shows USM capabilities");
-  }
-  if (!usm_kind_supported(*info->usm, kind)) {
-    fail_environment(fmt::format("{} ({}) cannot allocate {} USM", info->selector_name, info->name,
-                                 facts::to_string(kind)));
-  }
+  require_usm_kind(info, handle, device, kind);
   std::int32_t platform_index =
       topology_.roots()[static_cast<std::size_t>(device.root_index)].platform_index;
-  ContextRef context;
-  if (choice == ContextChoice::platform_default) {
-    context = default_context(platform_index);
-  } else {
-    std::lock_guard lock(mutex_);
-    auto found = separate_contexts_.find(platform_index);
-    context = found != separate_contexts_.end()
-                  ? found->second
-                  : separate_contexts_.emplace(platform_index, make_context(platform_index, false))
-                        .first->second;
-  }
+  ContextRef context = allocation_context(platform_index, choice);
 
   const UsmEntryPoints& usm = platform(platform_index).usm;
   if (!usm.complete()) {
@@ -152,23 +180,10 @@ UsmBuffer OpenClRuntime::allocate(const DeviceRef& device, facts::UsmKind kind, 
                     "cl_intel_unified_shared_memory entry points",
                     platform_index));
   }
-  auto cl_context_handle = static_cast<cl_context>(context.handle);
   std::size_t request = bytes == 0 ? 1 : bytes;
   cl_int status = CL_SUCCESS;
-  void* data = nullptr;
-  switch (kind) {
-    case facts::UsmKind::host:
-      data = usm.host_alloc(cl_context_handle, nullptr, request, 0, &status);
-      break;
-    case facts::UsmKind::device:
-      data = usm.device_alloc(cl_context_handle, handle, nullptr, request, 0, &status);
-      break;
-    case facts::UsmKind::shared:
-      data = usm.shared_alloc(cl_context_handle, handle, nullptr, request, 0, &status);
-      break;
-    case facts::UsmKind::unknown:
-      fail_usage("cannot allocate USM of kind 'unknown'");
-  }
+  void* data =
+      usm_alloc(usm, static_cast<cl_context>(context.handle), handle, kind, request, status);
   if (status != CL_SUCCESS || data == nullptr) {
     fail_environment(fmt::format("allocating {} bytes of {} USM on {} failed: {}", request,
                                  facts::to_string(kind), info->selector_name, error_name(status)));

@@ -10,11 +10,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "common/launch_environment.hpp"
+#include "common/unique_fd.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -23,35 +25,19 @@ namespace {
 // runaway child cannot exhaust the runner's memory.
 constexpr std::size_t kMaxCapturedBytes = 1 << 20;
 
-void close_fd(int& fd) {
-  if (fd >= 0) close(fd);
-  fd = -1;
-}
-
 // The descriptors of a child in the making: the runner keeps `out`, `err`
-// and `result`; the child gets the `*_child` ends.
+// and `result`; the child gets the `*_child` ends, which the runner closes
+// once it has started.
 struct ChildEnds {
-  int out = -1, out_child = -1;
-  int err = -1, err_child = -1;
-  int result = -1, result_child = -1;
-
-  void close_child_ends() {
-    close_fd(out_child);
-    close_fd(err_child);
-    close_fd(result_child);
-  }
-  void close_all() {
-    close_child_ends();
-    close_fd(out);
-    close_fd(err);
-    close_fd(result);
-  }
+  UniqueFd out, out_child;
+  UniqueFd err, err_child;
+  UniqueFd result, result_child;
 };
 
-[[noreturn]] void fail_to_open(const char* what, ChildEnds& ends) {
-  int error = errno;
-  ends.close_all();
-  throw Error(ExitCode::internal, fmt::format("{} failed: {}", what, std::strerror(error)));
+// Throws for the call `what` that failed; the ends opened so far close as
+// it leaves.
+[[noreturn]] void fail_to_open(const char* what) {
+  throw Error(ExitCode::internal, fmt::format("{} failed: {}", what, std::strerror(errno)));
 }
 
 // Every end close-on-exec; the child's end of the channel above the standard
@@ -59,20 +45,14 @@ struct ChildEnds {
 // is a socket pair: the nonce goes to the child through it.
 ChildEnds open_child_ends() {
   ChildEnds ends;
+  if (!open_pipe(ends.out, ends.out_child, O_CLOEXEC)) fail_to_open("pipe");
+  if (!open_pipe(ends.err, ends.err_child, O_CLOEXEC)) fail_to_open("pipe");
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) fail_to_open("pipe", ends);
-  ends.out = fds[0];
-  ends.out_child = fds[1];
-  if (pipe2(fds, O_CLOEXEC) != 0) fail_to_open("pipe", ends);
-  ends.err = fds[0];
-  ends.err_child = fds[1];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
-    fail_to_open("socketpair", ends);
-  }
-  ends.result = fds[0];
-  ends.result_child = fcntl(fds[1], F_DUPFD_CLOEXEC, 10);
-  close(fds[1]);
-  if (ends.result_child < 0) fail_to_open("fcntl", ends);
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) fail_to_open("socketpair");
+  ends.result.reset(fds[0]);
+  UniqueFd low_child_end(fds[1]);
+  ends.result_child.reset(fcntl(low_child_end.get(), F_DUPFD_CLOEXEC, 10));
+  if (!ends.result_child) fail_to_open("fcntl");
   return ends;
 }
 
@@ -82,9 +62,9 @@ int spawn_child(const std::vector<std::string>& argv, const ChildEnds& ends, pid
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, ends.out_child, 1);
-  posix_spawn_file_actions_adddup2(&actions, ends.err_child, 2);
-  posix_spawn_file_actions_adddup2(&actions, ends.result_child, kResultFd);
+  posix_spawn_file_actions_adddup2(&actions, ends.out_child.get(), 1);
+  posix_spawn_file_actions_adddup2(&actions, ends.err_child.get(), 2);
+  posix_spawn_file_actions_adddup2(&actions, ends.result_child.get(), kResultFd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
@@ -124,59 +104,42 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration
   ChildEnds ends = open_child_ends();
   started_ = Clock::now();
   deadline_ = started_ + timeout;
-  int status = spawn_child(argv, ends, &pid_);
-  if (status == 0) {
-    try {
-      send_nonce(ends.result, nonce_);
-    } catch (const Error&) {
-      ::kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-      ends.close_all();
-      throw;
-    }
-  }
-  ends.close_child_ends();
-  out_fd_ = ends.out;
-  err_fd_ = ends.err;
-  result_fd_ = ends.result;
-  if (status != 0) {
-    close_fd(out_fd_);
-    close_fd(err_fd_);
-    close_fd(result_fd_);
+  if (int status = spawn_child(argv, ends, &pid_); status != 0) {
     pid_ = -1;
     throw Error(ExitCode::internal,
                 fmt::format("cannot start {}: {}", argv.front(), std::strerror(status)));
   }
+  try {
+    send_nonce(ends.result.get(), nonce_);
+  } catch (const Error&) {
+    ::kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    throw;
+  }
+  out_fd_ = std::move(ends.out);
+  err_fd_ = std::move(ends.err);
+  result_fd_ = std::move(ends.result);
 }
 
 ChildProcess::ChildProcess(ChildProcess&& other) noexcept
-    : pid_(other.pid_),
-      out_fd_(other.out_fd_),
-      err_fd_(other.err_fd_),
-      result_fd_(other.result_fd_),
+    : pid_(std::exchange(other.pid_, -1)),
+      out_fd_(std::move(other.out_fd_)),
+      err_fd_(std::move(other.err_fd_)),
+      result_fd_(std::move(other.result_fd_)),
       started_(other.started_),
       deadline_(other.deadline_),
       ended_(other.ended_),
       timed_out_(other.timed_out_),
-      reaped_(other.reaped_),
+      reaped_(std::exchange(other.reaped_, true)),
       exited_(other.exited_),
       exit_code_(other.exit_code_),
       signal_(other.signal_),
       out_(std::move(other.out_)),
       err_(std::move(other.err_)),
       results_(std::move(other.results_)),
-      nonce_(std::move(other.nonce_)) {
-  other.pid_ = -1;
-  other.out_fd_ = -1;
-  other.err_fd_ = -1;
-  other.result_fd_ = -1;
-  other.reaped_ = true;
-}
+      nonce_(std::move(other.nonce_)) {}
 
 ChildProcess::~ChildProcess() {
-  close_fd(out_fd_);
-  close_fd(err_fd_);
-  close_fd(result_fd_);
   if (pid_ > 0 && !reaped_) {
     kill_group();
     wait();
@@ -185,9 +148,9 @@ ChildProcess::~ChildProcess() {
 
 std::vector<int> ChildProcess::open_fds() const {
   std::vector<int> fds;
-  if (out_fd_ >= 0) fds.push_back(out_fd_);
-  if (err_fd_ >= 0) fds.push_back(err_fd_);
-  if (result_fd_ >= 0) fds.push_back(result_fd_);
+  for (const UniqueFd* fd : {&out_fd_, &err_fd_, &result_fd_}) {
+    if (*fd) fds.push_back(fd->get());
+  }
   return fds;
 }
 
@@ -205,12 +168,14 @@ void ChildProcess::read_from(int fd) {
   char buffer[65536];
   ssize_t n = read(fd, buffer, sizeof buffer);
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
-  std::string& sink = fd == out_fd_ ? out_ : fd == err_fd_ ? err_ : results_;
+  bool out = fd == out_fd_.get();
+  bool err = fd == err_fd_.get();
   if (n > 0) {
+    std::string& sink = out ? out_ : err ? err_ : results_;
     if (sink.size() < kMaxCapturedBytes) sink.append(buffer, static_cast<std::size_t>(n));
     return;
   }
-  close_fd(fd == out_fd_ ? out_fd_ : fd == err_fd_ ? err_fd_ : result_fd_);
+  (out ? out_fd_ : err ? err_fd_ : result_fd_).reset();
 }
 
 void ChildProcess::kill_group() {
@@ -241,8 +206,8 @@ bool ChildProcess::reap() {
   if (result == 0) return false;
   reaped_ = true;
   ended_ = Clock::now();
-  close_fd(out_fd_);
-  close_fd(err_fd_);
+  out_fd_.reset();
+  err_fd_.reset();
   if (WIFEXITED(status)) {
     exited_ = true;
     exit_code_ = WEXITSTATUS(status);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/unique_fd.hpp"
 #include "suite/runner/result_channel.hpp"
 
 namespace dlpack_usm::suite {
@@ -29,7 +30,7 @@ class ChildProcess {
   std::vector<int> open_fds() const;
   // Reads what is available on `fd`; closes it at end of file.
   void read_from(int fd);
-  bool output_closed() const { return out_fd_ < 0 && err_fd_ < 0 && result_fd_ < 0; }
+  bool output_closed() const { return !out_fd_ && !err_fd_ && !result_fd_; }
   Clock::time_point deadline() const { return deadline_; }
   bool past_deadline() const { return Clock::now() >= deadline_; }
   // A worker that reported a case gets the full timeout for the next one.
@@ -59,9 +60,9 @@ class ChildProcess {
 
  private:
   pid_t pid_ = -1;
-  int out_fd_ = -1;
-  int err_fd_ = -1;
-  int result_fd_ = -1;
+  UniqueFd out_fd_;
+  UniqueFd err_fd_;
+  UniqueFd result_fd_;
   Clock::time_point started_;
   Clock::time_point deadline_;
   Clock::time_point ended_;

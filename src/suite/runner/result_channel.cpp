@@ -77,9 +77,8 @@ int move_out_of_the_way(int fd) {
     if (fcntl(wanted, F_GETFD) == -1 && errno == EBADF) moved = dup3(fd, wanted, O_CLOEXEC);
   }
   if (moved < 0) moved = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-  if (null < 0 || dup3(null, fd, O_CLOEXEC) < 0) close(fd);
-  if (null >= 0 && null != fd) close(null);
+  UniqueFd null(open("/dev/null", O_RDWR | O_CLOEXEC));
+  if (!null || dup3(null.get(), fd, O_CLOEXEC) < 0) close(fd);
   return moved;
 }
 
@@ -120,26 +119,17 @@ ResultChannel ResultChannel::take_inherited() {
                 "the worker options are internal: run 'dlpack-usm check' instead");
   }
   shutdown(kResultFd, SHUT_RD);
-  channel.fd_ = move_out_of_the_way(kResultFd);
-  if (channel.fd_ < 0) {
+  channel.fd_.reset(move_out_of_the_way(kResultFd));
+  if (!channel.fd_) {
     throw Error(ExitCode::internal,
                 fmt::format("cannot move the result channel: {}", std::strerror(errno)));
   }
   return channel;
 }
 
-ResultChannel::ResultChannel(ResultChannel&& other) noexcept
-    : fd_(other.fd_), nonce_(std::move(other.nonce_)), owner_(other.owner_) {
-  other.fd_ = -1;
-}
-
-ResultChannel::~ResultChannel() {
-  if (fd_ >= 0) close(fd_);
-}
-
 bool ResultChannel::send(std::string_view payload) {
   if (getpid() != owner_) _exit(0);
-  if (fd_ < 0) {
+  if (!fd_) {
     std::fflush(stdout);
     fmt::print("\n{}{}\n", kResultMarker, payload);
     std::fflush(stdout);
@@ -147,7 +137,7 @@ bool ResultChannel::send(std::string_view payload) {
   }
   std::string line = fmt::format("{} {}\n", nonce_, payload);
   for (std::size_t sent = 0; sent < line.size();) {
-    ssize_t n = ::send(fd_, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+    ssize_t n = ::send(fd_.get(), line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       std::fprintf(stderr, "dlpack-usm: error: the result channel is gone (%s)\n",

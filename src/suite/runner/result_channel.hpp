@@ -22,6 +22,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/unique_fd.hpp"
+
 namespace dlpack_usm::suite {
 
 // The descriptor a child receives its end of the channel on.
@@ -47,12 +49,11 @@ class ResultChannel {
   // Error(internal) when kResultFd is a socket that sends no nonce.
   static ResultChannel take_inherited();
 
-  ResultChannel(ResultChannel&& other) noexcept;
+  ResultChannel(ResultChannel&& other) noexcept = default;
   ResultChannel& operator=(ResultChannel&&) = delete;
   ResultChannel(const ResultChannel&) = delete;
-  ~ResultChannel();
 
-  bool connected() const { return fd_ >= 0; }
+  bool connected() const { return static_cast<bool>(fd_); }
   // Sends `payload` as one framed line; false when the runner is gone. A
   // copy of the process that took the channel (a library forked, and both
   // returned) ends here without a word: only the child the runner started
@@ -62,7 +63,7 @@ class ResultChannel {
  private:
   ResultChannel() = default;
 
-  int fd_ = -1;
+  UniqueFd fd_;
   std::string nonce_;
   pid_t owner_ = 0;
 };

@@ -14,9 +14,12 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "common/unique_fd.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -103,23 +106,19 @@ void let_go_of_output() {
 
 // True when the process that holds the write end of `pipe_read_end` is
 // gone; after PR_SET_PDEATHSIG this closes the race with the parent's death.
-bool parent_gone(int pipe_read_end) {
-  pollfd parent{pipe_read_end, POLLIN, 0};
-  bool gone = poll(&parent, 1, 0) > 0;
-  close(pipe_read_end);
-  return gone;
+bool parent_gone(UniqueFd pipe_read_end) {
+  pollfd parent{pipe_read_end.get(), POLLIN, 0};
+  return poll(&parent, 1, 0) > 0;
 }
 
 // A close-on-exec pipe above the descriptors a worker uses (0-2 and the
 // result channel, 3), which a run by hand may leave free for pipe() to take.
-bool private_pipe(int fds[2]) {
-  int raw[2];
-  if (pipe2(raw, O_CLOEXEC) != 0) return false;
-  for (int end = 0; end < 2; ++end) {
-    fds[end] = fcntl(raw[end], F_DUPFD_CLOEXEC, 10);
-    close(raw[end]);
-  }
-  return fds[0] >= 0 && fds[1] >= 0;
+bool private_pipe(UniqueFd& read_end, UniqueFd& write_end) {
+  UniqueFd low_read, low_write;
+  if (!open_pipe(low_read, low_write, O_CLOEXEC)) return false;
+  read_end.reset(fcntl(low_read.get(), F_DUPFD_CLOEXEC, 10));
+  write_end.reset(fcntl(low_write.get(), F_DUPFD_CLOEXEC, 10));
+  return read_end && write_end;
 }
 
 // Every child of this process, from /proc (the kernel's own list).
@@ -143,32 +142,37 @@ bool contain_worker(long runner_pid, Containment* how) {
     return true;
   }
   // waiter (outside) -> init (PID 1 inside) -> worker (PID 2): the worker
-  // is no namespace init, so the signals a library raises act as usual.
-  int status_pipe[2], waiter_alive[2];
-  if (!private_pipe(status_pipe) || !private_pipe(waiter_alive)) return false;
+  // is no namespace init, so the signals a library raises act as usual. The
+  // process is single-threaded still, so each side of a fork may close its
+  // copies of the pipes through their owners.
+  UniqueFd status_read, status_write, waiter_alive_read, waiter_alive_write;
+  if (!private_pipe(status_read, status_write) ||
+      !private_pipe(waiter_alive_read, waiter_alive_write)) {
+    return false;
+  }
   pid_t init = fork();
   if (init < 0) return false;
   if (init > 0) {
-    close(status_pipe[1]);
-    close(waiter_alive[0]);
-    wait_outside(init, status_pipe[0]);
+    status_write.reset();
+    waiter_alive_read.reset();
+    wait_outside(init, status_read.get());
   }
-  close(status_pipe[0]);
-  close(waiter_alive[1]);
+  status_read.reset();
+  waiter_alive_write.reset();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (parent_gone(waiter_alive[0])) _exit(1);
-  int init_alive[2];
-  if (!private_pipe(init_alive)) _exit(1);
+  if (parent_gone(std::move(waiter_alive_read))) _exit(1);
+  UniqueFd init_alive_read, init_alive_write;
+  if (!private_pipe(init_alive_read, init_alive_write)) _exit(1);
   pid_t worker = fork();
   if (worker < 0) _exit(1);
   if (worker > 0) {
-    close(init_alive[0]);
-    run_init(worker, status_pipe[1]);
+    init_alive_read.reset();
+    run_init(worker, status_write.get());
   }
-  close(status_pipe[1]);
-  close(init_alive[1]);
+  status_write.reset();
+  init_alive_write.reset();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (parent_gone(init_alive[0])) _exit(1);
+  if (parent_gone(std::move(init_alive_read))) _exit(1);
   if (how != nullptr) *how = Containment::pid_namespace;
   return true;
 }

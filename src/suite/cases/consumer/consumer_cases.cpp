@@ -201,6 +201,79 @@ void block_valid_cells(runtime::Runtime& runtime, std::vector<CaseSpec>& cases) 
   }
 }
 
+// Where a consumer case sits: the group its id names, the features a
+// decline of it may need, its place in the profile, and the rule an invalid
+// cell breaks ("" for a valid one).
+struct CellPlacement {
+  std::string group;
+  std::vector<std::string> features;
+  std::string axis;
+  std::string value;
+  std::string broken_rule = {};
+};
+
+// One case per cell: its id, and where it sits in the profile.
+CaseSpec consumer_case(const std::string& device, const OfferedShape& shape, UsmKind kind,
+                       CellPlacement place, const std::vector<std::string>& judged) {
+  namespace ids = rules::ids;
+  bool valid = place.broken_rule.empty();
+  CaseSpec spec = plugin_case(
+      fmt::format("consumer/{}/{}/{}", device, place.group, shape.name), "consumer", device, judged,
+      std::make_shared<const ConsumeCase>(shape, valid, kind, std::move(place.broken_rule)));
+  spec.features = std::move(place.features);
+  if (valid) spec.decline_rule = std::string(ids::kConsumerRequiredFeature);
+  // A crash or hang on an invalid tensor is a warning, on a valid one a
+  // failure; a consumer that calls the NULL deleter offered dies on the call.
+  if (!valid) {
+    spec.crash_rule = std::string(ids::kPluginCrashInvalid);
+    spec.timeout_rule = std::string(ids::kPluginHangInvalid);
+  }
+  if (shape.null_deleter) spec.crash_rule = std::string(ids::kConsumerCallsNullDeleter);
+  spec.profile_axis = std::move(place.axis);
+  spec.profile_value = std::move(place.value);
+  return spec;
+}
+
+// Every version on every kind the device has. The newest version stands for
+// its kind on the usm-kind axis; the others are the version axis, on the
+// first kind as is and on the other kinds with the kind named.
+void add_version_cases(const DeviceInfo& root, UsmKind first,
+                       const std::vector<OfferedShape>& versions,
+                       const std::vector<std::string>& judged, std::vector<CaseSpec>& cases) {
+  for (UsmKind kind : kLiveKinds) {
+    if (!kind_supported(root, kind)) continue;
+    std::string kind_name = fmt::format("{}-usm", facts::to_string(kind));
+    for (const OfferedShape& shape : versions) {
+      std::string version = dl::to_string(shape.version);
+      bool newest = shape.version == dl::kModelRelease;
+      CellPlacement place{facts::to_string(kind), features_of(shape, kind),
+                          newest ? "usm-kind" : "version",
+                          newest          ? kind_name
+                          : kind == first ? version
+                                          : fmt::format("{}/{}", version, kind_name)};
+      cases.push_back(consumer_case(root.selector_name, shape, kind, std::move(place), judged));
+    }
+  }
+}
+
+// The dtype and layout axes, then the invalid cells, on the first kind the
+// device has.
+void add_cell_cases(const DeviceInfo& root, UsmKind first, const std::vector<OfferedShape>& cells,
+                    const std::vector<std::string>& judged, std::vector<CaseSpec>& cases) {
+  const std::string& device = root.selector_name;
+  for (const OfferedShape& shape : cells) {
+    bool dtype = shape.name.starts_with("dtype-");
+    CellPlacement place{facts::to_string(first), features_of(shape, std::nullopt),
+                        dtype ? "dtype" : "layout", dtype ? shape.name.substr(6) : shape.name};
+    cases.push_back(consumer_case(device, shape, first, std::move(place), judged));
+  }
+  for (const InvalidCell& cell : invalid_cells()) {
+    CellPlacement place{"invalid", {}, "invalid", cell.name, cell.rule_id};
+    cases.push_back(
+        consumer_case(device, invalid_shape(cell.name), first, std::move(place), judged));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> consumer_features() {
@@ -222,7 +295,6 @@ std::vector<std::string> consumer_features() {
 
 std::vector<CaseSpec> ConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  namespace ids = rules::ids;
   const std::vector<std::string> judged = consumer_case_rules();
   // Not the cross product: every version on every kind, and the dtype and
   // layout axes on the first kind the device has (device USM where it can).
@@ -231,60 +303,16 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
   for (OfferedShape& shape : layout_axis()) cells.push_back(std::move(shape));
   for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
-      const std::string& device = root.selector_name;
       if (!root.usm) {
+        const std::string& device = root.selector_name;
         cases.push_back(
             plugin_not_supported_case(fmt::format("consumer/{}/usm", device), "consumer", device,
                                       "the device has no cl_intel_unified_shared_memory"));
         continue;
       }
-      // One case per cell: its id, and where it sits in the profile.
-      auto add = [&](const OfferedShape& shape, UsmKind kind, std::string_view group,
-                     std::vector<std::string> features, std::string axis, std::string value,
-                     std::string broken_rule = {}) {
-        bool valid = broken_rule.empty();
-        CaseSpec spec = plugin_case(
-            fmt::format("consumer/{}/{}/{}", device, group, shape.name), "consumer", device, judged,
-            std::make_shared<const ConsumeCase>(shape, valid, kind, std::move(broken_rule)));
-        spec.features = std::move(features);
-        if (valid) spec.decline_rule = std::string(ids::kConsumerRequiredFeature);
-        // A crash or hang on an invalid tensor is a warning, on a valid one
-        // a failure; a consumer that calls the NULL deleter offered dies on
-        // the call.
-        if (!valid) {
-          spec.crash_rule = std::string(ids::kPluginCrashInvalid);
-          spec.timeout_rule = std::string(ids::kPluginHangInvalid);
-        }
-        if (shape.null_deleter) spec.crash_rule = std::string(ids::kConsumerCallsNullDeleter);
-        spec.profile_axis = std::move(axis);
-        spec.profile_value = std::move(value);
-        cases.push_back(std::move(spec));
-      };
       UsmKind first = first_supported_kind(root);
-      for (UsmKind kind : kLiveKinds) {
-        if (!kind_supported(root, kind)) continue;
-        std::string kind_name = fmt::format("{}-usm", facts::to_string(kind));
-        for (const OfferedShape& shape : versions) {
-          // The newest version stands for its kind on the usm-kind axis; the
-          // others are the version axis, on the first kind as is and on the
-          // other kinds with the kind named.
-          std::string version = dl::to_string(shape.version);
-          bool newest = shape.version == dl::kModelRelease;
-          add(shape, kind, facts::to_string(kind), features_of(shape, kind),
-              newest ? "usm-kind" : "version",
-              newest          ? kind_name
-              : kind == first ? version
-                              : fmt::format("{}/{}", version, kind_name));
-        }
-      }
-      for (const OfferedShape& shape : cells) {
-        bool dtype = shape.name.starts_with("dtype-");
-        add(shape, first, facts::to_string(first), features_of(shape, std::nullopt),
-            dtype ? "dtype" : "layout", dtype ? shape.name.substr(6) : shape.name);
-      }
-      for (const InvalidCell& cell : invalid_cells()) {
-        add(invalid_shape(cell.name), first, "invalid", {}, "invalid", cell.name, cell.rule_id);
-      }
+      add_version_cases(root, first, versions, judged, cases);
+      add_cell_cases(root, first, cells, judged, cases);
     }
   }
   block_valid_cells(runtime(), cases);

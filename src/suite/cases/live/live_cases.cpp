@@ -72,54 +72,73 @@ bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_conte
   return true;
 }
 
-void add_live_device_cases(const DeviceInfo& device, bool full_matrix, bool default_context_holds,
-                           const OwnerAnswerBlocks& blocks, std::vector<CaseSpec>& cases) {
-  if (!device.usm) {
+// The live cases, in the order the walk of the matrix visits them: a round
+// trip per tensor, a not-supported case where USM or a kind is missing, the
+// own-context case where a sub-device's memory needs a context of its own,
+// and the negative cases after each root device.
+class LiveCaseList final : public LiveMatrixVisitor {
+ public:
+  LiveCaseList(runtime::Runtime& runtime, const OwnerAnswerBlocks& blocks)
+      : runtime_(runtime), blocks_(blocks) {}
+
+  void device_begins(const DeviceInfo& device, bool sub_device) override {
+    default_context_holds_ = !sub_device || runtime_.default_context_holds(device.ref);
+  }
+  void no_usm(const DeviceInfo& device) override {
     cases.push_back(not_supported_case(device, fmt::format("live/{}/usm", device.selector_name),
                                        "the device has no cl_intel_unified_shared_memory"));
-    return;
   }
-  for (UsmKind kind : kLiveKinds) {
-    if (!kind_supported(device, kind)) {
-      cases.push_back(not_supported_case(
-          device, fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
-          fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
-      continue;
-    }
-    if (own_context_case(device, kind, default_context_holds, cases)) continue;
-    if (!full_matrix) {
-      // A sub-device proves that export names its parent: one case a kind.
-      cases.push_back(round_trip_case(device, {kind, "float32", "C", "1.3", false}, blocks));
-      continue;
-    }
-    for (const char* dtype : kLiveDtypes) {
-      for (const char* layout : kLiveLayouts) {
-        for (const char* version : kLiveVersions) {
-          cases.push_back(round_trip_case(device, {kind, dtype, layout, version, false}, blocks));
-        }
-      }
-      // READ_ONLY exists only in versioned tensors.
-      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.0", true}, blocks));
-      cases.push_back(round_trip_case(device, {kind, dtype, "C", "1.3", true}, blocks));
+  void kind_unsupported(const DeviceInfo& device, UsmKind kind) override {
+    cases.push_back(not_supported_case(
+        device, fmt::format("live/{}/{}", device.selector_name, facts::to_string(kind)),
+        fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
+  }
+  bool kind_begins(const DeviceInfo& device, UsmKind kind) override {
+    return !own_context_case(device, kind, default_context_holds_, cases);
+  }
+  void tensor(const DeviceInfo& device, const MatrixTensor& tensor) override {
+    cases.push_back(round_trip_case(device, tensor, blocks_));
+  }
+  void root_done(const DeviceInfo& root) override {
+    if (!root.usm) return;
+    for (const NegativeCase& negative : negative_cases()) {
+      cases.push_back({fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
+                       "live",
+                       root.selector_name,
+                       {std::string(negative.rule_id)},
+                       std::make_shared<const LiveCase>(LiveCase::What::negative, MatrixTensor{},
+                                                        std::string(negative.name))});
     }
   }
-}
 
-CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
-                               const MatrixTensor& tensor) {
+  std::vector<CaseSpec> cases;
+
+ private:
+  runtime::Runtime& runtime_;
+  const OwnerAnswerBlocks& blocks_;
+  bool default_context_holds_ = true;
+};
+
+// READ_ONLY exists only in versioned tensors.
+constexpr const char* kReadOnlyVersions[] = {"1.0", "1.3"};
+
+exchange::RoundTripRequest round_trip_request(const DeviceInfo& device,
+                                              const MatrixTensor& tensor) {
   exchange::RoundTripRequest request;
   request.device = device.ref;
   request.kind = tensor.kind;
   request.dtype = *dl::parse_dtype(tensor.dtype);
-  const std::string& layout = tensor.layout;
-  request.shape = live_shape(layout);
-  request.order = live_order(layout);
+  request.shape = live_shape(tensor.layout);
+  request.order = live_order(tensor.layout);
   request.options.max_version = live_version(tensor.version);
   request.options.read_only = tensor.read_only;
+  return request;
+}
 
-  exchange::RoundTripReport report = exchange::run_round_trip(runtime, request);
-  // The tool's own export is judged as any producer's: a warning of the
-  // rules makes the case warn, an error fails it.
+// The findings of export and import. The tool's own export is judged as
+// any producer's: a warning of the rules makes the case warn, an error
+// fails it.
+CaseFindings round_trip_findings(const exchange::RoundTripReport& report) {
   CaseFindings found;
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto* findings : {&report.export_findings, &report.import_findings}) {
@@ -134,6 +153,33 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
                 fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
     }
   }
+  return found;
+}
+
+// What went wrong in a round trip that no step refused.
+std::string round_trip_problems(const exchange::RoundTripReport& report) {
+  std::vector<std::string> problems;
+  if (!report.pointer_identity)
+    problems.push_back("the imported data pointer is not the allocation's (a copy?)");
+  if (!report.device_id_matches) {
+    problems.push_back(
+        fmt::format("device_id is not {}, the root index", report.expected_device_id));
+  }
+  if (report.mismatches > 0) {
+    problems.push_back(fmt::format("{} of {} elements differ, the first at logical index {}",
+                                   report.mismatches, report.elements_checked,
+                                   report.first_mismatch.value_or(0)));
+  }
+  if (!report.deleter_released_allocation)
+    problems.push_back("the deleter did not release the allocation");
+  return fmt::format("{}", fmt::join(problems, "; "));
+}
+
+CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
+                               const MatrixTensor& tensor) {
+  exchange::RoundTripReport report =
+      exchange::run_round_trip(runtime, round_trip_request(device, tensor));
+  CaseFindings found = round_trip_findings(report);
   if (report.ok()) {
     return found.result(
         "", fmt::format("{} elements read back in logical order from data 0x{:x} (zero copy), "
@@ -145,25 +191,9 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
   for (const std::string& id : report.refusal_rule_ids) {
     result.add_finding({id, catalog_severity(id), report.refusal});
   }
-  if (report.refused_at) {
-    result.message = fmt::format("{} refused the tensor: {}", *report.refused_at, report.refusal);
-  } else {
-    std::vector<std::string> problems;
-    if (!report.pointer_identity)
-      problems.push_back("the imported data pointer is not the allocation's (a copy?)");
-    if (!report.device_id_matches) {
-      problems.push_back(
-          fmt::format("device_id is not {}, the root index", report.expected_device_id));
-    }
-    if (report.mismatches > 0) {
-      problems.push_back(fmt::format("{} of {} elements differ, the first at logical index {}",
-                                     report.mismatches, report.elements_checked,
-                                     report.first_mismatch.value_or(0)));
-    }
-    if (!report.deleter_released_allocation)
-      problems.push_back("the deleter did not release the allocation");
-    result.message = fmt::format("{}", fmt::join(problems, "; "));
-  }
+  result.message = report.refused_at ? fmt::format("{} refused the tensor: {}", *report.refused_at,
+                                                   report.refusal)
+                                     : round_trip_problems(report);
   // A failure without an error of the rules is the round trip's own.
   if (outcome_of(result.findings) != Outcome::fail) {
     result.add_finding({{}, rules::Severity::error, result.message});
@@ -174,28 +204,10 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
 }  // namespace
 
 std::vector<CaseSpec> LiveCaseSource::cases() {
-  std::vector<CaseSpec> cases;
   OwnerAnswerBlocks blocks(runtime_());
-  for (const runtime::PlatformInfo& platform : runtime_().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      add_live_device_cases(root, true, true, blocks, cases);
-      for (const DeviceInfo& sub : root.sub_devices) {
-        add_live_device_cases(sub, false, runtime_().default_context_holds(sub.ref), blocks, cases);
-      }
-      if (root.usm) {
-        for (const NegativeCase& negative : negative_cases()) {
-          cases.push_back(
-              {fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
-               "live",
-               root.selector_name,
-               {std::string(negative.rule_id)},
-               std::make_shared<const LiveCase>(LiveCase::What::negative, MatrixTensor{},
-                                                std::string(negative.name))});
-        }
-      }
-    }
-  }
-  return cases;
+  LiveCaseList list(runtime_(), blocks);
+  walk_live_matrix(runtime_().inventory(), kReadOnlyVersions, list);
+  return std::move(list.cases);
 }
 
 CaseResult LiveCaseSource::run(const CaseSpec& spec) {

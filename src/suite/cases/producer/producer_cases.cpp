@@ -68,43 +68,41 @@ CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
                      std::make_shared<const LifetimeCase>(tensor));
 }
 
-void add_producer_device_cases(const DeviceInfo& device, bool full_matrix,
-                               const OwnerAnswerBlocks& blocks, std::vector<CaseSpec>& cases) {
-  if (!device.usm) {
+// The producer cases, in the order the walk of the matrix visits them: a
+// case per tensor, a not-supported case where USM or a kind is missing, and
+// both structs' lifetime cases after each kind of a root device.
+class ProducerCaseList final : public LiveMatrixVisitor {
+ public:
+  explicit ProducerCaseList(const OwnerAnswerBlocks& blocks) : blocks_(blocks) {}
+
+  void no_usm(const DeviceInfo& device) override {
     cases.push_back(plugin_not_supported_case(fmt::format("producer/{}/usm", device.selector_name),
                                               "producer", device.selector_name,
                                               "the device has no cl_intel_unified_shared_memory"));
-    return;
   }
-  for (UsmKind kind : kLiveKinds) {
-    if (!kind_supported(device, kind)) {
-      cases.push_back(plugin_not_supported_case(
-          fmt::format("producer/{}/{}", device.selector_name, facts::to_string(kind)), "producer",
-          device.selector_name,
-          fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
-      continue;
-    }
-    if (!full_matrix) {
-      // A sub-device proves that the library names its parent: one case a kind.
-      cases.push_back(produce_case(device, {kind, "float32", "C", "1.3", false}, blocks));
-      continue;
-    }
-    for (const char* dtype : kLiveDtypes) {
-      for (const char* layout : kLiveLayouts) {
-        for (const char* version : kLiveVersions) {
-          cases.push_back(produce_case(device, {kind, dtype, layout, version, false}, blocks));
-        }
-      }
-      // Below 1.0 no flag can carry READ_ONLY: the library should decline.
-      cases.push_back(produce_case(device, {kind, dtype, "C", "0.8", true}, blocks));
-      cases.push_back(produce_case(device, {kind, dtype, "C", "1.0", true}, blocks));
-      cases.push_back(produce_case(device, {kind, dtype, "C", "1.3", true}, blocks));
-    }
+  void kind_unsupported(const DeviceInfo& device, UsmKind kind) override {
+    cases.push_back(plugin_not_supported_case(
+        fmt::format("producer/{}/{}", device.selector_name, facts::to_string(kind)), "producer",
+        device.selector_name,
+        fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
+  }
+  void tensor(const DeviceInfo& device, const MatrixTensor& tensor) override {
+    cases.push_back(produce_case(device, tensor, blocks_));
+  }
+  void full_kind_done(const DeviceInfo& device, UsmKind kind) override {
     // Both structs: a legacy and a versioned one.
     cases.push_back(lifetime_case(device, {kind, "float32", "C", "0.8", false}));
     cases.push_back(lifetime_case(device, {kind, "float32", "C", "1.3", false}));
   }
-}
+
+  std::vector<CaseSpec> cases;
+
+ private:
+  const OwnerAnswerBlocks& blocks_;
+};
+
+// Below 1.0 no flag can carry READ_ONLY: the library should decline.
+constexpr const char* kReadOnlyVersions[] = {"0.8", "1.0", "1.3"};
 
 // The declared dtype, shape and flags against the request; the pattern
 // comparison needs the first two to mean anything.
@@ -233,17 +231,10 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
 }  // namespace
 
 std::vector<CaseSpec> ProducerCaseSource::cases() {
-  std::vector<CaseSpec> cases;
   OwnerAnswerBlocks blocks(runtime());
-  for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      add_producer_device_cases(root, true, blocks, cases);
-      for (const DeviceInfo& sub : root.sub_devices) {
-        add_producer_device_cases(sub, false, blocks, cases);
-      }
-    }
-  }
-  return cases;
+  ProducerCaseList list(blocks);
+  walk_live_matrix(runtime().inventory(), kReadOnlyVersions, list);
+  return std::move(list.cases);
 }
 
 CaseResult ProducerCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
