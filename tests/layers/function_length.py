@@ -28,15 +28,6 @@ ALLOWED = {
     ("cli/check_command.cpp", "add_check_command"),
 }
 
-# TEMPORARY (issue 24): suite/gate/ and report/formats/ are being rewritten
-# on another branch, which splits these; the integrator empties this set when
-# merging it. Nothing outside those two folders may be added here.
-PENDING = {
-    ("report/formats/check_report.cpp", "check_run_to_junit"),
-    ("suite/gate/check_plan.cpp", "run_check"),
-}
-PENDING_FOLDERS = ("suite/gate/", "report/formats/")
-
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cc", ".c")
 KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype",
             "alignof", "noexcept", "static_assert", "requires"}
@@ -262,13 +253,10 @@ def too_long(src):
     return found
 
 
-def problems(src, allowed=None, pending=None):
-    """What fails: a function over MAX_LINES not allowed, an entry of ALLOWED
-    or PENDING that names no function over the limit any more, and a
-    PENDING entry outside the folders it is for."""
-    allowed = ALLOWED if allowed is None else allowed
-    pending = PENDING if pending is None else pending
-    listed = allowed | pending
+def problems(src, allowed=None):
+    """What fails: a function over MAX_LINES not allowed, and an entry of
+    ALLOWED that names no function over the limit any more."""
+    listed = ALLOWED if allowed is None else allowed
     found, seen = [], set()
     for relative, line, name, length in too_long(src):
         if (relative, name) in listed:
@@ -279,9 +267,6 @@ def problems(src, allowed=None, pending=None):
     for relative, name in sorted(listed - seen):
         found.append(f"{relative}: {name} is listed in function_length.py but is no longer "
                      f"over {MAX_LINES} lines; remove it from the list")
-    for relative, name in sorted(pending):
-        if not relative.startswith(PENDING_FOLDERS):
-            found.append(f"{relative}: {name} is PENDING outside {', '.join(PENDING_FOLDERS)}")
     return found
 
 
@@ -295,7 +280,7 @@ def main(argv):
         print(f"function_length: {len(found)} problem(s)", file=sys.stderr)
         return 1
     print(f"function_length: no function over {MAX_LINES} lines "
-          f"({len(ALLOWED)} table(s) allowed, {len(PENDING)} pending)")
+          f"({len(ALLOWED)} table(s) allowed)")
     return 0
 
 
