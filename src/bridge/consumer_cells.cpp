@@ -10,6 +10,7 @@
 #include "matrix/live_matrix.hpp"
 #include "report/rules_report.hpp"
 #include "rules/rule_ids.hpp"
+#include "runtime/selection.hpp"
 
 namespace dlpack_usm::bridge {
 namespace {
@@ -61,10 +62,10 @@ ordered_json classes_json() {
 }  // namespace
 
 runtime::Runtime& offer_runtime(std::string* name) {
-  std::string why;
-  runtime::Runtime* sycl = runtime::sycl_runtime_or_null(&why);
-  if (name != nullptr) *name = sycl != nullptr ? "sycl" : "opencl";
-  return sycl != nullptr ? *sycl : runtime::opencl_runtime();
+  runtime::SelectedRuntime found = runtime::find_runtime(
+      {runtime::RuntimeChoice::automatic, runtime::LibrariesUnderTest::sycl_handles});
+  if (name != nullptr) *name = found.name;
+  return *found.runtime;
 }
 
 ordered_json consumer_matrix_json() {

@@ -14,7 +14,7 @@
 #include "exchange/capsule_save.hpp"
 #include "exchange/round_trip.hpp"
 #include "report/exchange_report.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 
 namespace dlpack_usm::cli {
 namespace {

@@ -13,7 +13,7 @@
 #include "report/cuda_inventory_report.hpp"
 #include "report/inventory_report.hpp"
 #include "runtime/owner_probe.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 
 namespace dlpack_usm::cli {
 

@@ -11,7 +11,7 @@
 #include "build_info.hpp"
 #include "common/error.hpp"
 #include "common/sha256.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 #include "suite/cases/consumer/consumer_cases.hpp"
 #include "suite/cases/live/live_cases.hpp"
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"
