@@ -60,16 +60,24 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
   return shape;
 }
 
-dl::Release parse_release(const std::string& text) {
-  std::size_t dot = text.find('.');
-  if (dot == std::string::npos)
+// --max-version MAJOR.MINOR, nothing after it; the usage error names the
+// part that is wrong.
+dl::Release parse_max_version(const std::string& text) {
+  using Problem = dl::ReleaseText::Problem;
+  dl::ReleaseText read = dl::parse_release(text);
+  if (read.problem == Problem::no_dot) {
     fail_usage(fmt::format("--max-version '{}' is not MAJOR.MINOR", text));
-  std::int64_t major = parse_integer(std::string_view(text).substr(0, dot), "--max-version major");
-  std::int64_t minor = parse_integer(std::string_view(text).substr(dot + 1), "--max-version minor");
-  if (major < 0 || minor < 0 || major > UINT32_MAX || minor > UINT32_MAX) {
+  }
+  if (read.problem == Problem::major_not_integer) {
+    fail_usage(fmt::format("--max-version major '{}' is not an integer", read.major));
+  }
+  if (read.problem == Problem::minor_not_integer || !read.rest.empty()) {
+    fail_usage(fmt::format("--max-version minor '{}' is not an integer", read.minor));
+  }
+  if (read.problem == Problem::out_of_range) {
     fail_usage(fmt::format("--max-version '{}' is out of range", text));
   }
-  return dl::Release{static_cast<std::uint32_t>(major), static_cast<std::uint32_t>(minor)};
+  return *read.release;
 }
 
 // The device named by --device (and --sub-device), or the first device with
@@ -137,7 +145,7 @@ exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
   if (!order)
     fail_usage(fmt::format("--order '{}' is not C, F, strided, offset or negative", options.order));
   request.order = *order;
-  request.options.max_version = parse_release(options.max_version);
+  request.options.max_version = parse_max_version(options.max_version);
   request.options.read_only = options.read_only;
   return request;
 }
