@@ -86,10 +86,8 @@ const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
                                           const ExchangeOptions& options) {
   const runtime::DeviceInfo* device = nullptr;
   if (options.device.empty()) {
-    for (const runtime::PlatformInfo& platform : inventory.platforms) {
-      for (const runtime::DeviceInfo& root : platform.devices) {
-        if (device == nullptr && root.usm) device = &root;
-      }
+    for (const auto& [platform, root] : inventory.roots()) {
+      if (device == nullptr && root.usm) device = &root;
     }
     if (device == nullptr) {
       fail_environment(fmt::format("no {} device can allocate USM", inventory.backend),

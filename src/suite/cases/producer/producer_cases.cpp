@@ -235,12 +235,10 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
 std::vector<CaseSpec> ProducerCaseSource::cases() {
   std::vector<CaseSpec> cases;
   OwnerAnswerBlocks blocks(runtime());
-  for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      add_producer_device_cases(root, true, blocks, cases);
-      for (const DeviceInfo& sub : root.sub_devices) {
-        add_producer_device_cases(sub, false, blocks, cases);
-      }
+  for (const auto& [platform, root] : runtime().inventory().roots()) {
+    add_producer_device_cases(root, true, blocks, cases);
+    for (const DeviceInfo& sub : root.sub_devices) {
+      add_producer_device_cases(sub, false, blocks, cases);
     }
   }
   return cases;
