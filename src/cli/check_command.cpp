@@ -314,7 +314,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
 
 }  // namespace
 
-void add_check_command(CLI::App& app, Outcome& outcome) {
+void add_check_command(CLI::App& app, Invocation& invocation) {
   auto args = std::make_shared<CheckArguments>();
   auto* command = app.add_subcommand(
       "check", "Run the conformance vectors and the live cases on every USM device: the CI gate");
@@ -376,17 +376,17 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       ->group("");
   command->add_option("--runner-pid", args->runner_pid, "Internal: the run this worker belongs to")
       ->group("");
-  command->callback([args, &outcome] {
+  command->callback([args, &invocation] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
     if (!args->run_case.empty()) {
-      outcome.exit_code = run_child(*args);
+      invocation.exit_code = run_child(*args);
       return;
     }
     if (args->probe_plugins) {
-      outcome.exit_code = run_probe(*args);
+      invocation.exit_code = run_probe(*args);
       return;
     }
-    outcome.exit_code = run_gate(*args, outcome.command_line);
+    invocation.exit_code = run_gate(*args, invocation.command_line);
   });
 }
 

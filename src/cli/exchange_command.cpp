@@ -148,7 +148,7 @@ exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
   return request;
 }
 
-void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
+void run_exchange(const ExchangeOptions& options, Invocation& invocation) {
   // Parse everything before touching a device, so usage errors come first.
   exchange::RoundTripRequest request = make_request(options);
   if (!options.save.empty()) resolve_output(options.save, "--save");
@@ -169,12 +169,12 @@ void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
       print_warning(fmt::format("nothing saved to {}: export was refused", options.save));
     }
   }
-  outcome.exit_code = static_cast<int>(report::decide_exit_code(report));
+  invocation.exit_code = static_cast<int>(report::decide_exit_code(report));
 }
 
 }  // namespace
 
-void add_exchange_command(CLI::App& app, Outcome& outcome) {
+void add_exchange_command(CLI::App& app, Invocation& invocation) {
   auto* command = app.add_subcommand(
       "exchange",
       "Allocate USM on a device, fill it, export it as DLPack, import it back and verify the "
@@ -212,7 +212,7 @@ void add_exchange_command(CLI::App& app, Outcome& outcome) {
                       "capsule file");
   command->add_flag("--json", options->json, "Print one JSON document instead of the steps");
   add_runtime_option(command, &options->runtime);
-  command->callback([options, &outcome] { run_exchange(*options, outcome); });
+  command->callback([options, &invocation] { run_exchange(*options, invocation); });
 }
 
 }  // namespace dlpack_usm::cli
