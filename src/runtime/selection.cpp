@@ -21,7 +21,7 @@ std::string sycl_description() {
                      library->path, library->found_by);
 }
 
-SyclAvailability probe_sycl() {
+SyclAvailability sycl_on_this_machine() {
   SyclAvailability sycl;
   sycl.loads = sycl_runtime_or_null(&sycl.why_not) != nullptr;
   if (sycl.loads) sycl.description = sycl_description();
@@ -65,7 +65,7 @@ RuntimeDecision decide_runtime(const RuntimeRequest& request,
 }
 
 SelectedRuntime find_runtime(const RuntimeRequest& request) {
-  RuntimeDecision decision = decide_runtime(request, probe_sycl);
+  RuntimeDecision decision = decide_runtime(request, sycl_on_this_machine);
   Runtime* runtime = decision.name == "sycl" ? sycl_runtime_or_null(nullptr) : &opencl_runtime();
   return {std::move(decision), runtime};
 }

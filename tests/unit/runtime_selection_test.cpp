@@ -40,25 +40,24 @@ TEST(RuntimeSelection, ParsesTheThreeChoicesAndNothingElse) {
   EXPECT_EQ(parse_runtime_choice(""), std::nullopt);
 }
 
-TEST(RuntimeSelection, OpenClIsTakenWithoutAskingSycl) {
-  for (LibrariesUnderTest libraries : {LibrariesUnderTest::none, LibrariesUnderTest::opencl_handles,
-                                       LibrariesUnderTest::sycl_handles}) {
-    FakeSycl sycl;
-    RuntimeDecision decision = decide(RuntimeChoice::opencl, libraries, sycl);
-    EXPECT_EQ(decision.name, "opencl");
-    EXPECT_EQ(decision.note, "");
-    EXPECT_EQ(sycl.probes, 0);
-  }
-}
-
-TEST(RuntimeSelection, SyclIsTakenSilentlyWhereItLoads) {
-  for (LibrariesUnderTest libraries : {LibrariesUnderTest::none, LibrariesUnderTest::opencl_handles,
-                                       LibrariesUnderTest::sycl_handles}) {
-    FakeSycl sycl;
-    RuntimeDecision decision = decide(RuntimeChoice::sycl, libraries, sycl);
-    EXPECT_EQ(decision.name, "sycl");
-    EXPECT_EQ(decision.note, "");
-    EXPECT_EQ(sycl.probes, 1);
+// An explicit choice is taken silently, whoever takes the handles; OpenCL
+// without asking SYCL at all.
+TEST(RuntimeSelection, AnExplicitChoiceIsTakenSilently) {
+  struct Row {
+    RuntimeChoice choice;
+    const char* name;
+    int probes;
+  };
+  for (Row row : {Row{RuntimeChoice::opencl, "opencl", 0}, Row{RuntimeChoice::sycl, "sycl", 1}}) {
+    for (LibrariesUnderTest libraries :
+         {LibrariesUnderTest::none, LibrariesUnderTest::opencl_handles,
+          LibrariesUnderTest::sycl_handles}) {
+      FakeSycl sycl;
+      RuntimeDecision decision = decide(row.choice, libraries, sycl);
+      EXPECT_EQ(decision.name, row.name);
+      EXPECT_EQ(decision.note, "");
+      EXPECT_EQ(sycl.probes, row.probes) << row.name;
+    }
   }
 }
 
