@@ -111,12 +111,10 @@ class CountingRuntime final : public runtime::Runtime {
 
 const runtime::DeviceInfo& pick_device(const runtime::Inventory& inventory,
                                        const std::string& name) {
-  for (const runtime::PlatformInfo& platform : inventory.platforms) {
-    for (const runtime::DeviceInfo& root : platform.devices) {
-      if ((name.empty() || root.selector_name == name) && root.usm) return root;
-      for (const runtime::DeviceInfo& sub : root.sub_devices) {
-        if (!name.empty() && sub.selector_name == name && sub.usm) return sub;
-      }
+  for (const auto& [platform, root] : inventory.roots()) {
+    if ((name.empty() || root.selector_name == name) && root.usm) return root;
+    for (const runtime::DeviceInfo& sub : root.sub_devices) {
+      if (!name.empty() && sub.selector_name == name && sub.usm) return sub;
     }
   }
   fail_environment(name.empty() ? std::string("no OpenCL device has USM")

@@ -44,23 +44,19 @@ Column start(const std::string& name) {
 
 std::vector<std::string> device_lines(const runtime::Inventory& inventory) {
   std::vector<std::string> lines;
-  for (const runtime::PlatformInfo& platform : inventory.platforms) {
-    for (const runtime::DeviceInfo& root : platform.devices) {
-      lines.push_back(fmt::format("{} {} ({}{})", root.dlpack_device_id(), root.selector_name,
-                                  root.name, root.usm ? "" : ", no USM"));
-      for (const runtime::DeviceInfo& sub : root.sub_devices) {
-        lines.push_back(fmt::format("  ({}) {}", sub.dlpack_device_id(), sub.selector_name));
-      }
+  for (const auto& [platform, root] : inventory.roots()) {
+    lines.push_back(fmt::format("{} {} ({}{})", root.dlpack_device_id(), root.selector_name,
+                                root.name, root.usm ? "" : ", no USM"));
+    for (const runtime::DeviceInfo& sub : root.sub_devices) {
+      lines.push_back(fmt::format("  ({}) {}", sub.dlpack_device_id(), sub.selector_name));
     }
   }
   return lines;
 }
 
 const runtime::DeviceInfo* first_usm_root(const runtime::Inventory& inventory) {
-  for (const runtime::PlatformInfo& platform : inventory.platforms) {
-    for (const runtime::DeviceInfo& root : platform.devices) {
-      if (root.usm) return &root;
-    }
+  for (const auto& [platform, root] : inventory.roots()) {
+    if (root.usm) return &root;
   }
   return nullptr;
 }

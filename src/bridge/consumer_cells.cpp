@@ -10,6 +10,7 @@
 #include "matrix/live_matrix.hpp"
 #include "report/rules_report.hpp"
 #include "rules/rule_ids.hpp"
+#include "runtime/selection.hpp"
 
 namespace dlpack_usm::bridge {
 namespace {
@@ -61,36 +62,34 @@ ordered_json classes_json() {
 }  // namespace
 
 runtime::Runtime& offer_runtime(std::string* name) {
-  std::string why;
-  runtime::Runtime* sycl = runtime::sycl_runtime_or_null(&why);
-  if (name != nullptr) *name = sycl != nullptr ? "sycl" : "opencl";
-  return sycl != nullptr ? *sycl : runtime::opencl_runtime();
+  runtime::SelectedRuntime found = runtime::find_runtime(
+      {runtime::RuntimeChoice::automatic, runtime::LibrariesUnderTest::sycl_handles});
+  if (name != nullptr) *name = found.name;
+  return *found.runtime;
 }
 
 ordered_json consumer_matrix_json() {
   std::string runtime_name;
   runtime::Runtime& runtime = offer_runtime(&runtime_name);
   ordered_json devices = ordered_json::array();
-  for (const runtime::PlatformInfo& platform : runtime.inventory().platforms) {
-    for (const runtime::DeviceInfo& root : platform.devices) {
-      if (!root.usm) continue;
-      ordered_json kinds = ordered_json::array();
-      for (UsmKind kind : suite::kLiveKinds) {
-        if (suite::kind_supported(root, kind)) kinds.push_back(facts::to_string(kind));
-      }
-      ordered_json first = nullptr;
-      for (UsmKind kind : kFirstKindOrder) {
-        if (suite::kind_supported(root, kind)) {
-          first = facts::to_string(kind);
-          break;
-        }
-      }
-      if (first.is_null()) continue;
-      devices.push_back({{"name", root.selector_name},
-                         {"device_id", root.dlpack_device_id()},
-                         {"kinds", kinds},
-                         {"first_kind", first}});
+  for (const auto& [platform, root] : runtime.inventory().roots()) {
+    if (!root.usm) continue;
+    ordered_json kinds = ordered_json::array();
+    for (UsmKind kind : suite::kLiveKinds) {
+      if (suite::kind_supported(root, kind)) kinds.push_back(facts::to_string(kind));
     }
+    ordered_json first = nullptr;
+    for (UsmKind kind : kFirstKindOrder) {
+      if (suite::kind_supported(root, kind)) {
+        first = facts::to_string(kind);
+        break;
+      }
+    }
+    if (first.is_null()) continue;
+    devices.push_back({{"name", root.selector_name},
+                       {"device_id", root.dlpack_device_id()},
+                       {"kinds", kinds},
+                       {"first_kind", first}});
   }
   ordered_json cells = ordered_json::array();
   for (const OfferedShape& shape : suite::version_axis()) {

@@ -15,9 +15,10 @@
 
 namespace dlpack_usm::bridge {
 
-// The runtime the consumer offers use: SYCL (dpctl's C interface) where it
-// loads, so that a SYCL consumer in the same process shares its default
-// contexts; the OpenCL runtime otherwise. `name` is "sycl" or "opencl".
+// The runtime the consumer offers use: what --runtime auto chooses for a
+// consumer that takes SYCL's handles (runtime/selection.hpp), so that a SYCL
+// consumer in the same process shares its default contexts: SYCL where
+// dpctl's C interface loads, OpenCL otherwise. `name` is "sycl" or "opencl".
 runtime::Runtime& offer_runtime(std::string* name = nullptr);
 
 // {"runtime", "devices": [{"name", "device_id", "kinds", "first_kind"}],

@@ -1,7 +1,6 @@
 #include "bridge/consumer_offer.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -99,13 +98,11 @@ std::string hex(const std::byte* bytes, std::size_t size) {
   return text;
 }
 
-dl::Release parse_release(const std::string& text) {
-  unsigned major = 0;
-  unsigned minor = 0;
-  if (std::sscanf(text.c_str(), "%u.%u", &major, &minor) != 2) {
-    fail_usage(fmt::format("version '{}' is not MAJOR.MINOR", text));
-  }
-  return {major, minor};
+// The request's "version": MAJOR.MINOR; what follows it is ignored.
+dl::Release request_version(const std::string& text) {
+  std::optional<dl::Release> release = dl::parse_release(text).release;
+  if (!release) fail_usage(fmt::format("version '{}' is not MAJOR.MINOR", text));
+  return *release;
 }
 
 // Offers `shape` in 256-byte aligned host memory as a kDLCPU tensor, broken
@@ -357,7 +354,7 @@ void* offer_cell(const nlohmann::json& request, ordered_json& info) {
   CellOffer cell;
   cell.shape = find_cell(request.at("cell").get<std::string>(), cell.valid);
   cell.memory = request.value("memory", std::string("cpu"));
-  dl::Release asked = parse_release(request.value("version", dl::to_string(dl::kModelRelease)));
+  dl::Release asked = request_version(request.value("version", dl::to_string(dl::kModelRelease)));
   if (asked < dl::Release{1, 0}) asked = dl::kLastLegacyRelease;
   cell.version = std::min(asked, cell.shape.version);
   bool consumer_too_old = false;

@@ -22,7 +22,7 @@
 namespace dlpack_usm::cli {
 namespace {
 
-void add_dump(CLI::App& capsule, Outcome& outcome) {
+void add_dump(CLI::App& capsule, Invocation& invocation) {
   auto* command = capsule.add_subcommand(
       "dump",
       "Print every field of every tensor of a capsule file, with names for enum values "
@@ -32,7 +32,7 @@ void add_dump(CLI::App& capsule, Outcome& outcome) {
   command->add_option("FILE", *file, "Capsule file (JSON object, array of objects, or JSON lines)")
       ->required();
   command->add_flag("--json", *json, "Print one JSON document instead of text");
-  command->callback([&outcome, file, json] {
+  command->callback([&invocation, file, json] {
     // Tensor by tensor, each written as soon as it is read: a large file is
     // never held (capsule::for_each_capsule_tensor).
     std::optional<report::JsonStreamPrinter> document;
@@ -55,7 +55,7 @@ void add_dump(CLI::App& capsule, Outcome& outcome) {
       document->end_list();
       document->finish();
     }
-    outcome.exit_code = static_cast<int>(ExitCode::ok);
+    invocation.exit_code = static_cast<int>(ExitCode::ok);
   });
 }
 
@@ -106,7 +106,7 @@ int check_files(const std::vector<std::string>& files, bool json, bool strict) {
   return exit_code;
 }
 
-void add_check(CLI::App& capsule, Outcome& outcome) {
+void add_check(CLI::App& capsule, Invocation& invocation) {
   auto* command = capsule.add_subcommand(
       "check", "Run the rule catalog on every tensor of the capsule files and print the findings");
   auto files = std::make_shared<std::vector<std::string>>();
@@ -115,18 +115,19 @@ void add_check(CLI::App& capsule, Outcome& outcome) {
   command->add_option("FILE", *files, "Capsule files")->required();
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->add_flag("--strict", *strict, "Fail (exit 1) on warnings as well as on errors");
-  command->callback(
-      [&outcome, files, json, strict] { outcome.exit_code = check_files(*files, *json, *strict); });
+  command->callback([&invocation, files, json, strict] {
+    invocation.exit_code = check_files(*files, *json, *strict);
+  });
 }
 
 }  // namespace
 
-void add_capsule_command(CLI::App& app, Outcome& outcome) {
+void add_capsule_command(CLI::App& app, Invocation& invocation) {
   auto* capsule = app.add_subcommand(
       "capsule", "Read capsule files (DLPack tensors written down as JSON): dump or check them");
   capsule->require_subcommand(1);
-  add_dump(*capsule, outcome);
-  add_check(*capsule, outcome);
+  add_dump(*capsule, invocation);
+  add_check(*capsule, invocation);
 }
 
 }  // namespace dlpack_usm::cli

@@ -28,7 +28,7 @@
 #include "plugin/plugin_spec.hpp"
 #include "report/formats/check_report.hpp"
 #include "runtime/contained_call.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 #include "suite/cases/consumer/consumer_cases.hpp"
 #include "suite/cases/plugin/plugin_probe.hpp"
 #include "suite/cases/registry.hpp"
@@ -77,6 +77,15 @@ std::vector<plugin::PluginSpec> plugin_specs(const CheckArguments& args) {
     specs.push_back(std::move(spec));
   }
   return specs;
+}
+
+// The libraries under test are probed on the runtime chosen, so their plugin
+// ABI is unknown when it is chosen: any may be ABI 1, which hands out OpenCL
+// handles only (dlpack-usm-plugin(7)).
+runtime::LibrariesUnderTest libraries_under_test(const CheckArguments& args) {
+  return args.producer.empty() && args.consumer.empty()
+             ? runtime::LibrariesUnderTest::none
+             : runtime::LibrariesUnderTest::opencl_handles;
 }
 
 // --require names features of the consumer cases: refused without
@@ -160,8 +169,9 @@ int run_child(const CheckArguments& args) {
   // Before any library is loaded: the channel moves out of its way.
   suite::ResultChannel channel = suite::ResultChannel::take_inherited();
   suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
-  int status = suite::run_cases_in_child(channel, sources, args.run_case,
-                                         [&args] { start_runtime(args.runtime, true); });
+  int status = suite::run_cases_in_child(channel, sources, args.run_case, [&args] {
+    start_runtime(args.runtime, libraries_under_test(args), true);
+  });
   suite::reap_worker_leftovers();
   return status;
 }
@@ -170,7 +180,7 @@ int run_child(const CheckArguments& args) {
 int run_probe(const CheckArguments& args) {
   if (!suite::contain_worker(args.runner_pid)) return 1;
   suite::ResultChannel channel = suite::ResultChannel::take_inherited();
-  start_runtime(args.runtime, true);
+  start_runtime(args.runtime, libraries_under_test(args), true);
   int status = suite::describe_plugins_in_child(channel, plugin_specs(args));
   suite::reap_worker_leftovers();
   return status;
@@ -252,19 +262,6 @@ std::chrono::milliseconds plugin_probe_deadline(std::chrono::milliseconds case_t
   return runtime::probe_deadline(std::max(case_timeout, std::chrono::milliseconds(30000)));
 }
 
-// auto for a library under test: plugin ABI 1 hands a library OpenCL
-// handles, so such a run stays on OpenCL unless --runtime sycl asks for the
-// SYCL handles of plugin ABI 2 (dlpack-usm-plugin(7)).
-std::string gate_runtime(const CheckArguments& args) {
-  if (args.runtime != "auto" || (args.producer.empty() && args.consumer.empty())) {
-    return args.runtime;
-  }
-  print_note(
-      "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
-      "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)");
-  return "opencl";
-}
-
 int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
   // From here on a stop signal ends the run with its report, wherever it
   // comes: starting the runtime, probing the libraries, running the cases.
@@ -276,7 +273,8 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
                "choose one");
   }
-  const runtime::Inventory& inventory = start_runtime(gate_runtime(args)).inventory();
+  const runtime::Inventory& inventory =
+      start_runtime(args.runtime, libraries_under_test(args)).inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
@@ -327,7 +325,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
 
 }  // namespace
 
-void add_check_command(CLI::App& app, Outcome& outcome) {
+void add_check_command(CLI::App& app, Invocation& invocation) {
   auto args = std::make_shared<CheckArguments>();
   auto* command = app.add_subcommand(
       "check", "Run the conformance vectors and the live cases on every USM device: the CI gate");
@@ -389,17 +387,17 @@ void add_check_command(CLI::App& app, Outcome& outcome) {
       ->group("");
   command->add_option("--runner-pid", args->runner_pid, "Internal: the run this worker belongs to")
       ->group("");
-  command->callback([args, &outcome] {
+  command->callback([args, &invocation] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
     if (!args->run_case.empty()) {
-      outcome.exit_code = run_child(*args);
+      invocation.exit_code = run_child(*args);
       return;
     }
     if (args->probe_plugins) {
-      outcome.exit_code = run_probe(*args);
+      invocation.exit_code = run_probe(*args);
       return;
     }
-    outcome.exit_code = run_gate(*args, outcome.command_line);
+    invocation.exit_code = run_gate(*args, invocation.command_line);
   });
 }
 

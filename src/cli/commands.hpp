@@ -1,6 +1,6 @@
 // Every subcommand registers itself on the CLI11 app through one of these.
-// A command's callback stores its exit code in `Outcome`; errors it cannot
-// handle are thrown as dlpack_usm::Error and reported by main().
+// A command's callback stores its exit code in the `Invocation`; errors it
+// cannot handle are thrown as dlpack_usm::Error and reported by main().
 #pragma once
 
 #include <string>
@@ -10,16 +10,18 @@
 
 namespace dlpack_usm::cli {
 
-struct Outcome {
+// One run of the tool: the command line it was given, and the exit code
+// its command leaves for main() to return.
+struct Invocation {
   int exit_code = 0;
   std::vector<std::string> command_line;  // as typed, for reports
 };
 
-void add_list_devices_command(CLI::App& app, Outcome& outcome);
-void add_exchange_command(CLI::App& app, Outcome& outcome);
-void add_rules_command(CLI::App& app, Outcome& outcome);
-void add_check_command(CLI::App& app, Outcome& outcome);
-void add_capsule_command(CLI::App& app, Outcome& outcome);
-void add_report_command(CLI::App& app, Outcome& outcome);
+void add_list_devices_command(CLI::App& app, Invocation& invocation);
+void add_exchange_command(CLI::App& app, Invocation& invocation);
+void add_rules_command(CLI::App& app, Invocation& invocation);
+void add_check_command(CLI::App& app, Invocation& invocation);
+void add_capsule_command(CLI::App& app, Invocation& invocation);
+void add_report_command(CLI::App& app, Invocation& invocation);
 
 }  // namespace dlpack_usm::cli

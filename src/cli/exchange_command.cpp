@@ -14,7 +14,7 @@
 #include "exchange/capsule_save.hpp"
 #include "exchange/round_trip.hpp"
 #include "report/exchange_report.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 
 namespace dlpack_usm::cli {
 namespace {
@@ -60,16 +60,24 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
   return shape;
 }
 
-dl::Release parse_release(const std::string& text) {
-  std::size_t dot = text.find('.');
-  if (dot == std::string::npos)
+// --max-version MAJOR.MINOR, nothing after it; the usage error names the
+// part that is wrong.
+dl::Release parse_max_version(const std::string& text) {
+  using Problem = dl::ReleaseText::Problem;
+  dl::ReleaseText read = dl::parse_release(text);
+  if (read.problem == Problem::no_dot) {
     fail_usage(fmt::format("--max-version '{}' is not MAJOR.MINOR", text));
-  std::int64_t major = parse_integer(std::string_view(text).substr(0, dot), "--max-version major");
-  std::int64_t minor = parse_integer(std::string_view(text).substr(dot + 1), "--max-version minor");
-  if (major < 0 || minor < 0 || major > UINT32_MAX || minor > UINT32_MAX) {
+  }
+  if (read.problem == Problem::major_not_integer) {
+    fail_usage(fmt::format("--max-version major '{}' is not an integer", read.major));
+  }
+  if (read.problem == Problem::minor_not_integer || !read.rest.empty()) {
+    fail_usage(fmt::format("--max-version minor '{}' is not an integer", read.minor));
+  }
+  if (read.problem == Problem::out_of_range) {
     fail_usage(fmt::format("--max-version '{}' is out of range", text));
   }
-  return dl::Release{static_cast<std::uint32_t>(major), static_cast<std::uint32_t>(minor)};
+  return *read.release;
 }
 
 // The device named by --device (and --sub-device), or the first device with
@@ -78,10 +86,8 @@ const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
                                           const ExchangeOptions& options) {
   const runtime::DeviceInfo* device = nullptr;
   if (options.device.empty()) {
-    for (const runtime::PlatformInfo& platform : inventory.platforms) {
-      for (const runtime::DeviceInfo& root : platform.devices) {
-        if (device == nullptr && root.usm) device = &root;
-      }
+    for (const auto& [platform, root] : inventory.roots()) {
+      if (device == nullptr && root.usm) device = &root;
     }
     if (device == nullptr) {
       fail_environment(fmt::format("no {} device can allocate USM", inventory.backend),
@@ -137,12 +143,12 @@ exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
   if (!order)
     fail_usage(fmt::format("--order '{}' is not C, F, strided, offset or negative", options.order));
   request.order = *order;
-  request.options.max_version = parse_release(options.max_version);
+  request.options.max_version = parse_max_version(options.max_version);
   request.options.read_only = options.read_only;
   return request;
 }
 
-void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
+void run_exchange(const ExchangeOptions& options, Invocation& invocation) {
   // Parse everything before touching a device, so usage errors come first.
   exchange::RoundTripRequest request = make_request(options);
   if (!options.save.empty()) resolve_output(options.save, "--save");
@@ -163,12 +169,12 @@ void run_exchange(const ExchangeOptions& options, Outcome& outcome) {
       print_warning(fmt::format("nothing saved to {}: export was refused", options.save));
     }
   }
-  outcome.exit_code = static_cast<int>(report::decide_exit_code(report));
+  invocation.exit_code = static_cast<int>(report::decide_exit_code(report));
 }
 
 }  // namespace
 
-void add_exchange_command(CLI::App& app, Outcome& outcome) {
+void add_exchange_command(CLI::App& app, Invocation& invocation) {
   auto* command = app.add_subcommand(
       "exchange",
       "Allocate USM on a device, fill it, export it as DLPack, import it back and verify the "
@@ -206,7 +212,7 @@ void add_exchange_command(CLI::App& app, Outcome& outcome) {
                       "capsule file");
   command->add_flag("--json", options->json, "Print one JSON document instead of the steps");
   add_runtime_option(command, &options->runtime);
-  command->callback([options, &outcome] { run_exchange(*options, outcome); });
+  command->callback([options, &invocation] { run_exchange(*options, invocation); });
 }
 
 }  // namespace dlpack_usm::cli

@@ -13,11 +13,11 @@
 #include "report/cuda_inventory_report.hpp"
 #include "report/inventory_report.hpp"
 #include "runtime/owner_probe.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 
 namespace dlpack_usm::cli {
 
-void add_list_devices_command(CLI::App& app, Outcome& outcome) {
+void add_list_devices_command(CLI::App& app, Invocation& invocation) {
   auto* command = app.add_subcommand(
       "list-devices",
       "List platforms, root devices and sub-devices with their USM capabilities and kDLOneAPI "
@@ -26,7 +26,7 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
   auto runtime_choice = std::make_shared<std::string>("auto");
   command->add_flag("--json", *json, "Print one JSON document instead of a table");
   add_runtime_option(command, runtime_choice.get());
-  command->callback([&outcome, json, runtime_choice] {
+  command->callback([&invocation, json, runtime_choice] {
     runtime::Runtime& runtime = start_runtime(*runtime_choice);
     const runtime::Inventory& inventory = runtime.inventory();
     if (inventory.selector) {
@@ -45,7 +45,7 @@ void add_list_devices_command(CLI::App& app, Outcome& outcome) {
       report::print_inventory(printer, inventory, owner_answers);
       report::print_cuda_inventory(printer, cuda);
     });
-    outcome.exit_code = static_cast<int>(report::decide_exit_code(inventory));
+    invocation.exit_code = static_cast<int>(report::decide_exit_code(inventory));
   });
 }
 

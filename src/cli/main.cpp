@@ -24,14 +24,14 @@ int main(int argc, char** argv) {
       "Exit codes: 0 ok, 1 findings or gate failed, 2 usage or input error, "
       "3 environment error, 4 internal error. See dlpack-usm(1).");
 
-  cli::Outcome outcome;
-  outcome.command_line.assign(argv, argv + argc);
-  cli::add_list_devices_command(app, outcome);
-  cli::add_exchange_command(app, outcome);
-  cli::add_rules_command(app, outcome);
-  cli::add_check_command(app, outcome);
-  cli::add_capsule_command(app, outcome);
-  cli::add_report_command(app, outcome);
+  cli::Invocation invocation;
+  invocation.command_line.assign(argv, argv + argc);
+  cli::add_list_devices_command(app, invocation);
+  cli::add_exchange_command(app, invocation);
+  cli::add_rules_command(app, invocation);
+  cli::add_check_command(app, invocation);
+  cli::add_capsule_command(app, invocation);
+  cli::add_report_command(app, invocation);
 
   try {
     app.parse(argc, argv);
@@ -52,5 +52,5 @@ int main(int argc, char** argv) {
                      "this is a bug of dlpack-usm; please report it with the command line");
     return static_cast<int>(ExitCode::internal);
   }
-  return outcome.exit_code;
+  return invocation.exit_code;
 }

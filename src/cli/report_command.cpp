@@ -65,7 +65,7 @@ int merge_reports(const MergeArguments& args, const std::vector<std::string>& co
   return static_cast<int>(merged.run.gate_passed() ? ExitCode::ok : ExitCode::findings);
 }
 
-void add_merge(CLI::App& report, Outcome& outcome) {
+void add_merge(CLI::App& report, Invocation& invocation) {
   auto args = std::make_shared<MergeArguments>();
   auto* command = report.add_subcommand(
       "merge",
@@ -83,16 +83,17 @@ void add_merge(CLI::App& report, Outcome& outcome) {
                    "from it")
       ->allow_extra_args(false);
   add_gate_output_options(*command, args->outputs);
-  command->callback(
-      [args, &outcome] { outcome.exit_code = merge_reports(*args, outcome.command_line); });
+  command->callback([args, &invocation] {
+    invocation.exit_code = merge_reports(*args, invocation.command_line);
+  });
 }
 
 }  // namespace
 
-void add_report_command(CLI::App& app, Outcome& outcome) {
+void add_report_command(CLI::App& app, Invocation& invocation) {
   auto* report = app.add_subcommand("report", "Work with the reports 'check' writes: merge shards");
   report->require_subcommand(1);
-  add_merge(*report, outcome);
+  add_merge(*report, invocation);
 }
 
 }  // namespace dlpack_usm::cli

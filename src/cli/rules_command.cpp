@@ -39,7 +39,7 @@ std::vector<const rules::RuleInfo*> select_rules(const std::string& family) {
 
 }  // namespace
 
-void add_rules_command(CLI::App& app, Outcome& outcome) {
+void add_rules_command(CLI::App& app, Invocation& invocation) {
   auto* command = app.add_subcommand(
       "rules", "List the rule catalog: stable ids, severities, DLPack versions and sources");
   auto json = std::make_shared<bool>(false);
@@ -47,11 +47,11 @@ void add_rules_command(CLI::App& app, Outcome& outcome) {
   command->add_flag("--json", *json,
                     "Print the full catalog (spec text and source included) as one JSON document");
   command->add_option("--family", *family, "Only the rules of this family (" + family_list() + ")");
-  command->callback([&outcome, json, family] {
+  command->callback([&invocation, json, family] {
     std::vector<const rules::RuleInfo*> selected = select_rules(*family);
     print_report(*json,
                  [&selected](report::Printer& printer) { report::print_rules(printer, selected); });
-    outcome.exit_code = static_cast<int>(report::decide_exit_code(selected));
+    invocation.exit_code = static_cast<int>(report::decide_exit_code(selected));
   });
 }
 

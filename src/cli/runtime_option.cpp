@@ -16,10 +16,11 @@ void add_runtime_option(CLI::App* command, std::string* choice) {
       ->capture_default_str();
 }
 
-runtime::Runtime& start_runtime(const std::string& choice, bool quiet) {
+runtime::Runtime& start_runtime(const std::string& choice, runtime::LibrariesUnderTest libraries,
+                                bool quiet) {
   auto parsed = runtime::parse_runtime_choice(choice);
   if (!parsed) fail_usage(fmt::format("--runtime '{}' is not sycl, opencl or auto", choice));
-  runtime::SelectedRuntime selected = runtime::select_runtime(*parsed);
+  runtime::SelectedRuntime selected = runtime::select_runtime({*parsed, libraries});
   if (!quiet && !selected.note.empty()) print_note(selected.note);
   return *selected.runtime;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -80,6 +82,40 @@ bool name_carries_no_bits(std::uint8_t code) {
 
 std::string to_string(Release release) {
   return fmt::format("{}.{}", release.major, release.minor);
+}
+
+ReleaseText parse_release(std::string_view text) {
+  using Problem = ReleaseText::Problem;
+  ReleaseText read;
+  std::size_t dot = text.find('.');
+  if (dot == std::string_view::npos) {
+    read.problem = Problem::no_dot;
+    return read;
+  }
+  read.major = text.substr(0, dot);
+  read.minor = text.substr(dot + 1);
+  // Signed, so that "-1" reads as a number out of range, not as no number.
+  std::int64_t major = 0;
+  auto [major_end, major_error] =
+      std::from_chars(read.major.data(), read.major.data() + read.major.size(), major);
+  if (major_error != std::errc() || major_end != read.major.data() + read.major.size()) {
+    read.problem = Problem::major_not_integer;
+    return read;
+  }
+  std::int64_t minor = 0;
+  auto [minor_end, minor_error] =
+      std::from_chars(read.minor.data(), read.minor.data() + read.minor.size(), minor);
+  if (minor_error != std::errc()) {
+    read.problem = Problem::minor_not_integer;
+    return read;
+  }
+  read.rest = read.minor.substr(static_cast<std::size_t>(minor_end - read.minor.data()));
+  if (major < 0 || minor < 0 || major > UINT32_MAX || minor > UINT32_MAX) {
+    read.problem = Problem::out_of_range;
+    return read;
+  }
+  read.release = Release{static_cast<std::uint32_t>(major), static_cast<std::uint32_t>(minor)};
+  return read;
 }
 
 std::span<const DeviceTypeName> device_type_table() {

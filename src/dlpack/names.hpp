@@ -24,6 +24,21 @@ inline constexpr Release kLastLegacyRelease{0, 8};
 inline constexpr Release kModelRelease{kModelMajor, kModelMinor};
 std::string to_string(Release release);
 
+// "MAJOR.MINOR" read from the start of a text: the one reader of version
+// text in C++ (--max-version, the bridge's offer requests, dpctl's version).
+// MAJOR is the text before the first '.', MINOR the integer after it; both
+// are decimal integers of 0 to UINT32_MAX. What follows MINOR (".1" of
+// "0.22.1") is left in `rest`, for a caller to refuse or to ignore.
+struct ReleaseText {
+  enum class Problem { none, no_dot, major_not_integer, minor_not_integer, out_of_range };
+  std::optional<Release> release;  // where problem is none
+  Problem problem = Problem::none;
+  std::string_view major;  // the text before the first '.'
+  std::string_view minor;  // all the text after it, `rest` included
+  std::string_view rest;   // what follows MINOR's digits
+};
+ReleaseText parse_release(std::string_view text);
+
 struct DeviceTypeName {
   std::int32_t value;
   std::string_view name;        // "kDLOneAPI"

@@ -77,6 +77,12 @@ struct PlatformInfo {
   std::optional<std::string> error;  // the platform failed to answer
 };
 
+// A root device and the platform it belongs to.
+struct RootDevice {
+  const PlatformInfo& platform;
+  const DeviceInfo& device;
+};
+
 struct Inventory {
   // The runtime that enumerated: "opencl" or "sycl" (--runtime).
   std::string backend = "opencl";
@@ -91,6 +97,8 @@ struct Inventory {
   // platform, a platform that errors.
   std::vector<std::string> problems;
 
+  // Every root device with its platform, platform by platform as listed.
+  std::vector<RootDevice> roots() const;
   std::int32_t root_device_count() const;
   const DeviceInfo* find(const DeviceRef& ref) const;
   const DeviceInfo* find(const std::string& selector_name) const;

@@ -3,7 +3,7 @@
 // free USM of a kind, and say what a pointer is. Two implement it: SYCL
 // through dpctl's C interface (runtime/sycl/), the truth for kDLOneAPI, and
 // OpenCL (runtime/opencl/), the fallback; --runtime chooses
-// (runtime_choice.hpp) and nothing above this line knows which.
+// (selection.hpp) and nothing above this line knows which.
 #pragma once
 
 #include <cstddef>

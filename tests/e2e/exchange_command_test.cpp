@@ -34,10 +34,8 @@ ToolResult exchange(std::vector<std::string> arguments) {
 
 // The selector name of the first root device with USM, or "".
 std::string usm_device() {
-  for (const auto& platform : runtime::opencl_runtime().inventory().platforms) {
-    for (const auto& root : platform.devices) {
-      if (root.usm) return root.selector_name;
-    }
+  for (const auto& [platform, root] : runtime::opencl_runtime().inventory().roots()) {
+    if (root.usm) return root.selector_name;
   }
   return "";
 }
@@ -165,13 +163,11 @@ TEST_F(ExchangeCommand, MissingDeviceOrUsmExits3) {
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_NE(result.err.find("opencl:gpu:99"), std::string::npos) << result.err;
   // A device without the USM extension, where there is one.
-  for (const auto& platform : runtime::opencl_runtime().inventory().platforms) {
-    for (const auto& root : platform.devices) {
-      if (root.usm) continue;
-      ToolResult no_usm = exchange({"--device", root.selector_name});
-      EXPECT_EQ(no_usm.exit_code, 3) << root.selector_name;
-      EXPECT_NE(no_usm.err.find("USM"), std::string::npos) << no_usm.err;
-    }
+  for (const auto& [platform, root] : runtime::opencl_runtime().inventory().roots()) {
+    if (root.usm) continue;
+    ToolResult no_usm = exchange({"--device", root.selector_name});
+    EXPECT_EQ(no_usm.exit_code, 3) << root.selector_name;
+    EXPECT_NE(no_usm.err.find("USM"), std::string::npos) << no_usm.err;
   }
 }
 

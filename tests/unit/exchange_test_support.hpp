@@ -21,10 +21,8 @@ namespace dlpack_usm::exchange::testing {
 
 inline std::vector<const runtime::DeviceInfo*> usm_root_devices() {
   std::vector<const runtime::DeviceInfo*> devices;
-  for (const runtime::PlatformInfo& platform : runtime::opencl_runtime().inventory().platforms) {
-    for (const runtime::DeviceInfo& root : platform.devices) {
-      if (root.usm) devices.push_back(&root);
-    }
+  for (const auto& [platform, root] : runtime::opencl_runtime().inventory().roots()) {
+    if (root.usm) devices.push_back(&root);
   }
   return devices;
 }

@@ -212,11 +212,9 @@ void Topology::warn_about_level_zero() {
   // loader or an Intel GPU is present, the ids printed here (OpenCL order)
   // would not be the ids a SYCL producer assigns.
   bool intel_gpu = false;
-  for (const PlatformInfo& platform : inventory_.platforms) {
-    for (const DeviceInfo& device : platform.devices) {
-      intel_gpu =
-          intel_gpu || (device.type == "gpu" && device.vendor.find("Intel") != std::string::npos);
-    }
+  for (const auto& [platform, device] : inventory_.roots()) {
+    intel_gpu =
+        intel_gpu || (device.type == "gpu" && device.vendor.find("Intel") != std::string::npos);
   }
   void* level_zero = dlopen("libze_loader.so.1", RTLD_LAZY | RTLD_LOCAL);
   if (level_zero != nullptr) dlclose(level_zero);

@@ -2,11 +2,11 @@
 
 #include <dlfcn.h>
 
-#include <cstdio>
 #include <mutex>
 
 #include <fmt/format.h>
 
+#include "dlpack/names.hpp"
 #include "runtime/contained_call.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/sycl/dpctl_location.hpp"
@@ -72,13 +72,6 @@ std::string resolve_all(void* library, DpctlApi* api) {
 
 #undef DLPACK_USM_RESOLVE
 
-// "0.22.1" -> {0, 22}; nullopt for anything else.
-std::optional<std::pair<int, int>> major_minor(const std::string& version) {
-  int major = 0, minor = 0;
-  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2) return std::nullopt;
-  return std::pair{major, minor};
-}
-
 // How long loading dpctl (and SYCL's runtime behind it) may take in the
 // probe: seconds on a loaded machine, never minutes.
 constexpr std::chrono::seconds kLoadDeadline{30};
@@ -112,8 +105,9 @@ std::optional<DpctlLibrary> open_dpctl(std::string* why) {
   std::string needed = fmt::format("dpctl {}.{} or a later {}.x", kMinimumDpctlMajor,
                                    kMinimumDpctlMinor, kMinimumDpctlMajor);
   if (!candidate->version.empty()) {
-    auto version = major_minor(candidate->version);
-    if (!version || version->first != kMinimumDpctlMajor || version->second < kMinimumDpctlMinor) {
+    // "0.22.1" is 0.22: a patch or a suffix may follow.
+    std::optional<dl::Release> version = dl::parse_release(candidate->version).release;
+    if (!version || version->major != kMinimumDpctlMajor || version->minor < kMinimumDpctlMinor) {
       *why = fmt::format("{} (found by {}) belongs to dpctl {}; the tool needs {}", candidate->path,
                          candidate->found_by, candidate->version, needed);
       return std::nullopt;

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 #include "suite/cases/consumer/consumer_cases.hpp"
 #include "suite/cases/live/live_cases.hpp"
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 
 namespace dlpack_usm::suite {
 namespace {

@@ -11,7 +11,7 @@
 #include "build_info.hpp"
 #include "common/error.hpp"
 #include "common/sha256.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 #include "suite/gate/case_recorder.hpp"
 #include "suite/runner/stop_signals.hpp"
 

@@ -17,13 +17,11 @@ using facts::UsmKind;
 
 std::vector<const DeviceInfo*> usm_devices(bool include_sub_devices) {
   std::vector<const DeviceInfo*> devices;
-  for (const PlatformInfo& platform : opencl_runtime().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      if (root.usm) devices.push_back(&root);
-      if (!include_sub_devices) continue;
-      for (const DeviceInfo& sub : root.sub_devices) {
-        if (sub.usm) devices.push_back(&sub);
-      }
+  for (const auto& [platform, root] : opencl_runtime().inventory().roots()) {
+    if (root.usm) devices.push_back(&root);
+    if (!include_sub_devices) continue;
+    for (const DeviceInfo& sub : root.sub_devices) {
+      if (sub.usm) devices.push_back(&sub);
     }
   }
   return devices;
@@ -34,12 +32,10 @@ std::vector<const DeviceInfo*> usm_devices(bool include_sub_devices) {
 
 TEST(OpenClRuntime, DeviceIdsAreConsecutiveRootIndices) {
   std::int32_t expected = 0;
-  for (const PlatformInfo& platform : opencl_runtime().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      EXPECT_EQ(root.dlpack_device_id(), expected++);
-      for (const DeviceInfo& sub : root.sub_devices) {
-        EXPECT_EQ(sub.dlpack_device_id(), root.dlpack_device_id()) << sub.selector_name;
-      }
+  for (const auto& [platform, root] : opencl_runtime().inventory().roots()) {
+    EXPECT_EQ(root.dlpack_device_id(), expected++);
+    for (const DeviceInfo& sub : root.sub_devices) {
+      EXPECT_EQ(sub.dlpack_device_id(), root.dlpack_device_id()) << sub.selector_name;
     }
   }
   EXPECT_EQ(opencl_runtime().inventory().root_device_count(), expected);

@@ -29,10 +29,8 @@ Runtime& sycl() {
 
 std::vector<const DeviceInfo*> usm_roots() {
   std::vector<const DeviceInfo*> roots;
-  for (const PlatformInfo& platform : sycl().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      if (root.usm) roots.push_back(&root);
-    }
+  for (const auto& [platform, root] : sycl().inventory().roots()) {
+    if (root.usm) roots.push_back(&root);
   }
   return roots;
 }
@@ -41,11 +39,9 @@ TEST(SyclRuntime, NamesItsRuntimeAndOrderingModel) {
   SKIP_WITHOUT_SYCL();
   EXPECT_EQ(sycl().inventory().backend, "sycl");
   EXPECT_EQ(sycl().inventory().ordering_model, "sycl-get-devices");
-  for (const PlatformInfo& platform : sycl().inventory().platforms) {
-    for (const DeviceInfo& root : platform.devices) {
-      ASSERT_TRUE(root.sycl_filter.has_value());
-      EXPECT_EQ(root.sycl_filter->rfind(root.backend + ":", 0), 0u) << *root.sycl_filter;
-    }
+  for (const auto& [platform, root] : sycl().inventory().roots()) {
+    ASSERT_TRUE(root.sycl_filter.has_value());
+    EXPECT_EQ(root.sycl_filter->rfind(root.backend + ":", 0), 0u) << *root.sycl_filter;
   }
 }
 

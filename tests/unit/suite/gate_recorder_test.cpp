@@ -2,7 +2,7 @@
 // results line and the report both take.
 #include <gtest/gtest.h>
 
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 #include "suite/cases/vectors/vector_cases.hpp"
 #include "suite/gate/case_recorder.hpp"
 #include "suite/gate/repro_command.hpp"

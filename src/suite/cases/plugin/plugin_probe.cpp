@@ -9,7 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/printable.hpp"
-#include "runtime/runtime_choice.hpp"
+#include "runtime/selection.hpp"
 #include "suite/cases/plugin/plugin_session.hpp"
 #include "suite/runner/child_process.hpp"
 #include "suite/runner/stop_signals.hpp"

@@ -126,21 +126,19 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
 
 std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
   std::vector<CaseSpec> cases;
-  for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
-    for (const runtime::DeviceInfo& root : platform.devices) {
-      if (!root.usm) {
-        cases.push_back(plugin_not_supported_case(
-            fmt::format("exchange-api/{}/usm", root.selector_name), "exchange-api",
-            root.selector_name, "the device has no cl_intel_unified_shared_memory"));
-        continue;
-      }
-      for (const Prototype& prototype : kPrototypes) {
-        cases.push_back(plugin_case(
-            fmt::format("exchange-api/{}/{}", root.selector_name, prototype.name), "exchange-api",
-            root.selector_name,
-            {std::string(kPrototypeRule), std::string(rules::ids::kProducerDeleterLeak)},
-            std::make_shared<const AllocateCase>(&prototype)));
-      }
+  for (const auto& [platform, root] : runtime().inventory().roots()) {
+    if (!root.usm) {
+      cases.push_back(plugin_not_supported_case(
+          fmt::format("exchange-api/{}/usm", root.selector_name), "exchange-api",
+          root.selector_name, "the device has no cl_intel_unified_shared_memory"));
+      continue;
+    }
+    for (const Prototype& prototype : kPrototypes) {
+      cases.push_back(
+          plugin_case(fmt::format("exchange-api/{}/{}", root.selector_name, prototype.name),
+                      "exchange-api", root.selector_name,
+                      {std::string(kPrototypeRule), std::string(rules::ids::kProducerDeleterLeak)},
+                      std::make_shared<const AllocateCase>(&prototype)));
     }
   }
   return cases;

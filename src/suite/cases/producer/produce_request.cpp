@@ -25,10 +25,10 @@ std::uint32_t layout_code(exchange::Order order) {
 
 }  // namespace
 
-Request make_request(PluginSession& session, const runtime::DeviceInfo& device,
-                     const MatrixTensor& tensor) {
+ProduceRequest make_produce_request(PluginSession& session, const runtime::DeviceInfo& device,
+                                    const MatrixTensor& tensor) {
   runtime::Runtime& runtime = session.runtime();
-  Request request;
+  ProduceRequest request;
   request.dtype = *dl::parse_dtype(tensor.dtype);
   request.element_bytes = facts::element_storage_bytes(request.dtype);
   exchange::Order order = live_order(tensor.layout);

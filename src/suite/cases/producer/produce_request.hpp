@@ -16,7 +16,7 @@ namespace dlpack_usm::suite {
 
 // What the tool asked for, kept alive for the produce call (the C request
 // points into `layout`).
-struct Request {
+struct ProduceRequest {
   DlpackUsmProduceRequest c{};
   exchange::Layout layout;
   dl::DLDataType dtype{};
@@ -27,7 +27,7 @@ struct Request {
   bool versioned() const { return version >= dl::Release{1, 0}; }
 };
 
-Request make_request(PluginSession& session, const runtime::DeviceInfo& device,
-                     const MatrixTensor& tensor);
+ProduceRequest make_produce_request(PluginSession& session, const runtime::DeviceInfo& device,
+                                    const MatrixTensor& tensor);
 
 }  // namespace dlpack_usm::suite

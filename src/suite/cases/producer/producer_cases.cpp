@@ -106,7 +106,7 @@ constexpr const char* kReadOnlyVersions[] = {"0.8", "1.0", "1.3"};
 
 // The declared dtype, shape and flags against the request; the pattern
 // comparison needs the first two to mean anything.
-bool matches_request(const Request& request, const facts::TensorFacts& tensor,
+bool matches_request(const ProduceRequest& request, const facts::TensorFacts& tensor,
                      CaseFindings& found) {
   if (tensor.dtype.code != request.dtype.code || tensor.dtype.bits != request.dtype.bits ||
       tensor.dtype.lanes != request.dtype.lanes) {
@@ -174,7 +174,8 @@ void compare_with_pattern(runtime::Runtime& runtime, ProducedTensor& tensor,
 
 CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
   runtime::Runtime& runtime = session.runtime();
-  Request request = make_request(session, device, spec.details_as<ProduceCase>().tensor);
+  ProduceRequest request =
+      make_produce_request(session, device, spec.details_as<ProduceCase>().tensor);
   char message[512] = {};
   void* out = nullptr;
   int status =

@@ -35,7 +35,7 @@ struct Produced {
   exchange::CapsuleOwner capsule;
 };
 
-Produced produce_once(PluginSession& session, const CaseSpec& spec, Request& request) {
+Produced produce_once(PluginSession& session, const CaseSpec& spec, ProduceRequest& request) {
   char message[512] = {};
   void* out = nullptr;
   int status =
@@ -61,7 +61,7 @@ Produced produce_once(PluginSession& session, const CaseSpec& spec, Request& req
 
 // A NULL deleter: a second tensor of the same request tells a buffer the
 // library keeps (the same allocation again) from a fresh one per tensor.
-CaseResult judge_null_deleter(PluginSession& session, const CaseSpec& spec, Request& request,
+CaseResult judge_null_deleter(PluginSession& session, const CaseSpec& spec, ProduceRequest& request,
                               const runtime::DeviceInfo& device, ProducedTensor& first,
                               CaseFindings& found) {
   runtime::Runtime& runtime = session.runtime();
@@ -98,7 +98,7 @@ CaseResult judge_null_deleter(PluginSession& session, const CaseSpec& spec, Requ
 // one out, else the failed case. Nothing of the tool's own is allocated here
 // but on a failure.
 std::optional<CaseResult> produce_and_delete(PluginSession& session, const CaseSpec& spec,
-                                             Request& request, int rounds,
+                                             ProduceRequest& request, int rounds,
                                              std::vector<std::uintptr_t>* addresses = nullptr) {
   for (int round = 0; round < rounds; ++round) {
     Produced produced = produce_once(session, spec, request);
@@ -126,8 +126,8 @@ std::optional<CaseResult> produce_and_delete(PluginSession& session, const CaseS
 // runtime's own bookkeeping moves it too (Intel's CPU OpenCL runtime by
 // several KiB over its first queues and allocations, which the
 // kLifetimeWarmUp rounds absorb, and by up to 80 bytes a round after).
-CaseResult measure_struct_leak(PluginSession& session, const CaseSpec& spec, Request& request,
-                               CaseFindings& found) {
+CaseResult measure_struct_leak(PluginSession& session, const CaseSpec& spec,
+                               ProduceRequest& request, CaseFindings& found) {
   std::uint64_t struct_bytes =
       request.versioned() ? sizeof(dl::DLManagedTensorVersioned) : sizeof(dl::DLManagedTensor);
   if (!heap_in_use()) {
@@ -168,7 +168,7 @@ CaseResult measure_struct_leak(PluginSession& session, const CaseSpec& spec, Req
 CaseResult run_lifetime(PluginSession& session, const CaseSpec& spec,
                         const runtime::DeviceInfo& device, const MatrixTensor& tensor) {
   runtime::Runtime& runtime = session.runtime();
-  Request request = make_request(session, device, tensor);
+  ProduceRequest request = make_produce_request(session, device, tensor);
   CaseFindings found;
   Produced produced = produce_once(session, spec, request);
   if (produced.refused) return *produced.refused;
