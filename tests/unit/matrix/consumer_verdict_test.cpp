@@ -36,7 +36,10 @@ TEST(ConsumerVerdict, EveryObservationOfTheTableGetsItsVerdict) {
 }
 
 TEST(ConsumerVerdict, ObservationsSurviveTheirJsonForm) {
-  for (const nlohmann::json& row : observation_table()["observations"]) {
+  // The table outlives the loop: a range-for over a member of a temporary
+  // would read freed memory.
+  nlohmann::json table = observation_table();
+  for (const nlohmann::json& row : table["observations"]) {
     ConsumerObservation seen = observation_from_json(row["observation"]);
     ConsumerObservation again = observation_from_json(observation_to_json(seen));
     EXPECT_EQ(verdict_to_json(judge_consumer(seen)), verdict_to_json(judge_consumer(again)))
