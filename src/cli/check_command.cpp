@@ -27,7 +27,6 @@
 #include "common/printable.hpp"
 #include "plugin/plugin_spec.hpp"
 #include "report/formats/check_report.hpp"
-#include "runtime/contained_call.hpp"
 #include "runtime/selection.hpp"
 #include "suite/cases/consumer/consumer_cases.hpp"
 #include "suite/cases/plugin/plugin_probe.hpp"
@@ -254,14 +253,6 @@ int list_cases(suite::CaseSources& sources, const suite::Selection& selection) {
   return suite::stop_signal() != 0 ? 128 + suite::stop_signal() : 0;
 }
 
-// The probe starts the runtime and loads every library once, then unloads
-// them: on a loaded 2-core CI machine that alone can outlast a short case
-// --timeout (tests use 3 s), so the probe gets at least 30 s, or
-// DLPACK_USM_PROBE_TIMEOUT_S, as every probe of foreign code does.
-std::chrono::milliseconds plugin_probe_deadline(std::chrono::milliseconds case_timeout) {
-  return runtime::probe_deadline(std::max(case_timeout, std::chrono::milliseconds(30000)));
-}
-
 int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
   // From here on a stop signal ends the run with its report, wherever it
   // comes: starting the runtime, probing the libraries, running the cases.
@@ -301,9 +292,8 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   if (!options.plugins.empty() && !suite::stop_requested()) {
     // Stopped during the probe: no case runs, and every one is reported not_run.
-    options.plugin_descriptions =
-        suite::probe_plugins(self, options.plugins, plugin_probe_deadline(options.timeout))
-            .value_or(nlohmann::json::array());
+    options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout)
+                                      .value_or(nlohmann::json::array());
   }
   auto child_command = worker_command(self, args.suite, options.plugins);
   bool progress = isatty(STDERR_FILENO) != 0;

@@ -164,5 +164,17 @@ TEST(CheckIsolation, TheProbeTellsALoadFromAnUnload) {
   }
 }
 
+// The probe is bounded by its own deadline, not the case --timeout: a
+// short --timeout must not fail a library whose runtime start and load take
+// longer on a busy machine.
+TEST(CheckIsolation, TheProbeHasItsOwnDeadlineNotTheCaseTimeout) {
+  ToolEnvironment env;
+  env.changes["DLPACK_USM_PROBE_TIMEOUT_S"] = "3";
+  ToolResult run = run_tool(
+      {"check", "--consumer", fixture("consumer_hang_on_load").string(), "--timeout", "1"}, env);
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("did not finish within 3000 ms"), std::string::npos) << run.err;
+}
+
 }  // namespace
 }  // namespace dlpack_usm::e2e

@@ -3,12 +3,14 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "common/printable.hpp"
+#include "runtime/contained_call.hpp"
 #include "runtime/selection.hpp"
 #include "suite/cases/plugin/plugin_session.hpp"
 #include "suite/runner/child_process.hpp"
@@ -119,7 +121,9 @@ void require_clean_exit(const ChildProcess& child, const std::string& names,
 
 std::optional<nlohmann::json> probe_plugins(const std::string& self,
                                             const std::vector<plugin::PluginSpec>& specs,
-                                            std::chrono::milliseconds timeout) {
+                                            std::chrono::milliseconds case_timeout) {
+  std::chrono::milliseconds timeout =
+      runtime::probe_deadline(std::max(case_timeout, std::chrono::milliseconds(30000)));
   std::vector<std::string> argv{self,
                                 "check",
                                 "--probe-plugins",

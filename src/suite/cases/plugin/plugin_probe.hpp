@@ -23,9 +23,13 @@ namespace dlpack_usm::suite {
 // result channel. Throws the child's Error (same exit code, message and
 // hint), or Error(usage) when it crashed, hung or exited before or after
 // describing them. nullopt when a stop signal (stop_signals.hpp) ended it.
+// The child starts the runtime and loads and unloads every library, which
+// on a busy 2-core machine can outlast a short case timeout (tests use 3 s):
+// it has the larger of 30 s and `case_timeout`, or DLPACK_USM_PROBE_TIMEOUT_S
+// seconds where that is set, as every probe of foreign code does.
 std::optional<nlohmann::json> probe_plugins(const std::string& self,
                                             const std::vector<plugin::PluginSpec>& specs,
-                                            std::chrono::milliseconds timeout);
+                                            std::chrono::milliseconds case_timeout);
 
 // The child side: loads each library and sends the descriptions on
 // `channel`; errors propagate as Error (main prints them). The libraries'
