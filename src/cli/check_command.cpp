@@ -20,6 +20,7 @@
 #include "cli/check_outputs.hpp"
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "cli/library_options.hpp"
 #include "cli/result_stream.hpp"
 #include "cli/runtime_option.hpp"
 #include "common/atomic_file.hpp"
@@ -33,9 +34,8 @@
 #include "suite/cases/registry.hpp"
 #include "suite/cases/vectors/vector_cases.hpp"
 #include "suite/gate/run_check.hpp"
-#include "suite/runner/result_channel.hpp"
 #include "suite/runner/stop_signals.hpp"
-#include "suite/runner/worker_containment.hpp"
+#include "suite/runner/worker_protocol.hpp"
 
 namespace dlpack_usm::cli {
 namespace {
@@ -59,33 +59,7 @@ struct CheckArguments {
   std::string report, junit, stream, failures;
   std::string producer, consumer;
   std::string runtime = "auto";
-  std::vector<std::string> run_case;  // internal: the worker side of the runner
-  long runner_pid = 0;                // internal: the worker's parent
-  bool probe_plugins = false;         // internal: load the libraries under test and describe them
 };
-
-// --producer and --consumer, parsed; paths made absolute so that children
-// and repro lines find them from anywhere.
-std::vector<plugin::PluginSpec> plugin_specs(const CheckArguments& args) {
-  std::vector<plugin::PluginSpec> specs;
-  for (auto [role, text] : {std::pair{plugin::Role::producer, &args.producer},
-                            std::pair{plugin::Role::consumer, &args.consumer}}) {
-    if (text->empty()) continue;
-    plugin::PluginSpec spec = plugin::parse_plugin_spec(role, *text);
-    spec.path = std::filesystem::absolute(spec.path).lexically_normal().string();
-    specs.push_back(std::move(spec));
-  }
-  return specs;
-}
-
-// The libraries under test are probed on the runtime chosen, so their plugin
-// ABI is unknown when it is chosen: any may be ABI 1, which hands out OpenCL
-// handles only (dlpack-usm-plugin(7)).
-runtime::LibrariesUnderTest libraries_under_test(const CheckArguments& args) {
-  return args.producer.empty() && args.consumer.empty()
-             ? runtime::LibrariesUnderTest::none
-             : runtime::LibrariesUnderTest::opencl_handles;
-}
 
 // --require names features of the consumer cases: refused without
 // --consumer, and for a name no case carries (a typo would require nothing).
@@ -160,31 +134,6 @@ std::string default_stream_path(const std::string& report) {
   return (std::filesystem::path(report).parent_path() / "results.jsonl").string();
 }
 
-int run_child(const CheckArguments& args) {
-  // A worker dies with the run that started it, also when that run is
-  // killed with SIGKILL, and so does every process a library under test
-  // starts in it; one whose run is already gone does not start.
-  if (!suite::contain_worker(args.runner_pid)) return 1;
-  // Before any library is loaded: the channel moves out of its way.
-  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
-  suite::CaseSources sources = suite::case_sources(args.suite, plugin_specs(args));
-  int status = suite::run_cases_in_child(channel, sources, args.run_case, [&args] {
-    start_runtime(args.runtime, libraries_under_test(args), true);
-  });
-  suite::reap_worker_leftovers();
-  return status;
-}
-
-// The probe child: loads the libraries under test once and describes them.
-int run_probe(const CheckArguments& args) {
-  if (!suite::contain_worker(args.runner_pid)) return 1;
-  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
-  start_runtime(args.runtime, libraries_under_test(args), true);
-  int status = suite::describe_plugins_in_child(channel, plugin_specs(args));
-  suite::reap_worker_leftovers();
-  return status;
-}
-
 suite::CheckOptions check_options(const CheckArguments& args,
                                   const std::vector<std::string>& command_line) {
   suite::CheckOptions options;
@@ -206,7 +155,7 @@ suite::CheckOptions check_options(const CheckArguments& args,
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.command_line = command_line;
   options.label = args.label;
-  options.plugins = plugin_specs(args);
+  options.plugins = library_specs(args.producer, args.consumer);
   return options;
 }
 
@@ -214,18 +163,15 @@ suite::CheckOptions check_options(const CheckArguments& args,
 std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>&)> worker_command(
     const std::string& self, const std::string& suite_dir,
     const std::vector<plugin::PluginSpec>& plugins) {
-  return [self, suite_dir, plugin_arguments = plugin::plugin_arguments(plugins)](
-             const std::vector<const suite::CaseSpec*>& batch) {
-    std::vector<std::string> argv{self,           "check",
-                                  "--suite",      suite_dir,
-                                  "--runtime",    runtime::active_runtime_name(),
-                                  "--runner-pid", std::to_string(getpid())};
-    for (const suite::CaseSpec* spec : batch) {
-      argv.push_back("--run-case");
-      argv.push_back(spec->id);
-    }
-    argv.insert(argv.end(), plugin_arguments.begin(), plugin_arguments.end());
-    return argv;
+  suite::WorkerJob job;
+  job.runtime = runtime::active_runtime_name();
+  job.suite_dir = suite_dir;
+  job.plugin_arguments = plugin::plugin_arguments(plugins);
+  job.runner_pid = getpid();
+  return [self, job](const std::vector<const suite::CaseSpec*>& batch) {
+    suite::WorkerJob batch_job = job;
+    for (const suite::CaseSpec* spec : batch) batch_job.case_ids.push_back(spec->id);
+    return suite::worker_argv(self, batch_job);
   };
 }
 
@@ -265,7 +211,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
                "choose one");
   }
   const runtime::Inventory& inventory =
-      start_runtime(args.runtime, libraries_under_test(args)).inventory();
+      start_runtime(args.runtime, libraries_under_test(options.plugins)).inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
@@ -292,8 +238,9 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   if (!options.plugins.empty() && !suite::stop_requested()) {
     // Stopped during the probe: no case runs, and every one is reported not_run.
-    options.plugin_descriptions = suite::probe_plugins(self, options.plugins, options.timeout)
-                                      .value_or(nlohmann::json::array());
+    options.plugin_descriptions =
+        suite::probe_plugins(self, options.suite_dir, options.plugins, options.timeout)
+            .value_or(nlohmann::json::array());
   }
   auto child_command = worker_command(self, args.suite, options.plugins);
   bool progress = isatty(STDERR_FILENO) != 0;
@@ -369,24 +316,8 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
                       "returning its DLPackExchangeAPI), instead of the built-in cases");
   command->add_option("--consumer", args->consumer,
                       "Test the consumer library LIB (plugin.h), instead of the built-in cases");
-  command
-      ->add_flag("--probe-plugins", args->probe_plugins,
-                 "Internal: load the libraries under test and describe them")
-      ->group("");
-  command->add_option("--run-case", args->run_case, "Internal: run these cases in this process")
-      ->group("");
-  command->add_option("--runner-pid", args->runner_pid, "Internal: the run this worker belongs to")
-      ->group("");
   command->callback([args, &invocation] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
-    if (!args->run_case.empty()) {
-      invocation.exit_code = run_child(*args);
-      return;
-    }
-    if (args->probe_plugins) {
-      invocation.exit_code = run_probe(*args);
-      return;
-    }
     invocation.exit_code = run_gate(*args, invocation.command_line);
   });
 }

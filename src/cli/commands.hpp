@@ -23,5 +23,7 @@ void add_rules_command(CLI::App& app, Invocation& invocation);
 void add_check_command(CLI::App& app, Invocation& invocation);
 void add_capsule_command(CLI::App& app, Invocation& invocation);
 void add_report_command(CLI::App& app, Invocation& invocation);
+// Hidden: the worker processes of check.
+void add_worker_command(CLI::App& app, Invocation& invocation);
 
 }  // namespace dlpack_usm::cli

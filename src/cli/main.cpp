@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   cli::add_check_command(app, invocation);
   cli::add_capsule_command(app, invocation);
   cli::add_report_command(app, invocation);
+  cli::add_worker_command(app, invocation);
 
   try {
     app.parse(argc, argv);

@@ -23,10 +23,9 @@ MAX_LINES = 60
 # them would scatter the table without making any row easier to read. By
 # (path under src/, name). Data tables written as variables (kPythonRules,
 # kLibraryRules) are no functions and need no entry.
-ALLOWED = {
-    # CLI11 binds one option per statement: the `check` command's options.
-    ("cli/check_command.cpp", "add_check_command"),
-}
+# (file, function) pairs allowed over the limit: option tables, should one
+# grow past it. None does today.
+ALLOWED = set()
 
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cc", ".c")
 KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype",

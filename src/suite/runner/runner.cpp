@@ -1,6 +1,5 @@
 #include "suite/runner/runner.hpp"
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 
 #include "common/error.hpp"
 #include "common/printable.hpp"
+#include "suite/runner/child_poll.hpp"
 #include "suite/runner/child_process.hpp"
 #include "suite/runner/stop_signals.hpp"
 
@@ -72,26 +72,6 @@ CaseResult charge_running_case(const CaseSpec& spec, const ChildProcess& child,
 
 double milliseconds_since(ChildProcess::Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(ChildProcess::Clock::now() - start).count();
-}
-
-// A string member of a worker's line, or "" where it is absent or not one.
-std::string text_member(const nlohmann::json& line, const char* key) {
-  auto it = line.find(key);
-  return it != line.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// The findings a worker reported, each at the severity of this binary's
-// catalog (a worker reports what it saw, not how much it weighs).
-void add_findings_from_line(CaseResult& result, const nlohmann::json& line) {
-  auto findings = line.find("findings");
-  if (findings == line.end() || !findings->is_array()) return;
-  for (const auto& finding : *findings) {
-    if (!finding.is_object()) continue;
-    std::string rule = text_member(finding, "rule_id");
-    const rules::RuleInfo* known = rule.empty() ? nullptr : rules::find_rule(rule);
-    result.add_finding({rule, known != nullptr ? known->severity : rules::Severity::error,
-                        text_member(finding, "message")});
-  }
 }
 
 // Where a case ran: how many cases its worker ran before it, and the last
@@ -245,23 +225,13 @@ void IsolatedRun::start_workers() {
 }
 
 void IsolatedRun::wait_for_output() {
-  std::vector<pollfd> fds;
-  std::vector<std::size_t> owners;
-  auto now = ChildProcess::Clock::now();
-  auto wake = now + std::chrono::milliseconds(200);
-  for (std::size_t a = 0; a < active_.size(); ++a) {
-    for (int fd : active_[a]->child.open_fds()) {
-      fds.push_back({fd, POLLIN, 0});
-      owners.push_back(a);
-    }
-    wake = std::min(wake, active_[a]->child.deadline());
+  std::vector<ChildProcess*> children;
+  auto wake = ChildProcess::Clock::now() + std::chrono::milliseconds(200);
+  for (auto& worker : active_) {
+    children.push_back(&worker->child);
+    wake = std::min(wake, worker->child.deadline());
   }
-  int wait_ms = static_cast<int>(std::max<long long>(
-      0, std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count()));
-  if (poll(fds.data(), fds.size(), wait_ms) <= 0) return;
-  for (std::size_t f = 0; f < fds.size(); ++f) {
-    if (fds[f].revents != 0) active_[owners[f]]->child.read_from(fds[f].fd);
-  }
+  read_children(children, wake);
 }
 
 RunContext IsolatedRun::context_of(const Active& worker) const {
@@ -286,6 +256,9 @@ bool IsolatedRun::take_results(Active& worker) {
       child.restart_deadline(options_.timeout);
       if (*payload == kWorkerReadyLine) continue;
     }
+    // A worker that ends on an Error says so before it exits; its running
+    // case is charged when it has exited (step), with its stderr.
+    if (payload && error_from_line(*payload)) continue;
     if (payload) result = result_from_line(spec.id, *payload);
     if (!result) {
       CaseResult charged = channel_error(
@@ -382,42 +355,6 @@ std::vector<CaseResult> IsolatedRun::run() {
 
 }  // namespace
 
-nlohmann::json result_to_json(const CaseResult& result) {
-  nlohmann::json findings = nlohmann::json::array();
-  for (const CaseFinding& finding : result.findings) {
-    findings.push_back({{"rule_id", finding.rule_id}, {"message", finding.message}});
-  }
-  return {{"id", result.id},
-          {"outcome", to_string(result.outcome)},
-          {"message", result.message},
-          {"rule_ids", result.rule_ids},
-          {"findings", findings},
-          {"profile_class", result.profile_class},
-          {"decline_reason", result.decline_reason}};
-}
-
-std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload) {
-  nlohmann::json json = nlohmann::json::parse(payload, nullptr, false);
-  std::optional<Outcome> outcome =
-      json.is_object() && json.value("outcome", nlohmann::json()).is_string()
-          ? parse_outcome(json["outcome"].get<std::string>())
-          : std::nullopt;
-  if (!outcome || json.value("id", std::string()) != id) return std::nullopt;
-  CaseResult result;
-  result.id = id;
-  result.outcome = *outcome;
-  result.message = json.value("message", std::string());
-  if (json.contains("rule_ids") && json["rule_ids"].is_array()) {
-    for (const auto& rule : json["rule_ids"]) {
-      if (rule.is_string()) result.rule_ids.push_back(rule.get<std::string>());
-    }
-  }
-  add_findings_from_line(result, json);
-  result.profile_class = text_member(json, "profile_class");
-  result.decline_reason = text_member(json, "decline_reason");
-  return result;
-}
-
 std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
                                      const RunnerOptions& options) {
   StopSignals stop_signals;
@@ -472,8 +409,7 @@ int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
     CaseResult result = run_one(known, id);
     std::fflush(stdout);
     // The parent is gone when the line cannot go: nothing left to report to.
-    if (!channel.send(result_to_json(result).dump(-1, ' ', false,
-                                                  nlohmann::json::error_handler_t::replace))) {
+    if (!channel.send(json_line(result_to_json(result)))) {
       return 1;
     }
   }

@@ -16,13 +16,10 @@
 
 #include "suite/model/case.hpp"
 #include "suite/runner/result_channel.hpp"
+#include "suite/runner/worker_protocol.hpp"
 
 namespace dlpack_usm::suite {
 
-// The line a worker writes on the result channel once its runtime is up and
-// its cases are known: a case's timeout counts from there, so that starting
-// a runtime on a loaded machine is never charged to the first case.
-inline constexpr const char* kWorkerReadyLine = "{\"worker\":\"ready\"}";
 // How long a worker may take to get ready (at least the case timeout).
 inline constexpr std::chrono::seconds kWorkerStartupTimeout{60};
 
@@ -55,11 +52,5 @@ std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
 int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
                        const std::vector<std::string>& ids,
                        const std::function<void()>& start_runtime = {});
-
-// The result JSON exchanged between child and parent (also the report's).
-nlohmann::json result_to_json(const CaseResult& result);
-// The result `payload` gives case `id`; nullopt when it is none (not JSON,
-// no known outcome, another case's id).
-std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload);
 
 }  // namespace dlpack_usm::suite

@@ -1,10 +1,8 @@
 #include "suite/cases/plugin/plugin_probe.hpp"
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include <fmt/format.h>
 
@@ -13,22 +11,13 @@
 #include "runtime/contained_call.hpp"
 #include "runtime/selection.hpp"
 #include "suite/cases/plugin/plugin_session.hpp"
+#include "suite/runner/child_poll.hpp"
 #include "suite/runner/child_process.hpp"
 #include "suite/runner/stop_signals.hpp"
+#include "suite/runner/worker_protocol.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
-
-constexpr const char* kErrorPrefix = "dlpack-usm: error: ";
-constexpr const char* kHintPrefix = "dlpack-usm: hint: ";
-constexpr const char* kDescribedKey = "described";
-
-std::string line_after(const std::string& text, const char* prefix) {
-  std::size_t at = text.rfind(prefix);
-  if (at == std::string::npos) return {};
-  at += std::strlen(prefix);
-  return text.substr(at, text.find('\n', at) - at);
-}
 
 // Reads the child until it ended (output closed and reaped); kills it at its
 // deadline or on a stop signal.
@@ -40,38 +29,37 @@ void wait_for(ChildProcess& child) {
       child.wait();
       return;
     }
-    std::vector<pollfd> polled;
-    for (int fd : child.open_fds()) polled.push_back({fd, POLLIN, 0});
-    if (poll(polled.data(), polled.size(), polled.empty() ? 20 : 200) <= 0) continue;
-    for (const pollfd& p : polled) {
-      if (p.revents != 0) child.read_from(p.fd);
-    }
+    read_children({&child}, std::min(child.deadline(),
+                                     ChildProcess::Clock::now() + std::chrono::milliseconds(200)));
   }
 }
 
-// The descriptions the child sent, framed with its nonce; Error(usage) for
-// a line without it (the library wrote on the channel).
-std::optional<nlohmann::json> description_of(ChildProcess& child, const std::string& names) {
+// What the child answered on its channel (worker_protocol.hpp): the
+// descriptions, or the Error that ended it. Error(usage) for any other line
+// (the library wrote on the channel).
+struct ProbeAnswer {
   std::optional<nlohmann::json> described;
+  std::optional<Error> error;
+};
+
+ProbeAnswer answer_of(ChildProcess& child, const std::string& names) {
+  ProbeAnswer answer;
   for (const std::string& line : child.take_result_lines()) {
     std::optional<std::string_view> payload = unframe_line(line, child.nonce());
-    nlohmann::json json =
-        payload ? nlohmann::json::parse(*payload, nullptr, false) : nlohmann::json();
-    if (!json.is_object() || !json.contains(kDescribedKey) || !json[kDescribedKey].is_array()) {
-      fail_usage(fmt::format("loading {}: its result channel carried {}, so the library wrote "
-                             "on it",
-                             names, quote_for_message(line, 120)),
-                 "a library under test must leave descriptors it did not open alone");
-    }
-    described = json[kDescribedKey];
+    if (payload && (answer.described = described_from_line(*payload))) continue;
+    if (payload && (answer.error = error_from_line(*payload))) continue;
+    fail_usage(fmt::format("loading {}: its result channel carried {}, so the library wrote "
+                           "on it",
+                           names, quote_for_message(line, 120)),
+               "a library under test must leave descriptors it did not open alone");
   }
-  return described;
+  return answer;
 }
 
-// The child ended before it described the libraries: what it said, or how
-// it ended.
-[[noreturn]] void fail_loading(const ChildProcess& child, const std::string& names,
-                               std::chrono::milliseconds timeout) {
+// The child ended before it described the libraries: the Error it sent, or
+// how it ended.
+[[noreturn]] void fail_loading(const ChildProcess& child, const ProbeAnswer& answer,
+                               const std::string& names, std::chrono::milliseconds timeout) {
   if (child.timed_out()) {
     fail_usage(fmt::format("loading {} did not finish within {} ms", names, timeout.count()),
                "a library under test must load and return from dlpack_usm_plugin() promptly");
@@ -80,19 +68,12 @@ std::optional<nlohmann::json> description_of(ChildProcess& child, const std::str
     fail_usage(fmt::format("loading {} crashed the process (signal {})", names, child.signal()),
                "run the library's constructors and dlpack_usm_plugin() under a debugger");
   }
-  std::string what = line_after(child.err(), kErrorPrefix);
-  if (what.empty()) {
-    fail_usage(fmt::format("loading {} {}", names,
-                           child.exit_code() == 0
-                               ? "ended the process before it described the library"
-                               : fmt::format("failed with exit code {}", child.exit_code())),
-               child.err());
-  }
-  int code = child.exit_code();
-  throw Error(code == 3   ? ExitCode::environment
-              : code == 4 ? ExitCode::internal
-                          : ExitCode::usage,
-              what, line_after(child.err(), kHintPrefix));
+  if (answer.error) throw *answer.error;
+  fail_usage(fmt::format("loading {} {}", names,
+                         child.exit_code() == 0
+                             ? "ended the process before it described the library"
+                             : fmt::format("failed with exit code {}", child.exit_code())),
+             child.err());
 }
 
 // The libraries loaded and described themselves; the process then had to
@@ -119,28 +100,26 @@ void require_clean_exit(const ChildProcess& child, const std::string& names,
 
 }  // namespace
 
-std::optional<nlohmann::json> probe_plugins(const std::string& self,
+std::optional<nlohmann::json> probe_plugins(const std::string& self, const std::string& suite_dir,
                                             const std::vector<plugin::PluginSpec>& specs,
                                             std::chrono::milliseconds case_timeout) {
   std::chrono::milliseconds timeout =
       runtime::probe_deadline(std::max(case_timeout, std::chrono::milliseconds(30000)));
-  std::vector<std::string> argv{self,
-                                "check",
-                                "--probe-plugins",
-                                "--runtime",
-                                runtime::active_runtime_name(),
-                                "--runner-pid",
-                                std::to_string(getpid())};
-  for (const std::string& argument : plugin::plugin_arguments(specs)) argv.push_back(argument);
-  ChildProcess child(argv, timeout);
+  WorkerJob job;
+  job.task = WorkerJob::Task::describe_libraries;
+  job.runtime = runtime::active_runtime_name();
+  job.suite_dir = suite_dir;
+  job.plugin_arguments = plugin::plugin_arguments(specs);
+  job.runner_pid = getpid();
+  ChildProcess child(worker_argv(self, job), timeout);
   wait_for(child);
   if (stop_requested()) return std::nullopt;
   std::string names;
   for (const plugin::PluginSpec& spec : specs) names += (names.empty() ? "" : ", ") + spec.text();
-  std::optional<nlohmann::json> described = description_of(child, names);
-  if (!described) fail_loading(child, names, timeout);
-  require_clean_exit(child, names, *described, timeout);
-  return described;
+  ProbeAnswer answer = answer_of(child, names);
+  if (!answer.described) fail_loading(child, answer, names, timeout);
+  require_clean_exit(child, names, *answer.described, timeout);
+  return answer.described;
 }
 
 int describe_plugins_in_child(ResultChannel& channel,
@@ -151,9 +130,7 @@ int describe_plugins_in_child(ResultChannel& channel,
     sessions.push_back(std::make_unique<PluginSession>(runtime::active_runtime(), spec));
     described.push_back(sessions.back()->describe());
   }
-  nlohmann::json message{{kDescribedKey, described}};
-  return channel.send(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) ? 0
-                                                                                              : 1;
+  return channel.send(described_line(described)) ? 0 : 1;
 }
 
 }  // namespace dlpack_usm::suite

@@ -18,7 +18,7 @@
 
 namespace dlpack_usm::suite {
 
-// Runs `self check --probe-plugins ARGS` and returns the libraries'
+// Runs `self worker --describe-libraries ...` (worker_protocol.hpp) and returns the libraries'
 // descriptions (PluginSession::describe), which the child sends on its
 // result channel. Throws the child's Error (same exit code, message and
 // hint), or Error(usage) when it crashed, hung or exited before or after
@@ -27,12 +27,13 @@ namespace dlpack_usm::suite {
 // on a busy 2-core machine can outlast a short case timeout (tests use 3 s):
 // it has the larger of 30 s and `case_timeout`, or DLPACK_USM_PROBE_TIMEOUT_S
 // seconds where that is set, as every probe of foreign code does.
-std::optional<nlohmann::json> probe_plugins(const std::string& self,
+std::optional<nlohmann::json> probe_plugins(const std::string& self, const std::string& suite_dir,
                                             const std::vector<plugin::PluginSpec>& specs,
                                             std::chrono::milliseconds case_timeout);
 
 // The child side: loads each library and sends the descriptions on
-// `channel`; errors propagate as Error (main prints them). The libraries'
+// `channel`; errors propagate as Error (the worker sends them on the
+// channel, and main prints them). The libraries'
 // destructors run when the process exits, after that.
 int describe_plugins_in_child(ResultChannel& channel, const std::vector<plugin::PluginSpec>& specs);
 

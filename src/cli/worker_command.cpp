@@ -1,0 +1,86 @@
+// dlpack-usm worker: the hidden subcommand `check` runs its workers as (the
+// runner's children, suite/runner/worker_protocol.hpp): one runs a batch of
+// cases, the plugin probe loads the libraries under test and describes
+// them. Both answer on the result channel only, errors included, so the
+// runner never reads their stderr for a verdict. Not for people: its options
+// may change with any release.
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/library_options.hpp"
+#include "cli/runtime_option.hpp"
+#include "common/error.hpp"
+#include "suite/cases/plugin/plugin_probe.hpp"
+#include "suite/cases/registry.hpp"
+#include "suite/runner/result_channel.hpp"
+#include "suite/runner/runner.hpp"
+#include "suite/runner/worker_containment.hpp"
+#include "suite/runner/worker_protocol.hpp"
+
+namespace dlpack_usm::cli {
+namespace {
+
+struct WorkerArguments {
+  std::string suite;
+  std::string runtime = "auto";
+  std::string producer, consumer;
+  std::vector<std::string> case_ids;
+  long runner_pid = 0;
+  bool describe_libraries = false;
+};
+
+int run_task(const WorkerArguments& args, suite::ResultChannel& channel) {
+  std::vector<plugin::PluginSpec> specs = library_specs(args.producer, args.consumer);
+  auto start = [&args, &specs] { start_runtime(args.runtime, libraries_under_test(specs), true); };
+  if (args.describe_libraries) {
+    start();
+    return suite::describe_plugins_in_child(channel, specs);
+  }
+  suite::CaseSources sources = suite::case_sources(args.suite, specs);
+  return suite::run_cases_in_child(channel, sources, args.case_ids, start);
+}
+
+int run_worker(const WorkerArguments& args) {
+  // A worker dies with the run that started it, also when that run is
+  // killed with SIGKILL, and so does every process a library under test
+  // starts in it; one whose run is already gone does not start.
+  if (!suite::contain_worker(args.runner_pid)) return 1;
+  // Before any library is loaded: the channel moves out of its way.
+  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
+  try {
+    int status = run_task(args, channel);
+    suite::reap_worker_leftovers();
+    return status;
+  } catch (const Error& error) {
+    // The runner repeats it from the channel; main() prints it for people.
+    channel.send(suite::error_line(error));
+    throw;
+  } catch (const std::exception& error) {
+    channel.send(
+        suite::error_line(Error(ExitCode::internal, std::string("internal error: ") + error.what(),
+                                "this is a bug of dlpack-usm; please report it with the "
+                                "command line")));
+    throw;
+  }
+}
+
+}  // namespace
+
+void add_worker_command(CLI::App& app, Invocation& invocation) {
+  auto args = std::make_shared<WorkerArguments>();
+  auto* command = app.add_subcommand(suite::kWorkerCommand, "Internal: a worker of check");
+  command->group("");  // hidden: check starts it, people do not
+  command->add_option("--suite", args->suite)->required();
+  add_runtime_option(command, &args->runtime);
+  command->add_option("--producer", args->producer);
+  command->add_option("--consumer", args->consumer);
+  command->add_option("--run-case", args->case_ids);
+  command->add_option("--runner-pid", args->runner_pid)->required();
+  command->add_flag("--describe-libraries", args->describe_libraries);
+  command->callback([args, &invocation] { invocation.exit_code = run_worker(*args); });
+}
+
+}  // namespace dlpack_usm::cli

@@ -1,0 +1,65 @@
+// What the runner and its workers say to each other, in one place. A worker
+// is the tool itself run as the hidden subcommand `worker` (never a flag of
+// the public `check`), with the argv worker_argv() builds. It answers on its
+// result channel (result_channel.hpp), one JSON object per line:
+//   {"worker":"ready"}                         once its runtime is up
+//   {"id":…,"outcome":…,"findings":[…],…}      one per case, in order
+//   {"described":[…]}                          the plugin probe's answer
+//   {"error":{"exit_code":N,"message":…,"hint":…}}  an Error that ended it
+// and nothing else: the runner treats any other line as written by the
+// library under test.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "suite/model/case.hpp"
+
+namespace dlpack_usm::suite {
+
+// The hidden subcommand a worker runs as.
+inline constexpr const char* kWorkerCommand = "worker";
+
+// What a worker is started to do.
+struct WorkerJob {
+  enum class Task { run_cases, describe_libraries };
+  Task task = Task::run_cases;
+  std::string runtime;                        // the runner's active runtime, by name
+  std::string suite_dir;                      // where the conformance vectors are
+  std::vector<std::string> plugin_arguments;  // --producer/--consumer LIB, as given to check
+  std::vector<std::string> case_ids;          // run_cases: the batch, in order
+  long runner_pid = 0;                        // the run the worker dies with
+};
+
+// The argv of `self` (this binary) doing `job`.
+std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& job);
+
+// The line a worker sends once its runtime is up and its cases are known:
+// a case's timeout counts from there, so that starting a runtime on a
+// loaded machine is never charged to the first case.
+inline constexpr std::string_view kWorkerReadyLine = "{\"worker\":\"ready\"}";
+
+// A case's result as a worker sends it (the report writes the same fields).
+nlohmann::json result_to_json(const CaseResult& result);
+// The result `payload` gives case `id`; nullopt when it is none (not JSON,
+// no known outcome, another case's id).
+std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload);
+
+// The plugin probe's answer: the libraries' descriptions.
+std::string described_line(const nlohmann::json& descriptions);
+std::optional<nlohmann::json> described_from_line(std::string_view payload);
+
+// An Error that ended a worker, sent before it exits so that the runner
+// repeats it (same exit code, message and hint) without reading stderr.
+std::string error_line(const Error& error);
+std::optional<Error> error_from_line(std::string_view payload);
+
+// One JSON line, invalid UTF-8 (a library's text) replaced, never thrown on.
+std::string json_line(const nlohmann::json& json);
+
+}  // namespace dlpack_usm::suite
