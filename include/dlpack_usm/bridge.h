@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_7). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_8). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 7u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 8u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -203,6 +203,13 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_verdict(const char* observa
  * "1.3"), "device_types": {"kDLCPU": 1, ...}, "dtype_codes": {"kDLInt": 0,
  * ...}, "flags": {"READ_ONLY": 1, ...}}. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_dlpack_names(char** result_json);
+
+/* ABI version 8: `text` read as a max_version, "MAJOR.MINOR" and nothing
+ * after it, by the reader the tool's own --max-version uses: *result_json is
+ * {"major", "minor"}; text that is no such version is 2 (usage), with the
+ * message naming `what` (an option name) and the part that is wrong. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_max_version(const char* text, const char* what,
+                                                        char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

@@ -22,11 +22,21 @@ OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4
 
 
 def parse_version(text):
+    """--max-version, read by the core's one reader of versions (the C++
+    commands' own), so that both accept and refuse the same text."""
     try:
-        major, minor = (int(part) for part in text.split("."))
-        return major, minor
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not MAJOR.MINOR") from None
+        return library.max_version(text, "version")
+    except BridgeError as error:
+        if error.exit_code != USAGE:
+            raise
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
+def report_bridge_error(error):
+    print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
+    if error.hint:
+        print(f"dlpack-usm: hint: {error.hint}", file=sys.stderr)
+    return error.exit_code
 
 
 def counts(findings):
@@ -256,6 +266,8 @@ def main(argv=None):
         arguments = parser().parse_args(argv)
     except SystemExit as exit_request:
         return USAGE if exit_request.code not in (0, None) else OK
+    except BridgeError as error:  # the bridge could not be loaded to read an option
+        return report_bridge_error(error)
     arguments.argv = argv
     try:
         return arguments.run(arguments)
@@ -265,10 +277,7 @@ def main(argv=None):
               file=sys.stderr)
         return interrupts.exit_code(stop.name)
     except BridgeError as error:
-        print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
-        if error.hint:
-            print(f"dlpack-usm: hint: {error.hint}", file=sys.stderr)
-        return error.exit_code
+        return report_bridge_error(error)
     except Exception as error:  # the last line of defence: a report, never a bare traceback
         print(f"dlpack-usm: error: internal error: {type(error).__name__}: {error}",
               file=sys.stderr)

@@ -12,6 +12,7 @@ from conftest import require
 np = require("numpy")
 
 from dlpack_usm._bridge import capsules, dlpack, library  # noqa: E402
+from dlpack_usm._bridge.errors import BridgeError  # noqa: E402
 
 
 def call(pointer, name, request):
@@ -30,8 +31,8 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_7():
-    assert library.library().dlpack_usm_bridge_abi_version() == 7
+def test_the_abi_version_is_8():
+    assert library.library().dlpack_usm_bridge_abi_version() == 8
 
 
 def test_the_dlpack_names_are_the_cores_tables():
@@ -102,3 +103,16 @@ def test_runtime_facts_reach_the_oneapi_rules(versioned):
     code, answer = call(versioned, b"dltensor_versioned", request)
     assert code == 0
     assert answer["capsule"]["runtime"] == {"usm_kind": "device", "root_device_count": 1}
+
+
+def test_max_version_is_read_by_the_cores_reader():
+    # The same text the C++ --max-version accepts and refuses, with its words.
+    assert library.max_version("1.3", "version") == (1, 3)
+    assert library.max_version("0.8", "version") == (0, 8)
+    for text, words in (("13", "is not MAJOR.MINOR"), ("1.x", "minor 'x' is not an integer"),
+                        ("1.3.1", "minor '3.1' is not an integer"),
+                        ("-1.0", "is out of range")):
+        with pytest.raises(BridgeError) as refused:
+            library.max_version(text, "version")
+        assert refused.value.exit_code == 2
+        assert words in refused.value.message, text

@@ -21,6 +21,7 @@
 #include "build_info.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "dlpack/names.hpp"
 #include "facts/memory_reader.hpp"
 #include "facts/readable_memory.hpp"
 
@@ -229,6 +230,14 @@ int dlpack_usm_bridge_consumer_verdict(const char* observation_json, char** resu
 
 int dlpack_usm_bridge_dlpack_names(char** result_json) {
   return guarded(result_json, [] { return dlpack_usm::bridge::dlpack_names_json(); });
+}
+
+int dlpack_usm_bridge_max_version(const char* text, const char* what, char** result_json) {
+  return guarded(result_json, [&] {
+    dlpack_usm::dl::Release release =
+        dlpack_usm::dl::require_max_version(text ? text : "", what ? what : "max_version");
+    return nlohmann::ordered_json{{"major", release.major}, {"minor", release.minor}};
+  });
 }
 
 void dlpack_usm_bridge_free(char* text) {

@@ -56,7 +56,7 @@ struct CheckArguments {
   double timeout_s = 60;
   int jobs = 0;
   int batch = 64;
-  std::string report, junit, stream, failures;
+  CheckOutputs outputs;  // --report, --junit, --failures (gate_outputs()) and --stream
   std::string producer, consumer;
   std::string runtime = "auto";
 };
@@ -230,8 +230,8 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
 
   // Every output is checked before the first case runs: a refusal after a
   // long run would lose its verdict.
-  CheckOutputs outputs{args.report, args.junit, args.failures,
-                       args.stream.empty() ? default_stream_path(args.report) : args.stream};
+  CheckOutputs outputs = args.outputs;
+  if (outputs.stream.empty()) outputs.stream = default_stream_path(outputs.report);
   require_writable_outputs(outputs);
   ResultStream stream(outputs.stream);
 
@@ -294,13 +294,10 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
                       "File of case ids expected to fail (repeatable)");
   command->add_option("--flakes", args->flakes,
                       "File of case ids allowed to be flaky (repeatable)");
-  command->add_option("--report", args->report, "Write the JSON report to FILE ('-' for stdout)");
-  command->add_option("--junit", args->junit, "Write JUnit XML to FILE");
-  command->add_option("--stream", args->stream,
+  add_gate_output_options(*command, args->outputs);
+  command->add_option("--stream", args->outputs.stream,
                       "Stream one JSON line per finished case to FILE (default: results.jsonl "
                       "beside --report)");
-  command->add_option("--failures", args->failures,
-                      "Write failing case ids to FILE, in baseline format");
   command->add_option("--timeout", args->timeout_s, "Seconds a case may run before it is killed")
       ->check(timeout_seconds());
   command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")

@@ -7,6 +7,7 @@
 
 #include "common/atomic_file.hpp"
 #include "report/formats/check_report.hpp"
+#include "report/formats/failures_file.hpp"
 #include "report/formats/junit.hpp"
 
 namespace dlpack_usm::cli {

@@ -60,26 +60,6 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
   return shape;
 }
 
-// --max-version MAJOR.MINOR, nothing after it; the usage error names the
-// part that is wrong.
-dl::Release parse_max_version(const std::string& text) {
-  using Problem = dl::ReleaseText::Problem;
-  dl::ReleaseText read = dl::parse_release(text);
-  if (read.problem == Problem::no_dot) {
-    fail_usage(fmt::format("--max-version '{}' is not MAJOR.MINOR", text));
-  }
-  if (read.problem == Problem::major_not_integer) {
-    fail_usage(fmt::format("--max-version major '{}' is not an integer", read.major));
-  }
-  if (read.problem == Problem::minor_not_integer || !read.rest.empty()) {
-    fail_usage(fmt::format("--max-version minor '{}' is not an integer", read.minor));
-  }
-  if (read.problem == Problem::out_of_range) {
-    fail_usage(fmt::format("--max-version '{}' is out of range", text));
-  }
-  return *read.release;
-}
-
 // The device named by --device (and --sub-device), or the first device with
 // cl_intel_unified_shared_memory.
 const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
@@ -143,7 +123,7 @@ exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
   if (!order)
     fail_usage(fmt::format("--order '{}' is not C, F, strided, offset or negative", options.order));
   request.order = *order;
-  request.options.max_version = parse_max_version(options.max_version);
+  request.options.max_version = dl::require_max_version(options.max_version, "--max-version");
   request.options.read_only = options.read_only;
   return request;
 }

@@ -11,7 +11,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "report/formats/check_report.hpp"
+#include "report/formats/results_stream.hpp"
 
 namespace dlpack_usm::cli {
 namespace {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "common/error.hpp"
+
 namespace dlpack_usm::dl {
 namespace {
 
@@ -116,6 +118,24 @@ ReleaseText parse_release(std::string_view text) {
   }
   read.release = Release{static_cast<std::uint32_t>(major), static_cast<std::uint32_t>(minor)};
   return read;
+}
+
+Release require_max_version(std::string_view text, std::string_view what) {
+  using Problem = ReleaseText::Problem;
+  ReleaseText read = parse_release(text);
+  if (read.problem == Problem::no_dot) {
+    fail_usage(fmt::format("{} '{}' is not MAJOR.MINOR", what, text));
+  }
+  if (read.problem == Problem::major_not_integer) {
+    fail_usage(fmt::format("{} major '{}' is not an integer", what, read.major));
+  }
+  if (read.problem == Problem::minor_not_integer || !read.rest.empty()) {
+    fail_usage(fmt::format("{} minor '{}' is not an integer", what, read.minor));
+  }
+  if (read.problem == Problem::out_of_range) {
+    fail_usage(fmt::format("{} '{}' is out of range", what, text));
+  }
+  return *read.release;
 }
 
 std::span<const DeviceTypeName> device_type_table() {

@@ -38,6 +38,11 @@ struct ReleaseText {
   std::string_view rest;   // what follows MINOR's digits
 };
 ReleaseText parse_release(std::string_view text);
+// `text` as a whole "MAJOR.MINOR" (a max_version asked for: nothing after
+// MINOR); Error(usage) naming `what` ("--max-version") and the part that is
+// wrong otherwise. The C++ commands and, through the bridge, Python's read
+// max_version with it.
+Release require_max_version(std::string_view text, std::string_view what);
 
 struct DeviceTypeName {
   std::int32_t value;

@@ -7,7 +7,7 @@ import os
 
 from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 7
+ABI_VERSION = 8
 
 _library = None
 
@@ -60,6 +60,7 @@ _SIGNATURES = {
     "rules": (_INT, [_OUT]),
     "consumer_verdict": (_INT, [_TEXT, _OUT]),
     "dlpack_names": (_INT, [_OUT]),
+    "max_version": (_INT, [_TEXT, _TEXT, _OUT]),
     "free": (None, [_POINTER]),
 }
 
@@ -163,6 +164,15 @@ def dlpack_names():
     own tables, so that the package keeps no copy of them."""
     result = ctypes.c_void_p()
     return read_answer(library().dlpack_usm_bridge_dlpack_names(ctypes.byref(result)), result)
+
+
+def max_version(text, what):
+    """`text` read as (MAJOR, MINOR) by the core's one reader of versions;
+    BridgeError (usage) naming `what` and the part that is wrong."""
+    result = ctypes.c_void_p()
+    answer = read_answer(library().dlpack_usm_bridge_max_version(
+        text.encode("utf-8", "surrogateescape"), what.encode(), ctypes.byref(result)), result)
+    return answer["major"], answer["minor"]
 
 
 def consumer_verdict(observation):

@@ -224,17 +224,4 @@ std::string check_run_summary(const CheckRun& run) {
   return render_text(print_check_run, run);
 }
 
-std::string recorded_case_line(const RecordedCase& recorded) {
-  JsonPrinter printer;
-  print_case(printer, recorded);
-  return printer.document().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-}
-
-std::string check_run_failures(const CheckRun& run) {
-  std::vector<suite::CaseResult> results;
-  results.reserve(run.cases.size());
-  for (const RecordedCase& recorded : run.cases) results.push_back(recorded.result);
-  return suite::failures_file_text(results, run.strict);
-}
-
 }  // namespace dlpack_usm::report

@@ -1,7 +1,9 @@
 // Writers of a finished `check` run: the one walk that prints the JSON report
 // (schema dlpack-usm.report/1, conformance/schema/report.schema.json) or the
-// summary people read, the failures file, and one streamed results line
-// (JUnit XML: junit.hpp). The run's model decides the exit code.
+// summary people read; its reader is report_json_reader.hpp. The other
+// formats have a module each here: JUnit XML (junit.hpp), the failures file
+// (failures_file.hpp), results.jsonl (results_stream.hpp). The run's model
+// decides the exit code.
 #pragma once
 
 #include <string>
@@ -26,9 +28,5 @@ void print_case(Printer& printer, const suite::RecordedCase& recorded);
 
 nlohmann::ordered_json check_run_to_json(const suite::CheckRun& run);
 std::string check_run_summary(const suite::CheckRun& run);
-// The failures file (suite::failures_file_text) of the run's cases.
-std::string check_run_failures(const suite::CheckRun& run);
-// One line of results.jsonl (no newline).
-std::string recorded_case_line(const suite::RecordedCase& recorded);
 
 }  // namespace dlpack_usm::report

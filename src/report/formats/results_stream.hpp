@@ -1,0 +1,15 @@
+// results.jsonl (check --stream): one line per finished case, holding the
+// fields of that case in the JSON report (print_case), so a reader of the
+// stream and of the report parse one shape. cli/result_stream.hpp writes it.
+#pragma once
+
+#include <string>
+
+#include "suite/model/check_run.hpp"
+
+namespace dlpack_usm::report {
+
+// One line of results.jsonl (no newline).
+std::string recorded_case_line(const suite::RecordedCase& recorded);
+
+}  // namespace dlpack_usm::report
