@@ -139,3 +139,17 @@ def test_outputs_are_written_as_the_command_line_writes_reports(tmp_path):
     assert str(tmp_path) in refused.stderr
     same = run(*cell, "--report", str(report), "--junit", str(report))
     assert same.returncode == 2 and "same file" in same.stderr
+
+
+def test_junit_carries_any_message_as_xml_can():
+    # A library's message may hold control characters and undecodable bytes
+    # (surrogates): the XML stays well-formed, each such character U+FFFD.
+    from dlpack_usm.consumer import _report
+    result = {"id": "consumer/cpu/cpu/c-order", "device": "cpu", "axis": "memory",
+              "status": "fail", "outcome": "wrong-view", "message": "bad\x01 <&> \udcff",
+              "findings": [{"rule_id": "DLP-CONSUMER-WRONG-VIEW"}], "duration_ms": 1}
+    document = ElementTree.fromstring(_report.junit("lib.from\x07dlpack", [result]))
+    (failure,) = document.iter("failure")
+    assert failure.get("message") == "wrong-view: bad\ufffd <&> \ufffd"
+    assert "DLP-CONSUMER-WRONG-VIEW" in failure.text
+    assert document.find("testsuite").get("name") == "consume lib.from\ufffddlpack"

@@ -3,7 +3,8 @@
 read at a glance, and JUnit with one testcase per matrix cell."""
 
 import json
-from xml.sax.saxutils import escape, quoteattr
+import re
+from xml.etree import ElementTree
 
 SCHEMA = "dlpack-usm.consume-report/1"
 OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
@@ -96,37 +97,55 @@ def gate_line(results, strict):
         (f" ({', '.join(notes)})" if notes else "")
 
 
+# Characters XML 1.0 cannot carry (control characters, lone surrogates of
+# undecodable bytes) become U+FFFD, as the C++ XML writer does.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_text(text):
+    return _NOT_XML.sub("\ufffd", str(text))
+
+
+def _element(parent, tag, text=None, **attributes):
+    """A child of `parent`; every attribute value and text goes through
+    _xml_text, in this one place."""
+    child = ElementTree.SubElement(parent, tag, {key.rstrip("_"): _xml_text(value)
+                                                  for key, value in attributes.items()})
+    if text is not None:
+        child.text = _xml_text(text)
+    return child
+
+
+def _testcase(suite, result, failing):
+    case = _element(suite, "testcase", classname=result["device"] + "." + result["axis"],
+                    name=result["id"], time=f"{result.get('duration_ms', 0) / 1000:.3f}")
+    message = f"{result['outcome'] or 'not applicable'}: {result['message']}"
+    if result["status"] == "not_run":
+        _element(case, "error", message=result["message"], type="not_run")
+    elif result["status"] in failing:
+        _element(case, "failure", json.dumps(result.get("findings", [])), message=message,
+                 type=result["outcome"])
+    elif result["status"] in ("not_supported", "not_applicable"):
+        _element(case, "skipped", message=message)
+    elif result["status"] == "warn":
+        properties = _element(case, "properties")
+        _element(properties, "property", name="outcome", value="warn")
+        _element(case, "system-out", "warning: " + result["message"])
+
+
 def junit(consumer, results, strict=False):
     """JUnit XML: one testcase per case (a cell on a device and memory kind);
-    a warning is a passed testcase that says so (a failure with --strict)."""
+    a warning is a passed testcase that says so (a failure with --strict).
+    Written through ElementTree: it escapes, this module never does."""
     tally = summary(results)
     failing = ("fail", "warn") if strict else ("fail",)
     failures = sum(tally[status] for status in failing)
-    errors = tally["not_run"]
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name="dlpack-usm consume" tests="{tally["cases"]}" '
-           f'failures="{failures}" errors="{errors}">',
-           f'  <testsuite name={quoteattr("consume " + consumer)} tests="{tally["cases"]}" '
-           f'failures="{failures}" errors="{errors}" '
-           f'skipped="{tally["not_supported"] + tally["not_applicable"]}">']
+    counts = {"tests": tally["cases"], "failures": failures, "errors": tally["not_run"]}
+    root = ElementTree.Element("testsuites", {"name": "dlpack-usm consume",
+                                              **{k: str(v) for k, v in counts.items()}})
+    suite = _element(root, "testsuite", name="consume " + consumer, **counts,
+                     skipped=tally["not_supported"] + tally["not_applicable"])
     for result in results:
-        seconds = result.get("duration_ms", 0) / 1000
-        head = (f'    <testcase classname={quoteattr(result["device"] + "." + result["axis"])} '
-                f'name={quoteattr(result["id"])} time="{seconds:.3f}"')
-        message = quoteattr(f"{result['outcome'] or 'not applicable'}: {result['message']}")
-        if result["status"] == "not_run":
-            out.append(f'{head}><error message={quoteattr(result["message"])} '
-                       f'type="not_run"/></testcase>')
-        elif result["status"] in failing:
-            out.append(f"{head}><failure message={message} type={quoteattr(result['outcome'])}>"
-                       f"{escape(json.dumps(result.get('findings', [])))}</failure></testcase>")
-        elif result["status"] in ("not_supported", "not_applicable"):
-            out.append(f"{head}><skipped message={message}/></testcase>")
-        elif result["status"] == "warn":
-            out.append(f'{head}><properties><property name="outcome" value="warn"/></properties>'
-                       f"<system-out>{escape('warning: ' + result['message'])}</system-out>"
-                       "</testcase>")
-        else:
-            out.append(f"{head}/>")
-    out += ["  </testsuite>", "</testsuites>"]
-    return "\n".join(out) + "\n"
+        _testcase(suite, result, failing)
+    ElementTree.indent(root, space="  ")
+    return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
