@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "common/contained_call.hpp"
 #include "common/error.hpp"
-#include "runtime/contained_call.hpp"
 #include "runtime/cuda/driver_api.hpp"
 
 namespace dlpack_usm::runtime::cuda {

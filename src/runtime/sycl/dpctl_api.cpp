@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "common/contained_call.hpp"
 #include "dlpack/names.hpp"
-#include "runtime/contained_call.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/sycl/dpctl_location.hpp"
 

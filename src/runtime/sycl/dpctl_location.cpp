@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "runtime/contained_call.hpp"
+#include "common/contained_call.hpp"
 
 namespace dlpack_usm::runtime::sycl {
 namespace {

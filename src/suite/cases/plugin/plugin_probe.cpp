@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "common/contained_call.hpp"
 #include "common/error.hpp"
 #include "common/printable.hpp"
-#include "runtime/contained_call.hpp"
 #include "runtime/selection.hpp"
 #include "suite/cases/plugin/plugin_session.hpp"
 #include "suite/runner/child_poll.hpp"
@@ -104,7 +104,7 @@ std::optional<nlohmann::json> probe_plugins(const std::string& self, const std::
                                             const std::vector<plugin::PluginSpec>& specs,
                                             std::chrono::milliseconds case_timeout) {
   std::chrono::milliseconds timeout =
-      runtime::probe_deadline(std::max(case_timeout, std::chrono::milliseconds(30000)));
+      probe_deadline(std::max(case_timeout, std::chrono::milliseconds(30000)));
   WorkerJob job;
   job.task = WorkerJob::Task::describe_libraries;
   job.runtime = runtime::active_runtime_name();

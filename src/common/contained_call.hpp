@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace dlpack_usm::runtime {
+namespace dlpack_usm {
 
 struct ContainedAnswer {
   enum class Ending { answered, exited, signalled, hung, failed };
@@ -39,4 +39,4 @@ ContainedAnswer run_program(const std::vector<std::string>& argv,
 // DLPACK_USM_PROBE_TIMEOUT_S seconds where that is set (tests shorten it).
 std::chrono::milliseconds probe_deadline(std::chrono::milliseconds fallback);
 
-}  // namespace dlpack_usm::runtime
+}  // namespace dlpack_usm

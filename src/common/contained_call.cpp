@@ -1,4 +1,4 @@
-#include "runtime/contained_call.hpp"
+#include "common/contained_call.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -18,7 +18,7 @@
 
 #include "common/unique_fd.hpp"
 
-namespace dlpack_usm::runtime {
+namespace dlpack_usm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -192,4 +192,4 @@ std::chrono::milliseconds probe_deadline(std::chrono::milliseconds fallback) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
-}  // namespace dlpack_usm::runtime
+}  // namespace dlpack_usm
