@@ -34,7 +34,7 @@ TOOLS_PACKAGES=("jsonschema==4.26.0" "pytest==9.2.0" "numpy==2.4.6" "array-api-s
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-  build-essential cmake pkg-config git ca-certificates \
+  build-essential cmake pkg-config git ca-certificates groff-base \
   libcli11-dev libfmt-dev nlohmann-json3-dev libdlpack-dev \
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo pocl-opencl-icd \
   googletest libgtest-dev libbenchmark-dev \

@@ -1,10 +1,29 @@
 """EXPR, the Python expression a command checks: evaluated with every
-module it names (numpy, dpnp, torch, ...) imported on first use."""
+module it names (numpy, dpnp, torch, ...) imported on first use. A module
+this interpreter cannot import is a usage error that names the interpreter
+and where the peers are: scripts/setup.sh installs them into a venv of their
+own, not into the system's python3."""
 
 import builtins
 import importlib
+import os
+import sys
 
-from ._bridge.errors import BridgeError
+from ._bridge.errors import BridgeError, describe_exception
+
+# The venv scripts/setup.sh makes, with the peers (numpy, dpnp/dpctl,
+# array-api-strict) installed.
+TOOLS_PREFIX = "/opt/dlpack-usm/venv"
+
+
+class _NoModule(NameError):
+    """A name of EXPR that is no builtin and no module this interpreter
+    imports: `module`, and the ImportError importing it raised."""
+
+    def __init__(self, module, error):
+        super().__init__(f"name {module!r} is not defined and is no importable module")
+        self.module = module
+        self.error = error
 
 
 class _Modules(dict):
@@ -15,11 +34,50 @@ class _Modules(dict):
             raise KeyError(name)
         try:
             module = importlib.import_module(name)
-        except ImportError:
-            raise NameError(f"name {name!r} is not defined and is no importable module") \
-                from None
+        except ImportError as error:
+            raise _NoModule(name, error) from None
         self[name] = module
         return module
+
+
+def interpreter():
+    """The interpreter running the command, as its user would type it."""
+    return sys.executable or "python3"
+
+
+def _in_tools_venv():
+    return os.path.realpath(sys.prefix) == os.path.realpath(TOOLS_PREFIX)
+
+
+def install_hint(package, missing):
+    """What to do where `package` does not import: run the command with the
+    venv's interpreter (outside any venv, or where the module is missing
+    altogether), or install the package into this interpreter."""
+    pip = f"{interpreter()} -m pip install {package}" if package else \
+        f"install the module into {interpreter()}"
+    outside_a_venv = sys.prefix == sys.base_prefix
+    if _in_tools_venv() or not (outside_a_venv or missing):
+        return pip
+    tools_python = os.path.join(TOOLS_PREFIX, "bin", "python")
+    setup = "scripts/setup.sh installs the peers there" if os.path.exists(tools_python) else \
+        "scripts/setup.sh makes it and installs the peers there: run it first"
+    return f"run {tools_python} -m dlpack_usm ... ({setup}), or {pip}"
+
+
+def _import_failure(error, name=None):
+    """The usage error of an import EXPR needs that fails: `name` the module
+    EXPR names, None for an import inside the code EXPR runs."""
+    missing = error.name if isinstance(error, ModuleNotFoundError) and error.name else None
+    if missing:
+        what = f"no module named {missing!r} for this interpreter ({interpreter()})"
+    else:
+        what = f"{describe_exception(error)} in this interpreter ({interpreter()})"
+    if name is not None:
+        what = f"EXPR names {name!r}, which is no builtin and no importable module: {what}"
+    else:
+        what = f"evaluating EXPR failed: {what}"
+    package = (missing or name or "").split(".")[0]
+    return BridgeError(what, install_hint(package, bool(missing)))
 
 
 def evaluate(expression):
@@ -28,6 +86,10 @@ def evaluate(expression):
     except SyntaxError as error:
         raise BridgeError(f"EXPR is not a Python expression: {error.msg}",
                           "quote it, e.g. \"numpy.arange(6).reshape(2, 3)\"") from None
+    except _NoModule as error:
+        raise _import_failure(error.error, error.module) from None
+    except ImportError as error:
+        raise _import_failure(error) from None
     except BaseException as error:  # noqa: B036 - SystemExit from the user's code ends nothing
         raise BridgeError(f"evaluating EXPR raised {type(error).__name__}: {error}",
-                          "check the expression in python3 first") from None
+                          f"check the expression in {interpreter()} first") from None

@@ -42,6 +42,7 @@ namespace {
 
 constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;
+constexpr int kMaxJobs = 4096;
 
 struct CheckArguments {
   std::string suite;
@@ -98,6 +99,24 @@ CLI::Validator timeout_seconds() {
         return {};
       },
       "SECONDS");
+}
+
+// 0 (one per CPU) or a count; CLI11's own range check prints DBL_MAX.
+CLI::Validator job_count() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        int jobs = -1;
+        std::size_t used = 0;
+        try {
+          jobs = std::stoi(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == text.size() && jobs >= 0 && jobs <= kMaxJobs) return {};
+        return fmt::format("'{}' is not a number of jobs: give 1 to {}, or 0 for one per CPU", text,
+                           kMaxJobs);
+      },
+      "N");
 }
 
 // A label becomes a prefix of case ids in merged reports: a short name
@@ -199,17 +218,11 @@ int list_cases(suite::CaseSources& sources, const suite::Selection& selection) {
   return suite::stop_signal() != 0 ? 128 + suite::stop_signal() : 0;
 }
 
-int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
-  // From here on a stop signal ends the run with its report, wherever it
-  // comes: starting the runtime, probing the libraries, running the cases.
-  suite::StopSignals stop_signals;
-  suite::CheckOptions options = check_options(args, command_line);
-
-  if (!options.required_features.empty()) require_known_features(args, options.plugins);
-  if (args.vectors_only && !options.plugins.empty()) {
-    fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
-               "choose one");
-  }
+// The runtime started and its devices checked against what the options ask
+// for, before any case runs.
+void check_devices(const CheckArguments& args, const suite::CheckOptions& options) {
+  // --rule first: a typo there needs no device to be found.
+  suite::require_known_filters(options.selection, nullptr);
   const runtime::Inventory& inventory =
       start_runtime(args.runtime, libraries_under_test(options.plugins)).inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
@@ -222,6 +235,21 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   }
   if (!devices_optional) suite::require_live_devices(inventory);
   suite::require_devices(inventory, options.required_devices);
+  suite::require_known_filters(options.selection, args.vectors_only ? nullptr : &inventory);
+}
+
+int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
+  // From here on a stop signal ends the run with its report, wherever it
+  // comes: starting the runtime, probing the libraries, running the cases.
+  suite::StopSignals stop_signals;
+  suite::CheckOptions options = check_options(args, command_line);
+
+  if (!options.required_features.empty()) require_known_features(args, options.plugins);
+  if (args.vectors_only && !options.plugins.empty()) {
+    fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
+               "choose one");
+  }
+  check_devices(args, options);
 
   suite::CaseSources sources = args.vectors_only
                                    ? suite::vector_case_sources(options.suite_dir)
@@ -301,7 +329,7 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
   command->add_option("--timeout", args->timeout_s, "Seconds a case may run before it is killed")
       ->check(timeout_seconds());
   command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(job_count());
   command
       ->add_option("--batch", args->batch,
                    "Most cases one worker process runs (default 64; 1: a process per case)")

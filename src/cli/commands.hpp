@@ -20,6 +20,7 @@ struct Invocation {
 void add_list_devices_command(CLI::App& app, Invocation& invocation);
 void add_exchange_command(CLI::App& app, Invocation& invocation);
 void add_rules_command(CLI::App& app, Invocation& invocation);
+void add_explain_command(CLI::App& app, Invocation& invocation);
 void add_check_command(CLI::App& app, Invocation& invocation);
 void add_capsule_command(CLI::App& app, Invocation& invocation);
 void add_report_command(CLI::App& app, Invocation& invocation);

@@ -8,6 +8,7 @@
 #include "build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "cli/usage_hints.hpp"
 #include "common/error.hpp"
 
 int main(int argc, char** argv) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   cli::add_list_devices_command(app, invocation);
   cli::add_exchange_command(app, invocation);
   cli::add_rules_command(app, invocation);
+  cli::add_explain_command(app, invocation);
   cli::add_check_command(app, invocation);
   cli::add_capsule_command(app, invocation);
   cli::add_report_command(app, invocation);
@@ -43,7 +45,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    cli::print_error(e.what(), "run 'dlpack-usm --help' for the commands and their options");
+    std::vector<std::string> args(argv + 1, argv + argc);
+    cli::print_error(cli::explain_usage_error(app, args).value_or(e.what()),
+                     "run 'dlpack-usm --help' for the commands and their options");
     return static_cast<int>(ExitCode::usage);
   } catch (const Error& e) {
     cli::print_error(e.what(), e.hint());

@@ -19,7 +19,7 @@ from .._bridge.child import TIMEOUT_S
 from .._bridge.errors import BridgeError, NotApplicable, describe_exception
 from .._bridge.interrupts import Interrupted
 from .._bridge.zygote import Zygote
-from .._expression import evaluate
+from .._expression import evaluate, interpreter
 from ..rules import Finding, finding
 from . import _foreign, _steps
 
@@ -200,7 +200,7 @@ class _Follower:
         if self.call is not None and self.call["call"] == EVALUATING:
             raise BridgeError(f"{EVALUATING} " +
                               (f"did not finish within {self.timeout_s:g} s" if hung else what),
-                              "check the expression in python3 first")
+                              f"check the expression in {interpreter()} first")
         self.report.findings += self._blame(what, hung)
         self.state = dict(self.state, flagged=True)
         if not self.inspected:

@@ -10,7 +10,10 @@
 
 #include "build_info.hpp"
 #include "common/error.hpp"
+#include "common/printable.hpp"
 #include "common/sha256.hpp"
+#include "common/suggest.hpp"
+#include "rules/rule.hpp"
 #include "runtime/selection.hpp"
 #include "suite/gate/case_recorder.hpp"
 #include "suite/runner/stop_signals.hpp"
@@ -103,6 +106,38 @@ void require_devices(const runtime::Inventory& inventory,
                                          "(scripts/setup.sh sets up Intel's CPU runtime)"
                                        : "run 'dlpack-usm list-devices' to see the device names");
     }
+  }
+}
+
+void require_known_filters(const Selection& selection, const runtime::Inventory* inventory) {
+  std::vector<std::string> rule_ids;
+  for (const rules::RuleInfo& rule : rules::rule_catalog()) rule_ids.emplace_back(rule.id);
+  for (const std::string& wanted : selection.rule_globs) {
+    if (std::any_of(rule_ids.begin(), rule_ids.end(),
+                    [&wanted](const std::string& id) { return glob_matches(wanted, id); })) {
+      continue;
+    }
+    fail_usage(fmt::format("--rule {}: no rule has this id{}", quote_for_message(wanted),
+                           did_you_mean(wanted, rule_ids)),
+               "'dlpack-usm rules' lists the rule ids; a glob such as 'DLP-STRIDES-*' selects "
+               "several");
+  }
+  if (inventory == nullptr) return;
+  std::vector<std::string> names;
+  for (const auto& [platform, root] : inventory->roots()) {
+    names.push_back(root.selector_name);
+    for (const runtime::DeviceInfo& sub : root.sub_devices) names.push_back(sub.selector_name);
+  }
+  for (const std::string& wanted : selection.devices) {
+    if (std::any_of(names.begin(), names.end(),
+                    [&wanted](const std::string& name) { return device_matches(name, wanted); })) {
+      continue;
+    }
+    fail_usage(fmt::format("--device {}: no device of this name on this machine{}",
+                           quote_for_message(wanted), did_you_mean(wanted, names)),
+               names.empty()
+                   ? std::string("no device was found: 'dlpack-usm list-devices' says why")
+                   : fmt::format("the devices here: {}", fmt::join(names, ", ")));
   }
 }
 

@@ -36,6 +36,12 @@ void require_live_devices(const runtime::Inventory& inventory);
 // "usm" requires any device with USM; otherwise a name or glob of list-devices.
 void require_devices(const runtime::Inventory& inventory, const std::vector<std::string>& required);
 
+// Throws Error(usage) for a --rule that names no rule of the catalog and,
+// given the inventory, a --device that names no device of it: a typo would
+// select nothing, and "the filters selected no case" would not say which
+// value was wrong. The error names the value and offers the closest names.
+void require_known_filters(const Selection& selection, const runtime::Inventory* inventory);
+
 struct CheckCallbacks {
   std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
   std::function<void(const RecordedCase&)> on_case;  // final result, verdict applied

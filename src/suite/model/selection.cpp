@@ -10,11 +10,12 @@
 #include "common/error.hpp"
 
 namespace dlpack_usm::suite {
-namespace {
 
 bool glob_matches(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
+
+namespace {
 
 bool any_glob_matches(const std::vector<std::string>& patterns, const std::string& text) {
   return std::any_of(patterns.begin(), patterns.end(),

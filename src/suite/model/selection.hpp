@@ -39,5 +39,7 @@ std::vector<CaseSpec> select_cases(std::vector<CaseSpec> cases, const Selection&
 // Whether `device` ("opencl:cpu:1.0") is `wanted` ("opencl:cpu:1") or one of
 // its sub-devices, or matches it as a glob.
 bool device_matches(const std::string& device, const std::string& wanted);
+// fnmatch(3) of `text` against `pattern`.
+bool glob_matches(const std::string& pattern, const std::string& text);
 
 }  // namespace dlpack_usm::suite

@@ -120,7 +120,7 @@ class LiveCaseList final : public LiveMatrixVisitor {
 };
 
 // READ_ONLY exists only in versioned tensors.
-constexpr const char* kReadOnlyVersions[] = {"1.0", "1.3"};
+constexpr const char* kLiveReadOnlyVersions[] = {"1.0", "1.3"};
 
 exchange::RoundTripRequest round_trip_request(const DeviceInfo& device,
                                               const MatrixTensor& tensor) {
@@ -206,7 +206,7 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
 std::vector<CaseSpec> LiveCaseSource::cases() {
   OwnerAnswerBlocks blocks(runtime_());
   LiveCaseList list(runtime_(), blocks);
-  walk_live_matrix(runtime_().inventory(), kReadOnlyVersions, list);
+  walk_live_matrix(runtime_().inventory(), kLiveReadOnlyVersions, list);
   return std::move(list.cases);
 }
 

@@ -102,7 +102,7 @@ class ProducerCaseList final : public LiveMatrixVisitor {
 };
 
 // Below 1.0 no flag can carry READ_ONLY: the library should decline.
-constexpr const char* kReadOnlyVersions[] = {"0.8", "1.0", "1.3"};
+constexpr const char* kProducerReadOnlyVersions[] = {"0.8", "1.0", "1.3"};
 
 // The declared dtype, shape and flags against the request; the pattern
 // comparison needs the first two to mean anything.
@@ -234,7 +234,7 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
 std::vector<CaseSpec> ProducerCaseSource::cases() {
   OwnerAnswerBlocks blocks(runtime());
   ProducerCaseList list(blocks);
-  walk_live_matrix(runtime().inventory(), kReadOnlyVersions, list);
+  walk_live_matrix(runtime().inventory(), kProducerReadOnlyVersions, list);
   return std::move(list.cases);
 }
 

@@ -97,6 +97,20 @@ VectorCaseSource::VectorCaseSource(std::filesystem::path conformance_dir)
   }
 }
 
+RuleVectors vectors_of_rule(const std::filesystem::path& conformance_dir,
+                            std::string_view rule_id) {
+  RuleVectors vectors;
+  for (const CaseSpec& spec : VectorCaseSource(conformance_dir).cases()) {
+    const auto& vector = spec.details_as<VectorCase>();
+    std::filesystem::path path = conformance_dir / vector.file;
+    if (std::find(vector.expect.begin(), vector.expect.end(), rule_id) != vector.expect.end()) {
+      vectors.failing.push_back(path);
+    }
+    if (vector.passes == rule_id) vectors.passing.push_back(path);
+  }
+  return vectors;
+}
+
 CaseResult VectorCaseSource::run(const CaseSpec& spec) {
   CaseResult result;
   result.id = spec.id;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
+#include <vector>
 
 #include "suite/model/case.hpp"
 
@@ -24,6 +26,15 @@ class VectorCaseSource final : public CaseSource {
   std::filesystem::path directory_;
   std::vector<CaseSpec> cases_;
 };
+
+// The vectors of a rule in the suite at `conformance_dir`, as paths under
+// it: those whose manifest entry expects it to fire, and those that show it
+// passing. Throws Error(usage) when the manifest is missing or malformed.
+struct RuleVectors {
+  std::vector<std::filesystem::path> failing;
+  std::vector<std::filesystem::path> passing;
+};
+RuleVectors vectors_of_rule(const std::filesystem::path& conformance_dir, std::string_view rule_id);
 
 // Where the shipped suite is: --suite, else DLPACK_USM_CONFORMANCE_DIR, else
 // the installed copy next to the binary, else the source tree it was built from.

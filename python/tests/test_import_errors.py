@@ -1,0 +1,128 @@
+"""A module EXPR names that this interpreter cannot import is a usage error
+(exit 2) of check, capture and consume alike, and says which interpreter
+could not import it and what to do: run the venv's interpreter that
+scripts/setup.sh installs the peers into, or pip install the module."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from dlpack_usm import _expression
+from dlpack_usm._bridge.errors import BridgeError
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+TOOLS_PYTHON = "/opt/dlpack-usm/venv/bin/python"
+MISSING = "nosuchmodule_xyz"
+
+
+def run(*arguments):
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS])
+    return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
+                          text=True, env=environment, timeout=120)
+
+
+def in_tools_venv():
+    return os.path.realpath(sys.prefix) == os.path.realpath(_expression.TOOLS_PREFIX)
+
+
+@pytest.mark.parametrize("arguments", [
+    ("check", f"{MISSING}.zeros(3)"),
+    ("capture", f"{MISSING}.zeros(3)", "-o", "{tmp}/t.json"),
+    ("consume", f"{MISSING}.from_dlpack"),
+], ids=lambda arguments: arguments[0])
+def test_a_missing_module_names_the_interpreter_and_the_way_out(arguments, tmp_path):
+    result = run(*[argument.format(tmp=tmp_path) for argument in arguments])
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert lines[0] == (f"dlpack-usm: error: EXPR names '{MISSING}', which is no builtin and no "
+                        f"importable module: no module named '{MISSING}' for this interpreter "
+                        f"({sys.executable})"), result.stderr
+    assert lines[1].startswith("dlpack-usm: hint: "), result.stderr
+    assert f"{sys.executable} -m pip install {MISSING}" in lines[1]
+    # The venv's interpreter is offered unless it is the one that ran.
+    assert (f"run {TOOLS_PYTHON} -m dlpack_usm" in lines[1]) != in_tools_venv(), lines[1]
+    assert not (tmp_path / "t.json").exists()
+
+
+def failure(expression):
+    with pytest.raises(BridgeError) as raised:
+        _expression.evaluate(expression)
+    return raised.value
+
+
+def outside_a_venv(monkeypatch, executable="/usr/bin/python3"):
+    monkeypatch.setattr(sys, "executable", executable)
+    monkeypatch.setattr(sys, "prefix", "/usr")
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+
+
+def test_outside_a_venv_the_hint_is_the_venv_interpreter_or_pip(monkeypatch):
+    outside_a_venv(monkeypatch)
+    error = failure(f"{MISSING}.ones(4)")
+    assert error.exit_code == 2
+    assert error.message.endswith(
+        f"no module named '{MISSING}' for this interpreter (/usr/bin/python3)")
+    assert error.hint.startswith(f"run {TOOLS_PYTHON} -m dlpack_usm ... (scripts/setup.sh ")
+    assert error.hint.endswith(f", or /usr/bin/python3 -m pip install {MISSING}")
+
+
+def test_in_the_tools_venv_the_hint_is_pip_alone(monkeypatch, tmp_path):
+    monkeypatch.setattr(_expression, "TOOLS_PREFIX", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "bin" / "python"))
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+    error = failure(f"{MISSING}.ones(4)")
+    assert f"for this interpreter ({tmp_path}/bin/python)" in error.message
+    assert error.hint == f"{tmp_path}/bin/python -m pip install {MISSING}"
+
+
+def test_without_the_venv_the_hint_says_to_run_setup_first(monkeypatch, tmp_path):
+    outside_a_venv(monkeypatch)
+    monkeypatch.setattr(_expression, "TOOLS_PREFIX", str(tmp_path / "none"))
+    error = failure(f"{MISSING}.ones(4)")
+    assert f"run {tmp_path}/none/bin/python -m dlpack_usm" in error.hint
+    assert "scripts/setup.sh makes it and installs the peers there: run it first" in error.hint
+
+
+def test_a_module_whose_dependency_is_missing_names_the_dependency(monkeypatch, tmp_path):
+    outside_a_venv(monkeypatch)
+    (tmp_path / "needs_a_dependency_xyz.py").write_text(f"import {MISSING}_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    error = failure("needs_a_dependency_xyz.run()")
+    assert error.message == (
+        "EXPR names 'needs_a_dependency_xyz', which is no builtin and no importable module: "
+        f"no module named '{MISSING}_dependency' for this interpreter (/usr/bin/python3)")
+    assert error.hint.endswith(f"/usr/bin/python3 -m pip install {MISSING}_dependency")
+
+
+def test_a_module_that_fails_to_import_says_how_in_a_venv(monkeypatch, tmp_path):
+    # Found, but its import fails (a shared library it needs is missing):
+    # inside another venv the module is installed, so pip alone is offered.
+    outside_a_venv(monkeypatch, "/opt/other-venv/bin/python")
+    monkeypatch.setattr(sys, "prefix", "/opt/other-venv")
+    (tmp_path / "broken_peer_xyz.py").write_text(
+        "raise ImportError('libbroken.so: cannot open shared object file')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    error = failure("broken_peer_xyz.ones(3)")
+    assert error.exit_code == 2
+    assert error.message == (
+        "EXPR names 'broken_peer_xyz', which is no builtin and no importable module: "
+        "ImportError (libbroken.so: cannot open shared object file) in this interpreter "
+        "(/opt/other-venv/bin/python)")
+    assert error.hint == "/opt/other-venv/bin/python -m pip install broken_peer_xyz"
+
+
+def test_an_import_inside_the_code_expr_runs_names_the_interpreter(monkeypatch):
+    outside_a_venv(monkeypatch)
+    error = failure(f"__import__('{MISSING}')")
+    assert error.message == ("evaluating EXPR failed: no module named "
+                             f"'{MISSING}' for this interpreter (/usr/bin/python3)")
+    assert f"/usr/bin/python3 -m pip install {MISSING}" in error.hint
+
+
+def test_a_name_that_is_a_builtin_is_not_imported():
+    assert _expression.evaluate("len([1, 2])") == 2
