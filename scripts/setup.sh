@@ -29,7 +29,9 @@ TOOLS_PACKAGES=("jsonschema==4.26.0" "pytest==9.2.0" "numpy==2.4.6" "array-api-s
   "dpctl==0.22.1" "dpnp==0.20.0"
   # Ships the upstream DLPack 1.3 header (tvm_ffi/include/dlpack/dlpack.h), against
   # which tests/tools/check_rule_quotes.py checks the rule catalog's quotes.
-  "apache-tvm-ffi==0.1.15.post2")
+  "apache-tvm-ffi==0.1.15.post2"
+  # Builds the wheel of pyproject.toml for ctest python_wheel (pip install .).
+  "scikit-build-core==0.11.6")
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

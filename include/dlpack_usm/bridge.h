@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_8). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_8; version 9 added no function). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 8u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 9u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -60,7 +60,9 @@ DLPACK_USM_BRIDGE_API const char* dlpack_usm_bridge_tool_version(void);
  *              owns the pointer says about it (USM kind, owning root device,
  *              default context, allocation bounds). The bridge queries no
  *              runtime itself: only the producer's own runtime knows its
- *              contexts. */
+ *              contexts.
+ * Since ABI version 9 the answer also holds "dump" and "dump_text": the
+ * tensor as `dlpack-usm capsule dump --json` and `capsule dump` show it. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_inspect(const void* managed_tensor,
                                                     const char* capsule_name,
                                                     const char* request_json, char** result_json);

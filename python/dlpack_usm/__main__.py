@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from . import capture
+from . import capture, inspect
 from ._bridge import interrupts, library
 from ._bridge.child import TIMEOUT_S
 from ._bridge.errors import BridgeError, NotApplicable
@@ -112,6 +112,23 @@ def print_check(arguments, report):
     sys.stdout.flush()
 
 
+def command_inspect(arguments):
+    """The tensor EXPR exports, field by field, as `dlpack-usm capsule dump`
+    shows a capsule file: information, never a verdict (exit 0)."""
+    obj = evaluate(arguments.expr)
+    found = inspect(obj, arguments.max_version, origin=arguments.expr)
+    if arguments.json:
+        print(json.dumps({"expr": arguments.expr, "capsule_name": found.capsule_name,
+                          "tensor": found.dump, "reader_notes": found.reader_notes,
+                          "notes": found.notes}, indent=2))
+        return OK
+    print(found.dump_text, end="" if found.dump_text.endswith("\n") else "\n")
+    print(f"  capsule      {found.capsule_name}")
+    for note in found.reader_notes + found.notes:
+        print(f"note: {note}")
+    return OK
+
+
 def command_capture(arguments):
     obj = evaluate(arguments.expr)
     result = capture(obj, arguments.output, arguments.max_version, origin=arguments.expr)
@@ -198,10 +215,25 @@ def command_rules(arguments):
     return OK
 
 
+class _ToolVersion(argparse.Action):
+    """--version: asks the library only when given, so that --help works
+    where the library cannot be loaded."""
+
+    def __init__(self, option_strings, dest, **keywords):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **keywords)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"dlpack_usm {library.tool_version()} (libdlpack_usm, bridge ABI "
+              f"{library.ABI_VERSION})")
+        parser.exit()
+
+
 def parser():
     top = argparse.ArgumentParser(
         prog="python3 -m dlpack_usm",
         description="Check DLPack tensors made in Python with the dlpack-usm rule catalog.")
+    top.add_argument("--version", action=_ToolVersion,
+                     help="print the version of the tool and of its library, then exit")
     commands = top.add_subparsers(dest="command", required=True)
 
     check = commands.add_parser(
@@ -220,6 +252,15 @@ def parser():
                        metavar="SECONDS", help="a call into the producer that takes longer is a "
                        f"hang (default {TIMEOUT_S:g})")
     check.set_defaults(run=command_check)
+
+    inspect_command = commands.add_parser(
+        "inspect", help="every field of the tensor EXPR exports, as `capsule dump` shows it")
+    inspect_command.add_argument("expr", metavar="EXPR", help="Python expression")
+    inspect_command.add_argument("--json", action="store_true", help="print one JSON document")
+    inspect_command.add_argument("--max-version", type=parse_version,
+                                 default=DEFAULT_MAX_VERSION, metavar="MAJOR.MINOR",
+                                 help="max_version passed to __dlpack__ (default 1.3)")
+    inspect_command.set_defaults(run=command_inspect)
 
     capture_command = commands.add_parser(
         "capture", help="write the tensor EXPR exports as a capsule file")

@@ -32,7 +32,7 @@ def versioned():
 
 
 def test_the_abi_version_is_8():
-    assert library.library().dlpack_usm_bridge_abi_version() == 8
+    assert library.library().dlpack_usm_bridge_abi_version() == 9
 
 
 def test_the_dlpack_names_are_the_cores_tables():

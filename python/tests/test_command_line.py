@@ -117,3 +117,49 @@ def test_every_option_is_in_the_manual_page():
             for option in action.option_strings:
                 if option not in ("-h", "--help"):
                     assert option in manual, (name, option)
+
+
+def test_version_names_the_tool_and_the_bridge_abi():
+    import dlpack_usm
+    from dlpack_usm._bridge import library
+    result = run("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (f"dlpack_usm {dlpack_usm.tool_version()} "
+                             f"(libdlpack_usm, bridge ABI {library.ABI_VERSION})\n")
+
+
+def test_inspect_prints_what_capsule_dump_prints_of_the_captured_tensor(tmp_path):
+    # The same tensor two ways: inspected live, and captured to a file that
+    # the command line's capsule dump reads; the fields are the same text.
+    expression = "numpy.arange(6, dtype=numpy.int16).reshape(2, 3)[:, ::-1]"
+    inspected = run("inspect", expression)
+    assert inspected.returncode == 0, inspected.stderr
+    assert inspected.stdout.startswith(f"{expression}\n")
+    assert "  capsule      dltensor_versioned\n" in inspected.stdout
+    path = tmp_path / "t.json"
+    assert run("capture", expression, "-o", str(path)).returncode == 0
+    dumped = subprocess.run([os.environ["DLPACK_USM_BINARY"], "capsule", "dump", str(path)],
+                            capture_output=True, text=True, timeout=60)
+    assert dumped.returncode == 0, dumped.stderr
+    # The file's dump names the file; the rest, field by field, is the same
+    # but for where each process's allocator put the elements.
+    def fields(text):
+        return [line for line in text.splitlines()[1:]
+                if not line.lstrip().startswith("data ") and "alignment" not in line]
+    assert fields(dumped.stdout) == fields(inspected.stdout)[:-1]
+    for words in ("kDLInt", "strides      [3, -1]", "contiguity"):
+        assert words in inspected.stdout
+
+
+def test_inspect_json_is_the_tensor_of_capsule_dump_json():
+    result = run("inspect", "--json", "numpy.ones(3)")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["capsule_name"] == "dltensor_versioned"
+    assert document["tensor"]["dl_tensor"]["shape"] == [3]
+
+
+def test_inspect_of_an_object_without_dlpack_is_a_usage_error():
+    result = run("inspect", "object()")
+    assert result.returncode == 2
+    assert "has no __dlpack__" in result.stderr

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "exchange/capsule_save.hpp"
 #include "facts/memory_reader.hpp"
+#include "report/capsule_dump_report.hpp"
 #include "report/findings_report.hpp"
 #include "rules/rule.hpp"
 
@@ -96,9 +97,14 @@ ordered_json inspect_tensor(const void* managed_tensor, std::string_view capsule
     findings.push_back(report::finding_to_json(finding));
   }
   if (capture_path) exchange::save_capsule_file(*capture_path, tensor);
+  // What `capsule dump` prints of the tensor, so that Python's inspect shows
+  // it field by field in the same words, from the same walk.
+  report::CapsuleDump dump = report::build_capsule_dump(tensor.origin, {tensor});
   return {{"capsule", capsule::to_capsule_json(tensor)},
           {"reader_notes", tensor.reader_notes},
-          {"findings", std::move(findings)}};
+          {"findings", std::move(findings)},
+          {"dump", report::capsule_dump_to_json(dump).at("tensors").at(0)},
+          {"dump_text", report::capsule_dump_to_text(dump)}};
 }
 
 }  // namespace dlpack_usm::bridge

@@ -15,7 +15,7 @@ namespace dlpack_usm::bridge {
 // `capsule_name` says what `managed_tensor` points to ("dltensor": a
 // DLManagedTensor, "dltensor_versioned": a DLManagedTensorVersioned).
 // `request_json` is empty or the request object of bridge.h. Returns
-// {"capsule", "reader_notes", "findings"}. Throws Error(usage) for a NULL
+// {"capsule", "reader_notes", "findings", "dump", "dump_text"}. Throws Error(usage) for a NULL
 // tensor, another capsule name or a bad request, Error(environment) when
 // `capture_path` cannot be written.
 nlohmann::ordered_json inspect_tensor(const void* managed_tensor, std::string_view capsule_name,

@@ -7,7 +7,7 @@ import os
 
 from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 8
+ABI_VERSION = 9
 
 _library = None
 

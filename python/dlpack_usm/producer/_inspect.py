@@ -25,6 +25,10 @@ class Inspection:
     # What could not be judged, and why ("not applicable: ..."): a consumer
     # probe that crashed in its contained child process, say.
     notes: list = field(default_factory=list)
+    # The tensor as `dlpack-usm capsule dump` shows it: its JSON form and
+    # its text, from the command line's own walk.
+    dump: dict = field(default_factory=dict)
+    dump_text: str = ""
 
 
 def producer_label(obj):
@@ -92,7 +96,8 @@ def read_capsule_pointer(pointer, name, origin, runtime=None, path=None):
         request["runtime"] = runtime
     answer = library.call_inspect(pointer, name, request, path)
     return Inspection(name, answer["capsule"], answer["reader_notes"],
-                      [Finding(**entry) for entry in answer["findings"]])
+                      [Finding(**entry) for entry in answer["findings"]],
+                      dump=answer["dump"], dump_text=answer["dump_text"])
 
 
 def _inspect(obj, max_version, origin, path):
