@@ -21,6 +21,8 @@ unavailable() {
 "$python" -c "import scikit_build_core" 2>/dev/null ||
   unavailable "$python has no scikit-build-core (scripts/setup.sh installs it into its venv)"
 rm -rf "$work/dist" "$work/venv" && mkdir -p "$work"
+# Two compilers at a time, as the README's build: ctest runs other tests beside.
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
 # The build folder is kept between runs: a second run builds what changed.
 "$python" -m pip wheel "$source" --no-build-isolation --no-deps --quiet \
   --disable-pip-version-check -w "$work/dist" -C build-dir="$work/build"
