@@ -6,7 +6,6 @@ and the consumer's (the consumer matrix offered to its from_dlpack, as
 the outcome of the case it happened in."""
 
 import datetime
-import sys
 import time
 from dataclasses import dataclass
 
@@ -16,7 +15,7 @@ from ..consumer import _offers
 from ..consumer import _plan as consumer_plan
 from ..consumer import check_consumer
 from ..consumer._lazy import LazyConsumer
-from . import _cells, _plan, _report, _requests
+from . import _cells, _library, _plan, _report, _requests
 from ._runner import Profiler
 
 __all__ = ["Profile", "profile_library"]
@@ -54,13 +53,15 @@ class Selection:
     consumer: bool = True
     devices: list = None
     cells: list = None
+    # The library's devices by its own texts, for a namespace that cannot
+    # list them (--library-device); None: its inspection API's.
+    library_devices: list = None
 
 
 def _from_dlpack(module):
     """The namespace's from_dlpack, found in the consumer's zygote."""
     def find():
-        namespace = sys.modules.get(module) or __import__(module, fromlist=["from_dlpack"])
-        function = getattr(namespace, "from_dlpack", None)
+        function = getattr(_library.import_namespace(module), "from_dlpack", None)
         if not callable(function):
             raise BridgeError(f"{module} has no from_dlpack()",
                               "profile it with --producer-only")
@@ -106,7 +107,7 @@ def _check_selection(selection, matrix, devices):
         device_names += consumer_plan.device_names(matrix)
         cell_names += [cell["name"] for cell in matrix["cells"]]
     if selection.producer:
-        device_names += [device["name"] for device in devices]
+        device_names += [device["name"] for device in devices if device["dlpack_device"]]
         cell_names += _plan.cell_names()
     _unknown("device", selection.devices, list(dict.fromkeys(device_names)), "devices")
     _unknown("cell", selection.cells, list(dict.fromkeys(cell_names)), "cells")
@@ -157,7 +158,7 @@ def profile_library(module, selection=None, timeout_s=child.TIMEOUT_S, label=Non
     started_at = datetime.datetime.now(datetime.timezone.utc)
     started = time.monotonic()
     matrix = child.in_child(_offers.matrix, timeout_s)
-    profiler = Profiler(module, timeout_s)
+    profiler = Profiler(module, timeout_s, selection.library_devices)
     try:
         devices = _plan.profiled_devices(profiler.discover(), matrix["devices"]) \
             if selection.producer else []

@@ -52,14 +52,21 @@ def dtype(xp, name):
     return found
 
 
+def on(device):
+    """The keywords that make an array on `device`: none for the default
+    device (None), so that a namespace whose functions lack the standard's
+    device keyword still makes arrays there."""
+    return {} if device is None else {"device": device}
+
+
 def _grid(xp, device):
     """3 x 5 float32, C order: arange(15) reshaped."""
-    values = function(xp, "arange")(15, dtype=dtype(xp, "float32"), device=device)
+    values = function(xp, "arange")(15, dtype=dtype(xp, "float32"), **on(device))
     return function(xp, "reshape")(values, (3, 5))
 
 
 def _ones(xp, device, shape, name="float32"):
-    return function(xp, "ones")(shape, dtype=dtype(xp, name), device=device)
+    return function(xp, "ones")(shape, dtype=dtype(xp, name), **on(device))
 
 
 def _same_dtype(xp, array, name):
@@ -86,7 +93,7 @@ def _read_only(xp, device, keep):
     keep["buffer"] = buffer
     keep["address"] = ctypes.cast(ctypes.c_char_p(buffer), ctypes.c_void_p).value
     view = memoryview(buffer).cast("f", (3, 5))
-    return function(xp, "asarray")(view, dtype=dtype(xp, "float32"), copy=False, device=device)
+    return function(xp, "asarray")(view, dtype=dtype(xp, "float32"), copy=False, **on(device))
 
 
 def _dtype_cell(name):
@@ -115,7 +122,7 @@ def _layout_cells():
              "flip(c-order, axis=1)"),
         Cell("broadcast", "layout", "broadcast",
              lambda xp, device, keep: function(xp, "broadcast_to")(
-                 function(xp, "arange")(5, dtype=dtype(xp, "float32"), device=device), (3, 5)),
+                 function(xp, "arange")(5, dtype=dtype(xp, "float32"), **on(device)), (3, 5)),
              "broadcast_to(arange(5, dtype=float32), (3, 5))"),
         Cell("byte-offset", "layout", "byte-offset",
              lambda xp, device, keep: _grid(xp, device)[1:, :], "c-order[1:, :]"),

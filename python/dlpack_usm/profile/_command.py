@@ -1,12 +1,12 @@
 """`python3 -m dlpack_usm profile MODULE`: the command's options and its one
 callback (the work is profile_library's)."""
 
-import json
 import sys
 
 from .._bridge import interrupts, library
 from .._bridge.child import TIMEOUT_S
 from . import Selection, profile_library
+from ._report import report_text
 
 
 def add_parser(commands):
@@ -25,6 +25,10 @@ def add_parser(commands):
                          help="profile on this device only: cpu, a USM root device such as "
                               "opencl:cpu:0, or another device of the library (cuda:0); "
                               "repeatable")
+    profile.add_argument("--library-device", action="append", metavar="TEXT",
+                         help="make the producer's arrays on this device of the library, "
+                              "passed as device=TEXT (torch: cuda:0), instead of those "
+                              "__array_namespace_info__().devices() lists; repeatable")
     profile.add_argument("--cell", action="append", metavar="NAME",
                          help="profile only this cell (c-order, dtype-bool, read-only, ...; "
                               "a consumer matrix cell for the consumer direction); repeatable")
@@ -44,15 +48,15 @@ def command_profile(arguments):
 
     selection = Selection(producer=not arguments.consumer_only,
                           consumer=not arguments.producer_only,
-                          devices=arguments.device, cells=arguments.cell)
+                          devices=arguments.device, cells=arguments.cell,
+                          library_devices=arguments.library_device)
     # A stop signal ends the run early, with its report.
     with interrupts.stopping_on_signals():
         found = profile_library(arguments.module, selection, arguments.timeout, arguments.label,
                                 ["python3", "-m", "dlpack_usm"] + list(arguments.argv), progress)
         print(found.text(), flush=True)
         if arguments.report:
-            library.write_output(arguments.report,
-                                 json.dumps(found.document, indent=2) + "\n", "--report")
+            library.write_output(arguments.report, report_text(found.document), "--report")
     if found.interrupted:
         return interrupts.exit_code(found.interrupted)
     return 0 if found.passed else 1

@@ -11,6 +11,7 @@ import sys
 from .._bridge.errors import BridgeError, describe_exception
 from .._expression import install_hint, interpreter
 from ..producer._foreign import calling
+from ._cells import on
 
 
 def import_namespace(module):
@@ -39,9 +40,13 @@ def describe(module):
     return {"module": module, "name": top, "version": str(version or "unknown")}
 
 
-def devices(namespace):
+def devices(namespace, named=None):
     """The namespace's devices, in its order; [None] (arrays made without
-    device=) where it has no inspection API."""
+    device=) where it has no inspection API. `named` (--library-device)
+    replaces them: texts passed as device= as they are (torch takes
+    "cuda:0"), for a namespace that cannot list its devices."""
+    if named:
+        return list(named)
     info = getattr(namespace, "__array_namespace_info__", None)
     if info is None:
         return [None]
@@ -53,7 +58,7 @@ def _dlpack_device(namespace, device):
     """(device_type, device_id) of zeros(3) made on `device`, or the error text."""
     try:
         with calling(f"zeros(3, device={device!r}).__dlpack_device__()"):
-            reported = namespace.zeros(3, device=device).__dlpack_device__()
+            reported = namespace.zeros(3, **on(device)).__dlpack_device__()
             return [int(reported[0]), int(reported[1])], None
     except BaseException as error:  # noqa: B036 - the library's code under test
         return None, f"{type(error).__name__}: {error}"
@@ -65,11 +70,11 @@ def device_text(device):
     return "default" if device is None else re.sub(r" at 0x[0-9a-fA-F]+", "", str(device))
 
 
-def discover(namespace):
-    """One entry per device of the namespace: its text, and the DLPack
-    device it exports arrays on (or the error making one raised)."""
+def discover(namespace, named=None):
+    """One entry per device of the namespace (or of `named`): its text, and
+    the DLPack device it exports arrays on (or the error making one raised)."""
     found = []
-    for index, device in enumerate(devices(namespace)):
+    for index, device in enumerate(devices(namespace, named)):
         dlpack_device, error = _dlpack_device(namespace, device)
         found.append({"index": index, "library_device": device_text(device),
                       "dlpack_device": dlpack_device, "error": error})

@@ -4,6 +4,8 @@ cases and its profile entries, one per cell of the compatibility matrix)
 and a short text: per direction a table of outcomes by axis, then the
 failures grouped by rule."""
 
+import json
+
 from ..consumer import _report as consumer_report
 from . import _cells, _judge, _requests
 
@@ -149,6 +151,7 @@ def failures(results):
                 continue
             record, worst = members[0]
             message = worst["message"] if worst else record.get("message", "")
+            message = message.removeprefix(f"rule {rule}: ")  # consume's messages name it
             cases = ", ".join(member["id"] for member, _ in members[:3]) + \
                 (f" and {len(members) - 3} more" if len(members) > 3 else "")
             lines.append(f"{status.upper()} {rule} ({len(members)}): {message}")
@@ -186,3 +189,31 @@ def text(document):
                for result in direction["results"]]
     lines.append(consumer_report.gate_line(results, strict=False))
     return "\n".join(lines)
+
+
+def _lines(value, indent):
+    """`value` as JSON indented by `indent`, where each item of a list of
+    cases or entries ("results", "profile") is written on a line of its own:
+    a report of thousands of cases stays small, and a regenerated one
+    differs line by line where its cases differ."""
+    pad = " " * indent
+    if isinstance(value, dict) and value:
+        items = [f'{pad}  {json.dumps(key)}: ' +
+                 (_list_of_lines(item, indent + 2) if key in ("results", "profile")
+                  else _lines(item, indent + 2).lstrip())
+                 for key, item in value.items()]
+        return pad + "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    return pad + json.dumps(value)
+
+
+def _list_of_lines(items, indent):
+    if not isinstance(items, list) or not items:
+        return json.dumps(items)
+    pad = " " * indent
+    return "[\n" + ",\n".join(f"{pad}  {json.dumps(item)}" for item in items) + \
+        "\n" + pad + "]"
+
+
+def report_text(document):
+    """The report as --report writes it."""
+    return _lines(document, 0) + "\n"

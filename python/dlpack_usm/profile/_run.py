@@ -105,7 +105,10 @@ def _answer(arrays, spec, request):
         fields["notes"] = _read_only_note(arrays, inspection) + \
             (inspection.reader_notes + inspection.notes if inspection else [])
         del capsule  # the producer's destructor frees the tensor now
-    fields.update(outcome=outcome, status=status, findings=[item.to_json() for item in found])
+    # The infos (alignment, a legacy capsule's version) are check's to print:
+    # a profile keeps what warns or fails.
+    fields.update(outcome=outcome, status=status,
+                  findings=[item.to_json() for item in found if item.severity != "info"])
     return fields
 
 

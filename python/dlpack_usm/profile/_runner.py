@@ -35,10 +35,11 @@ class _Library:
         def work(send):
             _foreign.listen(send)
             if start.get("discover"):
-                send("R", _library.discover(self.namespace))
+                send("R", _library.discover(self.namespace, start["named"]))
                 return
             specs = _plan.cases(start["devices"], start["cells"])
-            arrays = _run.Arrays(self.namespace, _library.devices(self.namespace),
+            arrays = _run.Arrays(self.namespace,
+                                 _library.devices(self.namespace, start["named"]),
                                  start["origin"])
             for index in range(start["first"], len(specs)):
                 send("S", index)
@@ -49,8 +50,9 @@ class _Library:
 class Profiler:
     """The command's side: one zygote for the discovery and the cases."""
 
-    def __init__(self, module, timeout_s):
+    def __init__(self, module, timeout_s, named_devices=None):
         self.library = _Library(module)
+        self.named = named_devices
         self.timeout_s = timeout_s
         self.zygote = Zygote(self.library.prepare, self.library.describe,
                              self.library.run_runner, timeout_s)
@@ -58,7 +60,7 @@ class Profiler:
 
     def discover(self):
         """The library's devices (_library.discover), found in a runner."""
-        self.zygote.start({"discover": True}, self.timeout_s)
+        self.zygote.start({"discover": True, "named": self.named}, self.timeout_s)
         while True:
             event = self.zygote.next_event(self.timeout_s)
             if event == "timeout" or event[0] in ("ended", "garbled"):
@@ -80,7 +82,7 @@ class Profiler:
         try:
             while len(results) < len(specs):
                 self.zygote.start({"first": len(results), "devices": devices, "cells": cells,
-                                   "origin": origin}, self.timeout_s)
+                                   "origin": origin, "named": self.named}, self.timeout_s)
                 _Batch(self.zygote, specs, results, self.timeout_s, progress).follow()
         except Interrupted as stop:
             results += [_not_run(spec, stop.name) for spec in specs[len(results):]]
