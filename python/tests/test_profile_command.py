@@ -7,8 +7,10 @@ exit codes of dlpack-usm (0 ok, 1 a case failed, 2 usage)."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -163,6 +165,34 @@ def test_a_wrong_producer_is_judged_case_by_case_and_its_crashes_contained(tmp_p
     assert len(document["producer"]["results"]) == 3 * len(document["producer"]["requests"])
 
 
+def test_a_stop_signal_ends_the_run_with_its_report(tmp_path):
+    require("numpy")
+    report = tmp_path / "stopped.json"
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS])
+    command = subprocess.Popen(
+        [sys.executable, "-m", "dlpack_usm", "profile", "wrong_namespace", "-v", "--report",
+         str(report), "--cell", "c-order"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=environment)
+    # stream=-1 comes after copy=False, and never returns.
+    for line in command.stderr:
+        if line.startswith("producer/cpu/c-order/copy=False: "):
+            break
+    time.sleep(0.5)
+    command.send_signal(signal.SIGTERM)
+    out, _ = command.communicate(timeout=60)
+    assert command.returncode == 128 + signal.SIGTERM
+    assert out.rstrip().endswith("gate: FAILED (interrupted by SIGTERM)")
+    document = json.loads(report.read_text())
+    assert "consumer" not in document and document["producer"]["summary"]["interrupted"]
+    stopped = [result for result in document["producer"]["results"]
+               if result["status"] == "not_run"]
+    assert [result["request"]["id"] for result in stopped] == \
+        ["stream=-1", "stream=0", "stream=1", "stream=2"]
+    assert all(result["interrupted_by"] == "SIGTERM" for result in stopped)
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["no_such_module"], "cannot import no_such_module"),
     (["json"], "json has no asarray()"),
@@ -177,14 +207,13 @@ def test_usage_errors_exit_2(arguments, message):
     assert message in result.stderr
 
 
-def test_the_python_manual_documents_profile_and_every_option():
+def test_the_python_manual_names_every_cell_request_axis_and_outcome():
+    # Its options are test_command_line's; the cells and outcomes are these.
+    from dlpack_usm.profile import _cells, _report, _requests
     with open(os.path.join(ROOT, "man", "dlpack-usm-python.7"), encoding="utf-8") as file:
         page = file.read().replace("\\-", "-")
-    result = subprocess.run([sys.executable, "-m", "dlpack_usm", "profile", "--help"],
-                            capture_output=True, text=True, timeout=60)
-    options = {word.strip(",[]") for word in result.stdout.split() if word.startswith("--")}
-    assert options - {"--help"}
-    for option in options - {"--help"}:
-        assert option in page, option
-    for outcome in ("emitted-invalid", "not-applicable"):
-        assert outcome in page
+    names = [cell.name for cell in _cells.cells() if not cell.name.startswith(("dtype-", "ndim-"))]
+    words = names + [cell.value for cell in _cells.cells() if cell.axis == "dtype"] + \
+        [request.axis for request in _requests.REQUESTS] + list(_report.PRODUCER_OUTCOMES)
+    for word in words:
+        assert word in page, word

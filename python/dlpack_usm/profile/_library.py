@@ -41,17 +41,19 @@ def describe(module):
 
 
 def devices(namespace, named=None):
-    """The namespace's devices, in its order; [None] (arrays made without
-    device=) where it has no inspection API. `named` (--library-device)
-    replaces them: texts passed as device= as they are (torch takes
-    "cuda:0"), for a namespace that cannot list its devices."""
+    """The namespace's devices, in its order, then None: the default device
+    (arrays made without device=), the only one where the namespace has no
+    inspection API, and the one profiled where none of those it lists takes
+    an array (the profile folds it into the listed device it is). `named`
+    (--library-device) replaces them: texts passed as device= as they are
+    (torch takes "cuda:0"), for a namespace that cannot list its devices."""
     if named:
         return list(named)
     info = getattr(namespace, "__array_namespace_info__", None)
     if info is None:
         return [None]
     with calling("__array_namespace_info__().devices()"):
-        return list(info().devices())
+        return list(info().devices()) + [None]
 
 
 def _dlpack_device(namespace, device):
