@@ -123,6 +123,10 @@ def test_dpnp_copies_to_the_host_only_when_it_may(tmp_path, dpnp):
     (device,) = sorted({item["device"] for item in document["producer"]["profile"]})
     assert device in usm
     assert entry(document, "layout", "c-order", device=device)["memory"] == "device-usm"
+    # A copy in USM is read without the facts of the array's own allocation.
+    copied = entry(document, "copy", "True", device=device)
+    assert (copied["outcome"], copied["status"]) == ("emitted", "pass")
+    assert copied["emitted"].endswith("IS_COPIED")
     host = entry(document, "dl_device", "kDLCPU:0", device=device)["emitted"]
     assert "kDLCPU:0" in host and host.endswith("IS_COPIED")
     refused = entry(document, "dl_device", "kDLCPU:0 copy=False", device=device)
