@@ -47,28 +47,31 @@ def _verdict(record):
     return None if record is None else (record["outcome"], record["status"])
 
 
-def _place(record, answers):
-    """(axis, value) of a case's entry, or None where it has none: the base
-    request's answer stands for its cell, the reference array's answers for
-    their requests; another cell's answer to a request is an entry of its
-    own ("None on read-only") only where it differs both from the reference
-    array's answer to that request and from the cell's own base answer (a
-    refusal the request causes on that cell, not one of the cell's)."""
+def _places(record, answers):
+    """The (axis, value) of a case's entries: the base request's answer
+    stands for its cell, the reference array's answers for their requests
+    (its answer to the base request for both: layout c-order, max_version
+    1.3); another cell's answer to a request is an entry of its own ("None
+    on read-only") only where it differs both from the reference array's
+    answer to that request and from the cell's own base answer (a refusal
+    the request causes on that cell, not one of the cell's)."""
     request = record["request"]
+    places = []
     if request["id"] == _requests.BASE.id:
-        return record["axis"], record["value"]
+        places.append((record["axis"], record["value"]))
     if record["cell"] == _cells.REFERENCE:
-        return request["axis"], request["value"]
+        return places + [(request["axis"], request["value"])]
     verdict = _verdict(record)
     expected = {_verdict(answers.get((record["device"], _cells.REFERENCE, request["id"]))),
                 _verdict(answers.get((record["device"], record["cell"], _requests.BASE.id)))}
-    if record["outcome"] == "not-applicable" or verdict in expected:
-        return None
-    return request["axis"], f"{request['value']} on {record['cell']}"
+    if request["id"] != _requests.BASE.id and record["outcome"] != "not-applicable" and \
+            verdict not in expected:
+        places.append((request["axis"], f"{request['value']} on {record['cell']}"))
+    return places
 
 
 def producer_profile(results, module):
-    """The producer's entries (_place says which cases have one)."""
+    """The producer's entries (_places says which cases have one)."""
     judged = [record for record in results if record["outcome"] is not None]
     memory, answers = {}, {}
     for record in judged:
@@ -77,11 +80,10 @@ def producer_profile(results, module):
         answers[(record["device"], record["cell"], record["request"]["id"])] = record
     entries = []
     for record in judged:
-        place = _place(record, answers)
-        if place is not None:
-            repro = (f"python3 -m dlpack_usm profile {module} --producer-only "
-                     f"--device {record['device']} --cell {record['cell']}")
-            entries.append(_entry(record, *place, memory.get(record["device"]), repro))
+        repro = (f"python3 -m dlpack_usm profile {module} --producer-only "
+                 f"--device {record['device']} --cell {record['cell']}")
+        entries += [_entry(record, *place, memory.get(record["device"]), repro)
+                    for place in _places(record, answers)]
     return entries
 
 
