@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What the GPU machine (NVIDIA driver, PoCL 5.0 with USM, torch, cupy, jax,
-# numpy; no dpctl) contributes to the repository, in one run: the consumer
+# numpy; no dpctl) contributes to the repository, in one run: the profiles of
+# both directions of torch, cupy, jax.numpy and numpy (fixtures/profiles/,
+# `python3 -m dlpack_usm profile --label gpu`, in OUT/profiles), the consumer
 # profiles of torch, cupy and jax (fixtures/consumer_profiles/), numpy's as a
 # comparison with the CI machine's, torch's with two PoCL root devices, the
 # `check` of PoCL's two roots (its owner answer named once, nothing else
@@ -30,6 +32,20 @@ for consumer in torch.from_dlpack cupy.from_dlpack jax.dlpack.from_dlpack numpy.
   python3 -m dlpack_usm consume "$consumer" --report "$out/$name.json" 2>/dev/null |
     grep -E '^(FAIL|[0-9]+ cases|gate)' || true
   echo "$consumer: $(( ($(date +%s%N) - begin) / 1000000 )) ms"
+done
+# Both directions (profile). torch's devices are named with --library-device:
+# a namespace without __array_namespace_info__ is profiled on its default
+# device only. cupy and jax.numpy list theirs, or use their default device.
+mkdir -p "$out/profiles"
+for module in torch cupy jax.numpy numpy; do
+  name=${module%%.*} devices=()
+  [ "$name" = numpy ] && name=numpy-gpu
+  [ "$module" = torch ] && devices=(--library-device cpu --library-device cuda:0)
+  begin=$(date +%s%N)
+  python3 -m dlpack_usm profile "$module" ${devices[@]+"${devices[@]}"} --label gpu \
+    --report "$out/profiles/$name.json" 2>/dev/null |
+    grep -E '^(producer:|consumer:|  not profiled|gate)' || true
+  echo "profile $module: $(( ($(date +%s%N) - begin) / 1000000 )) ms"
 done
 POCL_DEVICES="cpu cpu" python3 -m dlpack_usm consume torch.from_dlpack \
   --report "$out/torch-two-pocl-roots.json" 2>/dev/null | grep -E '^([0-9]+ cases|gate)' || true

@@ -1,6 +1,7 @@
-"""python3 -m dlpack_usm check EXPR | capture EXPR -o FILE | consume EXPR | rules: the bridge
-for people who want no code. EXPR is a Python expression; any module it
-names (numpy, dpnp, torch, ...) is imported on first use. Exit codes are
+"""python3 -m dlpack_usm check EXPR | capture EXPR -o FILE | consume EXPR |
+profile MODULE | rules: the bridge for people who want no code. EXPR is a
+Python expression; any module it names (numpy, dpnp, torch, ...) is
+imported on first use. Exit codes are
 dlpack-usm's: 0 ok, 1 findings (errors; --strict: warnings too), 2 usage,
 3 environment, 4 internal."""
 
@@ -15,6 +16,8 @@ from ._bridge.child import TIMEOUT_S
 from ._bridge.errors import BridgeError, NotApplicable
 from ._expression import evaluate
 from .consumer import check_consumer
+from .consumer._lazy import LazyConsumer, consumer_of
+from .profile._command import add_parser as add_profile_parser
 from .producer import DEFAULT_MAX_VERSION, _contained
 from .rules import catalog
 
@@ -137,36 +140,6 @@ def command_capture(arguments):
     return OK
 
 
-class _LazyConsumer:
-    """The consumer EXPR gives, evaluated on first use: in the child
-    processes that run the cases (their zygote evaluates it once, before it
-    forks them), so that the command's own process never imports the
-    consumer's library (JAX and torch start threads a fork would leave
-    behind; the zygote only imports, it never runs the consumer)."""
-
-    def __init__(self, expr):
-        self.expr = expr
-        self._function = None
-
-    def prepare(self):
-        """Evaluates EXPR (importing the consumer's library): the zygote of
-        the case runners does it once, before it forks them."""
-        if self._function is None:
-            self._function = _consumer_of(self.expr)
-
-    def __call__(self, array):
-        self.prepare()
-        return self._function(array)
-
-
-def _consumer_of(expr):
-    consumer = evaluate(expr)
-    if not callable(consumer):
-        raise BridgeError(f"EXPR gives {type(consumer).__name__}, not a callable consumer",
-                          "name a function that takes an array, e.g. numpy.from_dlpack")
-    return consumer
-
-
 def command_consume(arguments):
     if arguments.report and arguments.junit and \
             os.path.realpath(arguments.report) == os.path.realpath(arguments.junit):
@@ -174,7 +147,7 @@ def command_consume(arguments):
                           "give each output a file of its own", exit_code=2)
     # EXPR is evaluated (its library imported, the versions of what it
     # imported read) once, by the zygote of the case runners.
-    consumer = _LazyConsumer(arguments.expr)
+    consumer = LazyConsumer(lambda: consumer_of(arguments.expr))
 
     def progress(result):
         if arguments.verbose:
@@ -294,6 +267,8 @@ def parser():
     consume.add_argument("-v", "--verbose", action="store_true",
                          help="print each case's outcome on stderr as it ends")
     consume.set_defaults(run=command_consume)
+
+    add_profile_parser(commands)
 
     rules = commands.add_parser("rules", help="the Python-level rule catalog")
     rules.add_argument("--json", action="store_true", help="print one JSON document")

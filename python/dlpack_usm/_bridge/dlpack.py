@@ -27,6 +27,15 @@ def device_type(name):
     return _names()["device_types"].get(name, name) if isinstance(name, str) else name
 
 
+def device_type_name(number):
+    """The name of device type `number` (14: "kDLOneAPI"); a type the tool
+    does not know comes back as its number in text."""
+    for name, known in _names()["device_types"].items():
+        if known == number:
+            return name
+    return str(number)
+
+
 def dtype_code(name):
     """The number of the dtype code `name` ("kDLFloat": 2); as device_type,
     a number or an unknown name comes back as it is."""

@@ -72,6 +72,24 @@ def _ask_stream(obj, stream, max_version):
     return None
 
 
+def judge_stream(keywords, error):
+    """The finding on one answer of a CUDA array's __dlpack__(stream=...):
+    a capsule for stream=0 (DLP-PY-STREAM-CUDA-ZERO), or a refusal of a
+    value the standard defines (DLP-PY-STREAM-CUDA-REFUSED, information);
+    `error` is what it raised, None where it gave a capsule."""
+    stream = keywords["stream"]
+    if stream == 0:
+        return [] if error is not None else [
+            finding("DLP-PY-STREAM-CUDA-ZERO", "__dlpack__",
+                    "__dlpack__(stream=0) returned a capsule for a CUDA array; 0 is "
+                    "disallowed for CUDA (None, 1 or 2?): raise instead of guessing")]
+    if error is None:
+        return []
+    return [finding("DLP-PY-STREAM-CUDA-REFUSED", "__dlpack__",
+                    f"stream={stream} raised {type(error).__name__} ({error}), a value the "
+                    "standard defines for CUDA. A consumer that passes it gets no tensor")]
+
+
 def check_streams(obj, device, max_version):
     """(findings, notes) of the CUDA stream argument: 0 must not be taken
     for a stream (DLP-PY-STREAM-CUDA-ZERO); the values the standard defines
@@ -79,11 +97,7 @@ def check_streams(obj, device, max_version):
     information (DLP-PY-STREAM-CUDA-REFUSED). Nothing for other devices."""
     if not dlpack.on(device, *STREAM_DEVICE_TYPES):
         return [], []
-    found, notes = [], []
-    if _ask_stream(obj, 0, max_version) is None:
-        found.append(finding("DLP-PY-STREAM-CUDA-ZERO", "__dlpack__",
-                             "__dlpack__(stream=0) returned a capsule for a CUDA array; 0 is "
-                             "disallowed for CUDA (None, 1 or 2?): raise instead of guessing"))
+    found, notes = judge_stream({"stream": 0}, _ask_stream(obj, 0, max_version)), []
     refused = []
     for value in STREAM_CONSTANTS:
         error = _ask_stream(obj, value, max_version)

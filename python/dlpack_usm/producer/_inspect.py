@@ -100,11 +100,10 @@ def read_capsule_pointer(pointer, name, origin, runtime=None, path=None):
                       dump=answer["dump"], dump_text=answer["dump_text"])
 
 
-def _inspect(obj, max_version, origin, path):
-    if origin is None:
-        module, version, kind = producer_label(obj)
-        origin = f"python:{module} {version} {kind}"
-    capsule = request_capsule(obj, max_version)
+def inspect_capsule(obj, capsule, origin, path=None):
+    """The Inspection of `capsule`, which obj.__dlpack__ returned, read with
+    its device's runtime facts (and written to `path` where given); the
+    caller still owns the capsule and drops it afterwards."""
     inspection = read_capsule(capsule, origin)
     # kDLOneAPI facts need the producer's own SYCL runtime: only it knows
     # the context the pointer is bound to. CUDA facts come from the driver
@@ -119,6 +118,15 @@ def _inspect(obj, max_version, origin, path):
         inspection = read_capsule(capsule, origin, runtime, path)
     if note is not None:
         inspection.notes.append(note)
+    return inspection
+
+
+def _inspect(obj, max_version, origin, path):
+    if origin is None:
+        module, version, kind = producer_label(obj)
+        origin = f"python:{module} {version} {kind}"
+    capsule = request_capsule(obj, max_version)
+    inspection = inspect_capsule(obj, capsule, origin, path)
     del capsule  # the producer's destructor frees the tensor now
     return inspection
 

@@ -17,10 +17,10 @@ from ._inspect import read_capsule
 _QUARANTINE = []
 
 
-def _ask(obj, **kwargs):
+def ask(obj, **kwargs):
     """(capsule, None) or (None, the exception __dlpack__ raised)."""
     try:
-        with calling(f"__dlpack__({_arguments(kwargs)})"):
+        with calling(f"__dlpack__({arguments(kwargs)})"):
             return obj.__dlpack__(**kwargs), None
     except BaseException as error:  # noqa: B036 - what a producer raises (SystemExit too) is the thing under test
         # Without its traceback: the frames it holds would keep `obj` and the
@@ -28,11 +28,12 @@ def _ask(obj, **kwargs):
         return None, error.with_traceback(None)
 
 
-def _arguments(kwargs):
+def arguments(kwargs):
+    """"max_version=(1, 3), copy=True": keyword arguments as a call shows them."""
     return ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
 
 
-def _read(capsule, origin):
+def read_answer(capsule, origin):
     """The Inspection of a returned capsule, or None when it is no tensor
     capsule (DLP-PY-CAPSULE-NAME reports that)."""
     if not capsules.is_capsule(capsule) or capsules.capsule_name(capsule) not in \
@@ -41,9 +42,9 @@ def _read(capsule, origin):
     return read_capsule(capsule, origin)
 
 
-def _name_finding(capsule, kwargs):
+def name_finding(capsule, kwargs):
     return finding("DLP-PY-CAPSULE-NAME", "__dlpack__",
-                   f"__dlpack__({_arguments(kwargs)}) returned {capsules.describe(capsule)}; "
+                   f"__dlpack__({arguments(kwargs)}) returned {capsules.describe(capsule)}; "
                    "expected a capsule named \"dltensor\" or \"dltensor_versioned\"")
 
 
@@ -58,13 +59,13 @@ def _element_count(capsule):
 LEGACY_MAX_VERSION = dlpack.LAST_LEGACY
 
 
-def _destructor_findings(capsule, inspection, kwargs):
+def destructor_findings(capsule, inspection, kwargs):
     """DLP-PY-CAPSULE-DESTRUCTOR: a tensor with a deleter in a capsule that
     will never call it when dropped unconsumed."""
     if not inspection.capsule.get("deleter", True) or capsules.has_destructor(capsule):
         return []
     return [finding("DLP-PY-CAPSULE-DESTRUCTOR", "capsule destructor",
-                    f"__dlpack__({_arguments(kwargs)}) returned a {inspection.capsule_name!r} "
+                    f"__dlpack__({arguments(kwargs)}) returned a {inspection.capsule_name!r} "
                     "capsule whose tensor has a deleter, but the capsule has no destructor: "
                     "dropped unconsumed, it never calls the deleter and the tensor leaks")]
 
@@ -73,54 +74,57 @@ def _legacy_findings(capsule, kwargs, base, origin):
     """Findings on a "dltensor" capsule a DLPack 0.x consumer got: its
     destructor, and whether the array it carries is read only."""
     inspection = read_capsule(capsule, origin)
-    found = _destructor_findings(capsule, inspection, kwargs)
-    if base.capsule_name == capsules.VERSIONED and \
+    found = destructor_findings(capsule, inspection, kwargs)
+    if base is not None and base.capsule_name == capsules.VERSIONED and \
             "READ_ONLY" in tensor_json.flag_names(base.capsule):
         found.append(finding("DLP-PY-READ-ONLY-LEGACY", "__dlpack__",
-                             f"__dlpack__({_arguments(kwargs)}) returned a \"dltensor\" capsule "
+                             f"__dlpack__({arguments(kwargs)}) returned a \"dltensor\" capsule "
                              "of an array whose versioned export is READ_ONLY: a legacy "
                              "DLManagedTensor has no flag to say so, and its consumer may write "
                              "into it (raise BufferError instead, as numpy does)"))
     return found
 
 
-def check_legacy_default(obj, base, origin):
-    capsule, error = _ask(obj)
+def judge_legacy(capsule, error, kwargs, base, origin):
+    """Findings on the answer a consumer of DLPack 0.x got: one that passes
+    no max_version (`kwargs` without it) or max_version=(0, 8). A legacy
+    capsule or BufferError is the answer, never a versioned one (a producer
+    that compares max_version the wrong way round gives one); `base` is the
+    Inspection of the array's versioned export, None where it has none."""
     if error is not None:
-        return []  # BufferError is allowed, and other failures are seen everywhere else
+        # BufferError is allowed; TypeError for max_version: the producer does
+        # not take it (DLP-PY-VERSIONED-OFFERED); other failures are seen
+        # everywhere else.
+        return []
     name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
-    if name == capsules.VERSIONED:
+    if name == capsules.VERSIONED and "max_version" not in kwargs:
         return [finding("DLP-PY-LEGACY-DEFAULT", "__dlpack__",
                         "__dlpack__() without max_version returned a \"dltensor_versioned\" "
                         "capsule, which a consumer of DLPack 0.x cannot read")]
-    if name != capsules.LEGACY:
-        return [_name_finding(capsule, {})]
-    return _legacy_findings(capsule, {}, base, origin)
-
-
-def check_legacy_max_version(obj, base, origin):
-    """A consumer of DLPack 0.x that passes max_version=(0, 8): a legacy
-    capsule or BufferError is the answer, never a versioned one (a producer
-    that compares max_version the wrong way round gives one)."""
-    kwargs = {"max_version": LEGACY_MAX_VERSION}
-    capsule, error = _ask(obj, **kwargs)
-    if error is not None:
-        return []  # TypeError: no max_version (DLP-PY-VERSIONED-OFFERED); BufferError: allowed
-    name = capsules.capsule_name(capsule) if capsules.is_capsule(capsule) else None
     if name == capsules.VERSIONED:
         return [finding("DLP-PY-VERSION-ABOVE-MAX", "__dlpack__",
-                        f"__dlpack__({_arguments(kwargs)}) returned a \"dltensor_versioned\" "
+                        f"__dlpack__({arguments(kwargs)}) returned a \"dltensor_versioned\" "
                         "capsule (DLPack 1.x) to a consumer of DLPack 0.x, which cannot read it: "
                         "answer with a \"dltensor\" capsule or raise BufferError")]
     if name != capsules.LEGACY:
-        return [_name_finding(capsule, kwargs)]
+        return [name_finding(capsule, kwargs)]
     return _legacy_findings(capsule, kwargs, base, origin)
 
 
-def check_versioned(obj, max_version, origin):
-    """Findings, and whether the producer speaks DLPack 1.x keywords."""
-    kwargs = {"max_version": max_version}
-    capsule, error = _ask(obj, **kwargs)
+def check_legacy_default(obj, base, origin):
+    capsule, error = ask(obj)
+    return judge_legacy(capsule, error, {}, base, origin)
+
+
+def check_legacy_max_version(obj, base, origin):
+    kwargs = {"max_version": LEGACY_MAX_VERSION}
+    capsule, error = ask(obj, **kwargs)
+    return judge_legacy(capsule, error, kwargs, base, origin)
+
+
+def judge_versioned(capsule, error, max_version, origin):
+    """(findings, whether the producer speaks DLPack 1.x keywords) of the
+    answer to __dlpack__(max_version=max_version), a version 1.x or above."""
     if isinstance(error, TypeError):
         return [finding("DLP-PY-VERSIONED-OFFERED", "__dlpack__",
                         f"__dlpack__(max_version={max_version!r}) raised TypeError ({error}): "
@@ -141,9 +145,9 @@ def check_versioned(obj, max_version, origin):
                         "\"dltensor\" capsule; DLManagedTensorVersioned (flags, version) is "
                         "recommended")], False
     if name != capsules.VERSIONED:
-        return [_name_finding(capsule, kwargs)], False
+        return [name_finding(capsule, {"max_version": max_version})], False
     inspection = read_capsule(capsule, origin)
-    found = _destructor_findings(capsule, inspection, kwargs)
+    found = destructor_findings(capsule, inspection, {"max_version": max_version})
     version = tensor_json.version(inspection.capsule)
     if version is not None and version[0] > max_version[0]:
         found.append(finding("DLP-PY-VERSION-ABOVE-MAX", "version.major",
@@ -154,6 +158,12 @@ def check_versioned(obj, max_version, origin):
         # may the answers to dl_device and copy.
         return found, False
     return found, True
+
+
+def check_versioned(obj, max_version, origin):
+    """Findings, and whether the producer speaks DLPack 1.x keywords."""
+    capsule, error = ask(obj, max_version=max_version)
+    return judge_versioned(capsule, error, max_version, origin)
 
 
 def check_device_agrees(obj, base):
@@ -182,33 +192,77 @@ def check_device_agrees(obj, base):
     return []
 
 
+def judge_stream_on_cpu(capsule, error, kwargs):
+    """DLP-PY-STREAM-CPU where __dlpack__(stream=...) of a kDLCPU array,
+    asked with a stream other than None, returned a capsule."""
+    if error is not None:
+        return []
+    return [finding("DLP-PY-STREAM-CPU", "__dlpack__",
+                    f"__dlpack__({arguments(kwargs)}) returned a capsule for a kDLCPU array; "
+                    "only stream=None is accepted for devices without streams")]
+
+
 def check_stream_on_cpu(obj, base, max_version):
     if not dlpack.on(tensor_json.device(base.capsule), "kDLCPU"):
         return []
-    capsule, error = _ask(obj, stream=1)
-    if error is not None:
-        return []
+    capsule, error = ask(obj, stream=1)
     del capsule
-    return [finding("DLP-PY-STREAM-CPU", "__dlpack__",
-                    "__dlpack__(stream=1) returned a capsule for a kDLCPU array; only "
-                    "stream=None is accepted for devices without streams")]
+    return judge_stream_on_cpu(None, error, {"stream": 1})
 
 
-def _check_returned_device(capsule, kwargs, wanted, rule, where, origin):
-    """Findings on a capsule __dlpack__(dl_device=wanted, copy=False) gave:
-    it must be on `wanted` (else `rule`) and must not be a copy."""
-    inspection = _read(capsule, origin)
-    if inspection is None:
-        return [_name_finding(capsule, kwargs)]
+def _check_returned_device(inspection, kwargs, base, rule, where):
+    """Findings on the Inspection of the capsule __dlpack__(dl_device=...)
+    gave: it must be on the device asked for (else `rule`); with copy=False
+    it must not be a copy, and a copy of the array (other memory than the
+    array's own export `base`) must say IS_COPIED."""
     found = []
+    wanted = tuple(kwargs["dl_device"])
     got = tensor_json.device(inspection.capsule)
+    flags = tensor_json.flag_names(inspection.capsule)
     if got != wanted:
         found.append(finding(rule, "dl_tensor.device",
-                             f"__dlpack__({_arguments(kwargs)}) returned a tensor on {got}{where}"))
-    if "IS_COPIED" in tensor_json.flag_names(inspection.capsule):
+                             f"__dlpack__({arguments(kwargs)}) returned a tensor on {got}{where}"))
+    if kwargs.get("copy") is False and "IS_COPIED" in flags:
         found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
-                             f"__dlpack__({_arguments(kwargs)}) made a copy"))
+                             f"__dlpack__({arguments(kwargs)}) made a copy"))
+    elif inspection.capsule_name == capsules.VERSIONED and "IS_COPIED" not in flags and \
+            _is_other_memory(inspection.capsule, base.capsule):
+        found.append(finding("DLP-PY-COPY-FLAG", "flags",
+                             f"__dlpack__({arguments(kwargs)}) returned a copy on {got} "
+                             "without DLPACK_FLAG_BITMASK_IS_COPIED"))
     return found
+
+
+def _is_other_memory(capsule, base_capsule):
+    """Whether a tensor with elements lies at another address than the
+    array's own export: a copy."""
+    address = tensor_json.data_address(capsule)
+    return _element_count(capsule) > 0 and address != 0 and \
+        address != tensor_json.data_address(base_capsule)
+
+
+def judge_dl_device(capsule, error, kwargs, base, origin):
+    """Findings on the answer to __dlpack__(dl_device=..., ...). Another
+    device than the array's own (`base`, its export) must be refused with
+    BufferError or honoured (DLP-PY-DL-DEVICE-FOREIGN); its own device
+    should be honoured (DLP-PY-DL-DEVICE-OWN). TypeError: the producer does
+    not take the keyword."""
+    own = tuple(tensor_json.device(base.capsule))
+    wanted = tuple(kwargs["dl_device"])
+    foreign = wanted != own
+    rule = "DLP-PY-DL-DEVICE-FOREIGN" if foreign else "DLP-PY-DL-DEVICE-OWN"
+    if isinstance(error, TypeError) or (foreign and isinstance(error, BufferError)):
+        return []
+    if error is not None:
+        return [finding(rule, "__dlpack__",
+                        f"__dlpack__({arguments(kwargs)}) raised {type(error).__name__} "
+                        f"({error}) " + ("instead of BufferError" if foreign else
+                                         "for the array's own device"))]
+    inspection = read_answer(capsule, origin)
+    if inspection is None:
+        return [name_finding(capsule, kwargs)]
+    where = ": the dl_device asked for was ignored" if foreign else ""
+    return _check_returned_device(inspection, kwargs, base, rule, where)
 
 
 def check_dl_device(obj, base, max_version, origin):
@@ -217,50 +271,47 @@ def check_dl_device(obj, base, max_version, origin):
         return []
     found = []
     foreign = (dlpack.device_type("kDLCPU" if dlpack.on(own, "kDLCUDA") else "kDLCUDA"), 0)
-    kwargs = {"max_version": max_version, "dl_device": foreign, "copy": False}
-    capsule, error = _ask(obj, **kwargs)
-    if error is not None and not isinstance(error, (BufferError, TypeError)):
-        found.append(finding("DLP-PY-DL-DEVICE-FOREIGN", "__dlpack__",
-                             f"__dlpack__({_arguments(kwargs)}) raised {type(error).__name__} "
-                             f"({error}) instead of BufferError"))
-    elif error is None:
-        found += _check_returned_device(capsule, kwargs, foreign, "DLP-PY-DL-DEVICE-FOREIGN",
-                                        ": the dl_device asked for was ignored", origin)
-
-    kwargs = {"max_version": max_version, "dl_device": tuple(own), "copy": False}
-    capsule, error = _ask(obj, **kwargs)
-    if error is not None and not isinstance(error, TypeError):
-        found.append(finding("DLP-PY-DL-DEVICE-OWN", "__dlpack__",
-                             f"__dlpack__({_arguments(kwargs)}) raised {type(error).__name__} "
-                             f"({error}) for the array's own device"))
-    elif error is None:
-        found += _check_returned_device(capsule, kwargs, tuple(own), "DLP-PY-DL-DEVICE-OWN", "",
-                                        origin)
+    for device in (foreign, tuple(own)):
+        kwargs = {"max_version": max_version, "dl_device": device, "copy": False}
+        capsule, error = ask(obj, **kwargs)
+        found += judge_dl_device(capsule, error, kwargs, base, origin)
     return found
 
 
-def check_copy(obj, base, max_version, origin):
-    kwargs = {"max_version": max_version, "copy": True}
-    capsule, error = _ask(obj, **kwargs)
+def judge_copy(capsule, error, kwargs, base, origin):
+    """Findings on the answer to __dlpack__(copy=True) (IS_COPIED and other
+    memory are due) or copy=False (IS_COPIED must not be set). A refusal is
+    allowed: TypeError, no copy keyword; BufferError, no such copy here."""
     if error is not None:
-        return []  # TypeError: no copy keyword; BufferError: cannot copy this array
-    inspection = _read(capsule, origin)
+        return []
+    inspection = read_answer(capsule, origin)
     if inspection is None:
-        return [_name_finding(capsule, kwargs)]
+        return [name_finding(capsule, kwargs)]
     if inspection.capsule_name != capsules.VERSIONED:
         return []  # a legacy capsule has no flags to carry the fact
+    flags = tensor_json.flag_names(inspection.capsule)
+    if not kwargs["copy"]:
+        return [finding("DLP-PY-NO-COPY-COPIED", "flags",
+                        f"__dlpack__({arguments(kwargs)}) made a copy")] \
+            if "IS_COPIED" in flags else []
     found = []
-    if "IS_COPIED" not in tensor_json.flag_names(inspection.capsule):
+    if "IS_COPIED" not in flags:
         found.append(finding("DLP-PY-COPY-FLAG", "flags",
-                             f"__dlpack__({_arguments(kwargs)}) returned a tensor without "
+                             f"__dlpack__({arguments(kwargs)}) returned a tensor without "
                              "DLPACK_FLAG_BITMASK_IS_COPIED"))
     address = tensor_json.data_address(inspection.capsule)
     if address and address == tensor_json.data_address(base.capsule) and \
             _element_count(base.capsule) > 0:
         found.append(finding("DLP-PY-COPY-FLAG", "dl_tensor.data",
-                             f"__dlpack__({_arguments(kwargs)}) returned the array's own memory "
+                             f"__dlpack__({arguments(kwargs)}) returned the array's own memory "
                              f"({address:#x}): no copy was made"))
     return found
+
+
+def check_copy(obj, base, max_version, origin):
+    kwargs = {"max_version": max_version, "copy": True}
+    capsule, error = ask(obj, **kwargs)
+    return judge_copy(capsule, error, kwargs, base, origin)
 
 
 def unreadable_finding(unreadable):
@@ -298,9 +349,9 @@ def check_consumer(obj, consumer, max_version, device):
     consuming a fresh capsule of `obj`, whose tensor is on `device` (as the
     capsule says: the producer's __dlpack_device__ is judged elsewhere);
     none when it cannot consume it."""
-    capsule, error = _ask(obj, max_version=max_version)
+    capsule, error = ask(obj, max_version=max_version)
     if error is not None:
-        capsule, error = _ask(obj)
+        capsule, error = ask(obj)
     if error is not None or not capsules.is_capsule(capsule):
         return []
     name = capsules.capsule_name(capsule)
