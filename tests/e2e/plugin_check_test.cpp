@@ -414,7 +414,7 @@ TEST(plugin_check, AnInconsistentDeclineWarnsAndFailsOnlyUnderStrict) {
     GTEST_SKIP() << "no device with USM here";
   }
   EXPECT_EQ(passed.exit_code, 0) << passed.out << passed.err;
-  EXPECT_NE(passed.out.find("warnings (1; the gate passes them, --strict fails them):"),
+  EXPECT_NE(passed.out.find("warnings (1 in 1 group; the gate passes them, --strict fails them):"),
             std::string::npos)
       << passed.out;
   EXPECT_NE(passed.out.find("DLP-CONSUMER-INCONSISTENT-DECLINE"), std::string::npos);
