@@ -109,7 +109,8 @@ def test_alike_failures_are_one_group_that_ends_as_check_ends():
     assert not any(line.startswith("FAIL ") for line in lines)
     (repro,) = [line[len("  repro: "):] for line in lines if line.startswith("  repro: ")]
     words = shlex.split(repro)
-    assert words[:5] == ["python3", "-m", "dlpack_usm", "consume", "consumers.reads_reversed"]
+    assert words[:5] == [sys.executable, "-m", "dlpack_usm", "consume",
+                         "consumers.reads_reversed"]
     # The repro offers that one cell again, on its device alone.
     again = run(*words[4:])
     assert again.returncode == 1, again.stdout + again.stderr

@@ -5,6 +5,7 @@ read at a glance, and JUnit with one testcase per matrix cell."""
 import json
 import re
 import shlex
+import sys
 from xml.etree import ElementTree
 
 from .._bridge import library
@@ -105,9 +106,10 @@ def _check_outcome(result):
 
 
 def repro(consumer, result, required=()):
-    """The command that offers the case's cell again, on its device only."""
-    words = ["python3", "-m", "dlpack_usm", "consume", consumer, "--device", result["device"],
-             "--cell", result["cell"]["name"]]
+    """The command that offers the case's cell again, on its device only,
+    with this interpreter (the one whose site has the consumer's library)."""
+    words = [sys.executable or "python3", "-m", "dlpack_usm", "consume", consumer, "--device",
+             result["device"], "--cell", result["cell"]["name"]]
     for feature in sorted(set(required) & set(result.get("features", []))):
         words += ["--require", feature]
     return " ".join(shlex.quote(word) for word in words)
