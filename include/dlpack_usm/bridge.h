@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_8; version 9 added no function). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_9; version 10 added no function). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 9u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 10u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -61,7 +61,7 @@ DLPACK_USM_BRIDGE_API const char* dlpack_usm_bridge_tool_version(void);
  *              default context, allocation bounds). The bridge queries no
  *              runtime itself: only the producer's own runtime knows its
  *              contexts.
- * Since ABI version 9 the answer also holds "dump" and "dump_text": the
+ * Since ABI version 10 the answer also holds "dump" and "dump_text": the
  * tensor as `dlpack-usm capsule dump --json` and `capsule dump` show it. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_inspect(const void* managed_tensor,
                                                     const char* capsule_name,
@@ -211,6 +211,23 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_dlpack_names(char** result_json);
  * {"major", "minor"}; text that is no such version is 2 (usage), with the
  * message naming `what` (an option name) and the part that is wrong. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_max_version(const char* text, const char* what,
+                                                        char** result_json);
+
+/* ABI version 9: the end of `dlpack-usm check`'s summary for cases the
+ * caller ran (the Python package's consume), written by the command line's
+ * own code: the verdicts line, the cases that are not ok grouped by verdict,
+ * rules and message (numbers aside) with a count, the first ids, one repro
+ * line and `see: dlpack-usm rules ID` per rule, the warnings, and the gate
+ * line. `request_json` is {"cases": [{"id", "outcome" ("pass", "warn",
+ * "fail", "not_supported", "error", "crash", "timeout", "not_run"),
+ * "message", "findings": [{"rule_id", "severity", "message"}], "rules" (the
+ * rules the case is about), "repro", "duration_ms"}], "strict",
+ * "duration_ms", "detail" ("grouped", the default; "every_case", a block per
+ * case; "quiet", the gate line alone)}. Each verdict is decided as `check`
+ * decides it with no baseline. *result_json is {"text", "gate" ("passed" |
+ * "failed"), "verdicts": {"ok", "expected_failure", "flaky",
+ * "unexpected_pass", "regression"}}; a malformed request is 2. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_run_summary(const char* request_json,
                                                         char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */

@@ -65,6 +65,9 @@ def print_text(origin, findings, strict):
         for row in rows:
             print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) +
                   "  " + row[3])
+        # Where to read each rule, as capsule check says it.
+        for rule_id in sorted({item.rule_id for item in findings}):
+            print(f"  see: dlpack-usm rules {rule_id}")
     print(f"checked 1 object: {summary}" + (" (strict: warnings fail)" if strict else ""))
 
 
@@ -150,7 +153,7 @@ def command_consume(arguments):
     consumer = LazyConsumer(lambda: consumer_of(arguments.expr))
 
     def progress(result):
-        if arguments.verbose:
+        if arguments.detail == "every_case":
             print(f"{result['id']}: {result['outcome']}", file=sys.stderr)
 
     # A stop signal ends the run early, with its report: the signals after
@@ -161,14 +164,20 @@ def command_consume(arguments):
             cells=arguments.cell or None, strict=arguments.strict,
             timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
             command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
-        print(found.text(), flush=True)
+        print(found.text(arguments.detail), flush=True)
         # Written as the command line writes its reports (atomically over a
         # regular file, in place on a device or FIFO), by the same code.
+        written = []
         if arguments.report:
             library.write_output(arguments.report,
                                  json.dumps(found.to_json(), indent=2) + "\n", "--report")
+            written.append(arguments.report)
         if arguments.junit:
             library.write_output(arguments.junit, found.junit(), "--junit")
+            written.append(arguments.junit)
+        # As check closes: every file written, named once they are.
+        if written and arguments.detail != "quiet":
+            print(f"wrote: {', '.join(written)}", flush=True)
     if found.interrupted:
         return interrupts.exit_code(found.interrupted)
     return OK if found.passed else FINDINGS
@@ -264,8 +273,13 @@ def parser():
                          help="fail (exit 1) on warnings too, as check --strict does")
     consume.add_argument("--timeout", type=float, default=TIMEOUT_S, metavar="SECONDS",
                          help=f"a case that takes longer is a hang (default {TIMEOUT_S:g})")
-    consume.add_argument("-v", "--verbose", action="store_true",
-                         help="print each case's outcome on stderr as it ends")
+    detail = consume.add_mutually_exclusive_group()
+    detail.add_argument("-v", "--verbose", dest="detail", action="store_const",
+                        const="every_case", default="grouped",
+                        help="list every case that is not ok, as check -v does, and print each "
+                             "case's outcome on stderr as it ends")
+    detail.add_argument("-q", "--quiet", dest="detail", action="store_const", const="quiet",
+                        help="print the gate line alone, as check -q does")
     consume.set_defaults(run=command_consume)
 
     add_profile_parser(commands)

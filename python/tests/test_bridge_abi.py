@@ -31,8 +31,8 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_8():
-    assert library.library().dlpack_usm_bridge_abi_version() == 9
+def test_the_abi_version_is_10():
+    assert library.library().dlpack_usm_bridge_abi_version() == 10
 
 
 def test_the_dlpack_names_are_the_cores_tables():

@@ -44,6 +44,8 @@ def test_check_of_a_broken_producer_exits_1_naming_the_rule():
     result = run("check", "producers.OwnTensor(b'dltensor_v2')")
     assert result.returncode == 1
     assert "DLP-PY-CAPSULE-NAME" in result.stdout
+    # Each rule of the table once, where to read it (as capsule check says).
+    assert result.stdout.count("see: dlpack-usm rules DLP-PY-CAPSULE-NAME") == 1, result.stdout
 
 
 def test_strict_fails_on_warnings():

@@ -6,6 +6,7 @@ falls back to its OpenCL runtime) nor jsonschema."""
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -35,7 +36,9 @@ def test_a_passing_run_writes_report_and_junit(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "consumer numpy.from_dlpack" in result.stdout
     assert "3 cases: 3 passed, 0 warned, 0 failed" in result.stdout
-    assert result.stdout.rstrip().endswith("gate: PASSED")
+    *_, gate, wrote = result.stdout.rstrip().splitlines()
+    assert gate.startswith("gate: PASSED (3 cases run in "), result.stdout
+    assert wrote == f"wrote: {report}, {junit}", result.stdout
     document = json.loads(report.read_text())
     assert document["schema"] == "dlpack-usm.consume-report/1"
     assert document["consumer"] == "numpy.from_dlpack"
@@ -60,8 +63,11 @@ def test_a_failing_case_exits_1_and_is_a_junit_failure(tmp_path):
     result = run("consumers.reads_reversed", "--device", "cpu", "--cell", "c-order",
                  "--junit", str(junit))
     assert result.returncode == 1
-    assert "FAIL consumer/cpu/cpu/c-order: wrong: rule DLP-CONSUMER-CHECKSUM" in result.stdout
-    assert result.stdout.rstrip().endswith("gate: FAILED")
+    assert "wrong: rule DLP-CONSUMER-CHECKSUM" in result.stdout, result.stdout
+    assert "case: consumer/cpu/cpu/c-order" in result.stdout, result.stdout
+    *_, gate, wrote = result.stdout.rstrip().splitlines()
+    assert gate.startswith("gate: FAILED (1 case run in "), result.stdout
+    assert wrote == f"wrote: {junit}", result.stdout
     (case,) = ElementTree.parse(junit).getroot().iter("testcase")
     assert case.find("failure").get("type") == "wrong"
 
@@ -76,13 +82,50 @@ def test_a_decline_passes_and_a_warning_fails_only_under_strict(tmp_path):
             "extent-1-strides")
     warned = run(*cell, "--junit", str(junit))
     assert warned.returncode == 0, warned.stdout + warned.stderr
-    assert "WARN consumer/cpu/cpu/extent-1-strides: declined" in warned.stdout
+    assert "\n  consumer/cpu/cpu/extent-1-strides: declined" in warned.stdout, warned.stdout
+    assert "see: dlpack-usm rules DLP-CONSUMER-INCONSISTENT-DECLINE" in warned.stdout
     (case,) = ElementTree.parse(junit).getroot().iter("testcase")
     assert case.find("failure") is None and "warning" in case.find("system-out").text
     strict = run(*cell, "--strict", "--junit", str(junit))
     assert strict.returncode == 1 and "gate: FAILED (strict)" in strict.stdout
     (case,) = ElementTree.parse(junit).getroot().iter("testcase")
     assert case.find("failure") is not None
+
+
+def test_alike_failures_are_one_group_that_ends_as_check_ends():
+    # A consumer that reads every tensor backwards fails most cells alike:
+    # one block with the count, the first ids, a repro and the rule, then
+    # check's verdicts and gate lines, from the same C++ code.
+    result = run("consumers.reads_reversed", "--device", "cpu")
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.rstrip().splitlines()
+    assert lines[-1].startswith("gate: FAILED (") and " cases run in " in lines[-1], lines[-1]
+    (verdicts,) = [line for line in lines if line.startswith("verdicts: ")]
+    regressions = int(verdicts.rsplit(", ", 1)[1].split()[0])
+    assert regressions > 3, verdicts
+    assert f"{regressions} cases not ok, in 1 group (-v lists each case):" in lines
+    assert f"regression: {regressions} cases, fail" in lines
+    assert "  see: dlpack-usm rules DLP-CONSUMER-CHECKSUM" in lines
+    assert not any(line.startswith("FAIL ") for line in lines)
+    (repro,) = [line[len("  repro: "):] for line in lines if line.startswith("  repro: ")]
+    words = shlex.split(repro)
+    assert words[:5] == [sys.executable, "-m", "dlpack_usm", "consume",
+                         "consumers.reads_reversed"]
+    # The repro offers that one cell again, on its device alone.
+    again = run(*words[4:])
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "regression: 1 case, fail" in again.stdout, again.stdout
+
+    # -v: a block per failing case; -q: the gate line alone.
+    verbose = run("consumers.reads_reversed", "--device", "cpu", "-v")
+    blocks = [line for line in verbose.stdout.splitlines()
+              if line.startswith("regression consumer/cpu/")]
+    assert len(blocks) == regressions, verbose.stdout
+    quiet = run("consumers.reads_reversed", "--device", "cpu", "--quiet")
+    assert quiet.returncode == 1
+    (gate,) = quiet.stdout.splitlines()
+    assert gate.startswith(lines[-1].split(" in ")[0] + " in "), (gate, lines[-1])
+    assert run("numpy.from_dlpack", "-v", "-q").returncode == 2
 
 
 def test_require_turns_a_decline_into_a_failure():

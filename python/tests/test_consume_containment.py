@@ -108,7 +108,9 @@ def test_a_signal_ends_the_run_with_a_partial_report(tmp_path, signum):
         command.kill()
         raise
     assert command.returncode == 128 + signum, (command.returncode, stdout, stderr)
-    assert f"gate: FAILED (interrupted by {signal.Signals(signum).name})" in stdout, stdout
+    # check's gate line, from the same code: the cases that ran, and that
+    # the run was interrupted (the exit code names the signal).
+    assert "gate: FAILED (" in stdout and ", interrupted)" in stdout, stdout
     assert gone_within([hanging], 2) == []
     document = json.loads(report.read_text())
     assert document["summary"]["interrupted"] is True
@@ -148,5 +150,6 @@ def test_a_killed_run_takes_its_children_with_it(tmp_path):
 def test_a_result_that_cannot_be_read_back_fails_with_its_reason(consumer, words):
     result = run(consumer, "--device", "cpu", "--cell", "c-order")
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "FAIL consumer/cpu/cpu/c-order: wrong: rule DLP-CONSUMER-CHECKSUM" in result.stdout
+    assert "wrong: rule DLP-CONSUMER-CHECKSUM" in result.stdout, result.stdout
+    assert "case: consumer/cpu/cpu/c-order" in result.stdout, result.stdout
     assert words in result.stdout, result.stdout

@@ -16,6 +16,7 @@
 #include "bridge/consumer_offer.hpp"
 #include "bridge/cuda_facts.hpp"
 #include "bridge/dlpack_names.hpp"
+#include "bridge/run_summary.hpp"
 #include "bridge/sycl_exchange.hpp"
 #include "bridge/tensor_inspection.hpp"
 #include "build_info.hpp"
@@ -237,6 +238,15 @@ int dlpack_usm_bridge_max_version(const char* text, const char* what, char** res
     dlpack_usm::dl::Release release =
         dlpack_usm::dl::require_max_version(text ? text : "", what ? what : "max_version");
     return nlohmann::ordered_json{{"major", release.major}, {"minor", release.minor}};
+  });
+}
+
+int dlpack_usm_bridge_run_summary(const char* request_json, char** result_json) {
+  return guarded(result_json, [&] {
+    if (request_json == nullptr) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_run_summary was given no request");
+    }
+    return dlpack_usm::bridge::run_summary_json(request_json);
   });
 }
 

@@ -223,8 +223,11 @@ int list_cases(suite::CaseSources& sources, const suite::Selection& selection) {
 void check_devices(const CheckArguments& args, const suite::CheckOptions& options) {
   // --rule first: a typo there needs no device to be found.
   suite::require_known_filters(options.selection, nullptr);
+  // The note on --runtime auto's choice is for runs that use a device.
+  bool no_note =
+      args.vectors_only || args.list || args.outputs.summary_detail == report::SummaryDetail::quiet;
   const runtime::Inventory& inventory =
-      start_runtime(args.runtime, libraries_under_test(options.plugins)).inventory();
+      start_runtime(args.runtime, libraries_under_test(options.plugins), no_note).inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
@@ -278,6 +281,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, printable(spec.id));
   };
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
+  callbacks.on_warning = [](const std::string& warning) { print_warning(warning); };
 
   suite::CheckRun run = suite::run_check(options, sources, child_command, callbacks);
   if (progress) fmt::print(stderr, "\r\033[K");
@@ -323,6 +327,7 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
   command->add_option("--flakes", args->flakes,
                       "File of case ids allowed to be flaky (repeatable)");
   add_gate_output_options(*command, args->outputs);
+  add_summary_detail_options(*command, args->outputs);
   command->add_option("--stream", args->outputs.stream,
                       "Stream one JSON line per finished case to FILE (default: results.jsonl "
                       "beside --report)");

@@ -4,8 +4,10 @@
 #include <utility>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "common/atomic_file.hpp"
+#include "common/printable.hpp"
 #include "report/formats/check_report.hpp"
 #include "report/formats/failures_file.hpp"
 #include "report/formats/junit.hpp"
@@ -26,6 +28,18 @@ std::string failures_text(const suite::CheckRun& run, const nlohmann::ordered_js
   return report::check_run_failures(run);
 }
 
+// The files written, in the order written, --stream last: what a stdout
+// report ('-') is not.
+std::vector<std::string> written_files(const CheckOutputs& outputs) {
+  std::vector<std::string> files;
+  for (const GateOutput& output : gate_outputs()) {
+    const std::string& path = outputs.*output.path;
+    if (!path.empty() && path != "-") files.push_back(printable(path));
+  }
+  if (!outputs.stream.empty() && outputs.stream != "-") files.push_back(printable(outputs.stream));
+  return files;
+}
+
 }  // namespace
 
 const std::vector<GateOutput>& gate_outputs() {
@@ -43,6 +57,16 @@ void add_gate_output_options(CLI::App& command, CheckOutputs& outputs) {
   for (const GateOutput& output : gate_outputs()) {
     command.add_option(output.option, outputs.*output.path, output.help);
   }
+}
+
+void add_summary_detail_options(CLI::App& command, CheckOutputs& outputs) {
+  CLI::Option* verbose = command.add_flag_callback(
+      "-v,--verbose", [&outputs] { outputs.summary_detail = report::SummaryDetail::every_case; },
+      "List every case that is not ok (default: one block per group of alike cases)");
+  CLI::Option* quiet = command.add_flag_callback(
+      "-q,--quiet", [&outputs] { outputs.summary_detail = report::SummaryDetail::quiet; },
+      "Print the gate line alone (errors and warnings still go to stderr)");
+  verbose->excludes(quiet);
 }
 
 void require_writable_outputs(const CheckOutputs& outputs) {
@@ -65,7 +89,11 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
     if (!path.empty()) write_file_atomically(path, output.text(run, report_json), output.option);
   }
   std::FILE* summary_stream = outputs.report == "-" ? stderr : stdout;
-  fmt::print(summary_stream, "{}", report::check_run_summary(run));
+  fmt::print(summary_stream, "{}", report::check_run_summary(run, outputs.summary_detail));
+  std::vector<std::string> files = written_files(outputs);
+  if (!files.empty() && outputs.summary_detail != report::SummaryDetail::quiet) {
+    fmt::print(summary_stream, "wrote: {}\n", fmt::join(files, ", "));
+  }
 }
 
 }  // namespace dlpack_usm::cli

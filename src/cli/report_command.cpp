@@ -11,6 +11,7 @@
 
 #include "cli/check_outputs.hpp"
 #include "cli/commands.hpp"
+#include "cli/console.hpp"
 #include "common/error.hpp"
 #include "report/merged_report.hpp"
 #include "suite/gate/report_merge.hpp"
@@ -61,6 +62,7 @@ int merge_reports(const MergeArguments& args, const std::vector<std::string>& co
   std::vector<report::ShardReport> inputs;
   for (const std::string& file : args.files) inputs.push_back(report::read_shard_report(file));
   suite::MergedRun merged = suite::merge_shard_reports(inputs, expectations, command_line);
+  for (const std::string& warning : merged.warnings) print_warning(warning);
   write_check_outputs(merged.run, report::merged_run_to_json(merged), args.outputs);
   return static_cast<int>(merged.run.gate_passed() ? ExitCode::ok : ExitCode::findings);
 }
@@ -83,6 +85,7 @@ void add_merge(CLI::App& report, Invocation& invocation) {
                    "from it")
       ->allow_extra_args(false);
   add_gate_output_options(*command, args->outputs);
+  add_summary_detail_options(*command, args->outputs);
   command->callback([args, &invocation] {
     invocation.exit_code = merge_reports(*args, invocation.command_line);
   });

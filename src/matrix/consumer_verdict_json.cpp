@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/json_member.hpp"
 #include "matrix/consumer_verdict.hpp"
 
 namespace dlpack_usm::matrix {
@@ -12,21 +13,17 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
+constexpr const char* kObservationHint =
+    "describe what the consumer did as include/dlpack_usm/bridge.h says "
+    "(dlpack_usm_bridge_consumer_verdict)";
+
 [[noreturn]] void fail_observation(const std::string& what) {
-  fail_usage(fmt::format("consumer observation: {}", what),
-             "describe what the consumer did as include/dlpack_usm/bridge.h says "
-             "(dlpack_usm_bridge_consumer_verdict)");
+  fail_usage(fmt::format("consumer observation: {}", what), kObservationHint);
 }
 
 template <typename T>
 T member_or(const json& object, const char* key, T fallback) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return fallback;
-  try {
-    return it->get<T>();
-  } catch (const json::exception&) {
-    fail_observation(fmt::format("'{}' has the wrong type", key));
-  }
+  return json_member_or(object, key, std::move(fallback), "consumer observation", kObservationHint);
 }
 
 std::optional<std::string> optional_text(const json& object, const char* key) {

@@ -1,5 +1,6 @@
 #include "report/failure_groups.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -11,22 +12,28 @@
 namespace dlpack_usm::report {
 namespace {
 
+using suite::RecordedCase;
+using suite::Verdict;
+
 // Case ids a group shows before "and N more".
 constexpr std::size_t kIdsShown = 3;
 // Failure groups shown in full before the rest are counted.
 constexpr std::size_t kGroupsShown = 8;
+// Findings of a case shown under its message.
+constexpr std::size_t kFindingsShown = 3;
 
-// The rules a case broke at its worst severity (the ones that decided its
-// outcome), or the rules it names where it has no finding (a crash).
-std::vector<std::string> deciding_rules(const suite::CaseResult& result) {
-  std::set<std::string> rules;
-  rules::Severity worst = rules::Severity::info;
-  for (const suite::CaseFinding& finding : result.findings) worst = std::max(worst, finding.severity);
-  for (const suite::CaseFinding& finding : result.findings) {
-    if (finding.severity == worst && !finding.rule_id.empty()) rules.insert(finding.rule_id);
+bool ran(const RecordedCase& recorded) {
+  return recorded.result.outcome != suite::Outcome::skipped;
+}
+
+// Groups whose cases fail the gate come first.
+int verdict_rank(std::string_view heading) {
+  static constexpr std::string_view kOrder[] = {"regression", "unexpected_pass", "flaky",
+                                                "expected_failure"};
+  for (int rank = 0; rank < 4; ++rank) {
+    if (kOrder[rank] == heading) return rank;
   }
-  if (rules.empty()) rules.insert(result.rule_ids.begin(), result.rule_ids.end());
-  return {rules.begin(), rules.end()};
+  return 4;
 }
 
 using GroupKey = std::tuple<std::string, std::vector<std::string>, std::string>;
@@ -36,9 +43,9 @@ template <typename Wanted, typename Heading>
 std::vector<CaseGroup> group_cases(const suite::CheckRun& run, Wanted wanted, Heading heading_of) {
   std::vector<CaseGroup> groups;
   std::map<GroupKey, std::size_t> index;
-  for (const suite::RecordedCase& recorded : run.cases) {
-    if (!wanted(recorded)) continue;
-    std::vector<std::string> rules = deciding_rules(recorded.result);
+  for (const RecordedCase& recorded : run.cases) {
+    if (!ran(recorded) || !wanted(recorded)) continue;
+    std::vector<std::string> rules = deciding_rules(recorded);
     GroupKey key{heading_of(recorded), rules, message_pattern(recorded.result.message)};
     auto [at, added] = index.emplace(key, groups.size());
     if (added) groups.push_back({std::get<0>(key), rules, {}, false});
@@ -51,60 +58,142 @@ std::vector<CaseGroup> group_cases(const suite::CheckRun& run, Wanted wanted, He
   return groups;
 }
 
-std::string ids_line(const CaseGroup& group) {
+std::string plural(std::size_t count, std::string_view noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
+std::string ids_text(const CaseGroup& group) {
   std::vector<std::string> ids;
   for (std::size_t i = 0; i < group.cases.size() && i < kIdsShown; ++i) {
     ids.push_back(group.cases[i]->result.id);
   }
-  std::string line = fmt::format("{}", fmt::join(ids, ", "));
+  std::string text = fmt::format("{}", fmt::join(ids, ", "));
   if (group.cases.size() > kIdsShown) {
-    line += fmt::format(" and {} more", group.cases.size() - kIdsShown);
+    text += fmt::format(" and {} more", group.cases.size() - kIdsShown);
   }
-  return line;
+  return text;
+}
+
+// "crash", or "timeout, then crash on re-run" where a re-run ended otherwise.
+std::string attempts_text(const suite::CaseResult& result) {
+  std::string outcome = suite::to_string(result.outcome);
+  if (!result.first_outcome || *result.first_outcome == result.outcome) return outcome;
+  return fmt::format("{}, then {} on re-run", suite::to_string(*result.first_outcome), outcome);
+}
+
+std::string duration_text(double milliseconds) {
+  return milliseconds >= 1000 ? fmt::format("{:.1f} s", milliseconds / 1000)
+                              : fmt::format("{:.0f} ms", milliseconds);
+}
+
+// The findings of a case its message does not already say (a vector that
+// fired another rule: which field, what value): their rule, severity and
+// message.
+void print_unsaid_findings(Printer& printer, const suite::CaseResult& result) {
+  std::vector<const suite::CaseFinding*> unsaid;
+  for (const suite::CaseFinding& finding : result.findings) {
+    if (finding.rule_id.empty() || result.message.find(finding.message) != std::string::npos) {
+      continue;
+    }
+    unsaid.push_back(&finding);
+  }
+  for (std::size_t i = 0; i < unsaid.size() && i < kFindingsShown; ++i) {
+    printer.line(fmt::format("  finding: {} ({}): {}", unsaid[i]->rule_id,
+                             rules::to_string(unsaid[i]->severity), unsaid[i]->message));
+  }
+  if (unsaid.size() > kFindingsShown) {
+    printer.line(fmt::format("  and {} more", plural(unsaid.size() - kFindingsShown, "finding")));
+  }
+}
+
+void print_rule_pointers(Printer& printer, const std::vector<std::string>& rule_ids,
+                         std::string_view indent) {
+  for (const std::string& rule : rule_ids) {
+    printer.line(fmt::format("{}see: dlpack-usm rules {}", indent, rule));
+  }
 }
 
 void print_group(Printer& printer, const CaseGroup& group) {
-  const suite::RecordedCase& first = *group.cases.front();
+  const RecordedCase& first = *group.cases.front();
   printer.line("");
-  printer.line(fmt::format("{} \u00d7{}{}{}", group.heading, group.cases.size(),
-                           group.rule_ids.empty() ? "" : "  ",
-                           fmt::join(group.rule_ids, ", ")));
-  printer.line(fmt::format("  {}{}", first.result.message,
-                           group.messages_vary ? " (the first; others differ in numbers)" : ""));
-  printer.line(fmt::format("  cases: {}", ids_line(group)));
+  printer.line(fmt::format("{}: {}, {}", group.heading, plural(group.cases.size(), "case"),
+                           attempts_text(first.result)));
+  printer.line(fmt::format("  {}", first.result.message));
+  print_unsaid_findings(printer, first.result);
+  printer.line(fmt::format("  {}: {}{}", group.cases.size() == 1 ? "case" : "cases",
+                           ids_text(group),
+                           group.messages_vary ? " (their messages differ in numbers)" : ""));
   printer.line(fmt::format("  repro: {}", first.repro));
-  for (const std::string& rule : group.rule_ids) {
-    printer.line(fmt::format("  see: dlpack-usm rules {}", rule));
+  print_rule_pointers(printer, group.rule_ids, "  ");
+}
+
+// The block of one case, as -v prints every failing case.
+void print_case_block(Printer& printer, const RecordedCase& recorded) {
+  const suite::CaseResult& result = recorded.result;
+  printer.line("");
+  printer.line(fmt::format("{} {}: {} ({})", suite::to_string(result.verdict), result.id,
+                           attempts_text(result), duration_text(result.duration_ms)));
+  printer.line(fmt::format("  {}", result.message));
+  print_unsaid_findings(printer, result);
+  printer.line(fmt::format("  repro: {}", recorded.repro));
+  print_rule_pointers(printer, deciding_rules(recorded), "  ");
+}
+
+void print_grouped_failures(Printer& printer, const std::vector<CaseGroup>& groups) {
+  if (groups.empty()) return;
+  std::size_t count = 0;
+  for (const CaseGroup& group : groups) count += group.cases.size();
+  printer.line("");
+  printer.line(fmt::format("{} not ok, in {} (-v lists each case):", plural(count, "case"),
+                           plural(groups.size(), "group")));
+  for (std::size_t g = 0; g < groups.size() && g < kGroupsShown; ++g) {
+    print_group(printer, groups[g]);
+  }
+  if (groups.size() > kGroupsShown) {
+    printer.line("");
+    printer.line(fmt::format("and {} more (-v lists each case)",
+                             plural(groups.size() - kGroupsShown, "group")));
   }
 }
 
-void print_warning_groups(Printer& printer, const suite::CheckRun& run) {
-  std::vector<CaseGroup> warnings = group_warnings(run);
-  if (warnings.empty()) return;
+void print_warnings(Printer& printer, const suite::CheckRun& run, SummaryDetail detail) {
+  std::vector<CaseGroup> groups = group_warnings(run);
+  if (groups.empty()) return;
   std::size_t count = 0;
-  for (const CaseGroup& group : warnings) count += group.cases.size();
+  for (const CaseGroup& group : groups) count += group.cases.size();
   printer.line("");
-  printer.line(fmt::format("warnings ({} in {} group{}; the gate passes them{}):", count,
-                           warnings.size(), warnings.size() == 1 ? "" : "s",
+  printer.line(fmt::format("warnings ({}{}; the gate passes them{}):", count,
+                           detail == SummaryDetail::grouped
+                               ? fmt::format(" in {}", plural(groups.size(), "group"))
+                               : std::string(),
                            run.strict ? "" : ", --strict fails them"));
-  for (const CaseGroup& group : warnings) {
-    printer.line(fmt::format("  \u00d7{} {}: {} ({})", group.cases.size(),
-                             group.cases.front()->result.id, group.cases.front()->result.message,
-                             group.rule_ids.empty()
-                                 ? std::string("no rule")
-                                 : fmt::format("see: dlpack-usm rules {}",
-                                               fmt::join(group.rule_ids, ", "))));
+  std::set<std::string> rules;
+  for (const CaseGroup& group : groups) {
+    if (detail == SummaryDetail::grouped) {
+      const suite::CaseResult& first = group.cases.front()->result;
+      printer.line(fmt::format("  {}{}: {}", first.id,
+                               group.cases.size() == 1
+                                   ? std::string()
+                                   : fmt::format(" and {} more alike", group.cases.size() - 1),
+                               first.message));
+      print_rule_pointers(printer, group.rule_ids, "    ");
+      continue;
+    }
+    for (const RecordedCase* recorded : group.cases) {
+      printer.line(fmt::format("  {}: {}", recorded->result.id, recorded->result.message));
+    }
+    rules.insert(group.rule_ids.begin(), group.rule_ids.end());
   }
+  print_rule_pointers(printer, {rules.begin(), rules.end()}, "  ");
 }
 
 }  // namespace
 
 std::string message_pattern(std::string_view message) {
   std::string pattern;
-  for (std::size_t i = 0; i < message.size(); ++i) {
-    bool digit = std::isdigit(static_cast<unsigned char>(message[i])) != 0;
-    if (!digit) {
-      pattern += message[i];
+  for (char c : message) {
+    if (std::isdigit(static_cast<unsigned char>(c)) == 0) {
+      pattern += c;
     } else if (pattern.empty() || pattern.back() != '#') {
       pattern += '#';
     }
@@ -112,45 +201,57 @@ std::string message_pattern(std::string_view message) {
   return pattern;
 }
 
+std::vector<std::string> deciding_rules(const RecordedCase& recorded) {
+  const suite::CaseResult& result = recorded.result;
+  std::set<std::string> rules;
+  rules::Severity worst = rules::Severity::info;
+  bool tool_check = false;
+  for (const suite::CaseFinding& finding : result.findings) {
+    worst = std::max(worst, finding.severity);
+    tool_check = tool_check || finding.rule_id.empty();
+  }
+  for (const suite::CaseFinding& finding : result.findings) {
+    if (finding.severity == worst && !finding.rule_id.empty()) rules.insert(finding.rule_id);
+  }
+  if (tool_check) {
+    rules.insert(recorded.spec.rules.begin(), recorded.spec.rules.end());
+  } else if (rules.empty()) {
+    rules.insert(result.rule_ids.begin(), result.rule_ids.end());
+  }
+  return {rules.begin(), rules.end()};
+}
+
 std::vector<CaseGroup> group_failures(const suite::CheckRun& run) {
-  return group_cases(
-      run, [](const suite::RecordedCase& c) { return c.result.verdict != suite::Verdict::ok; },
-      [](const suite::RecordedCase& c) { return std::string(suite::to_string(c.result.verdict)); });
+  std::vector<CaseGroup> groups = group_cases(
+      run, [](const RecordedCase& c) { return c.result.verdict != Verdict::ok; },
+      [](const RecordedCase& c) { return std::string(suite::to_string(c.result.verdict)); });
+  std::stable_sort(groups.begin(), groups.end(), [](const CaseGroup& a, const CaseGroup& b) {
+    return verdict_rank(a.heading) < verdict_rank(b.heading);
+  });
+  return groups;
 }
 
 std::vector<CaseGroup> group_warnings(const suite::CheckRun& run) {
   return group_cases(
       run,
-      [](const suite::RecordedCase& c) {
-        return c.result.outcome == suite::Outcome::warn && c.result.verdict == suite::Verdict::ok;
+      [](const RecordedCase& c) {
+        return c.result.outcome == suite::Outcome::warn && c.result.verdict == Verdict::ok;
       },
-      [](const suite::RecordedCase&) { return std::string("warning"); });
+      [](const RecordedCase&) { return std::string("warning"); });
 }
 
-void print_failure_groups(Printer& printer, const suite::CheckRun& run) {
-  std::vector<CaseGroup> groups = group_failures(run);
-  if (!groups.empty()) {
-    std::size_t count = 0;
-    for (const CaseGroup& group : groups) count += group.cases.size();
-    printer.line("");
-    printer.line(fmt::format("{} case{} not ok, in {} group{} (-v lists every case):", count,
-                             count == 1 ? "" : "s", groups.size(), groups.size() == 1 ? "" : "s"));
-    for (std::size_t g = 0; g < groups.size() && g < kGroupsShown; ++g) print_group(printer, groups[g]);
-    if (groups.size() > kGroupsShown) {
-      printer.line("");
-      printer.line(fmt::format("and {} more groups (-v lists every case)", groups.size() - kGroupsShown));
+void print_failures(Printer& printer, const suite::CheckRun& run, SummaryDetail detail) {
+  if (detail == SummaryDetail::quiet) return;
+  if (detail == SummaryDetail::grouped) {
+    print_grouped_failures(printer, group_failures(run));
+  } else {
+    for (const RecordedCase& recorded : run.cases) {
+      if (ran(recorded) && recorded.result.verdict != Verdict::ok) {
+        print_case_block(printer, recorded);
+      }
     }
   }
-  print_warning_groups(printer, run);
-}
-
-void print_rule_pointers(Printer& printer, const std::vector<CaseGroup>& groups) {
-  std::set<std::string> seen;
-  for (const CaseGroup& group : groups) {
-    for (const std::string& rule : group.rule_ids) {
-      if (seen.insert(rule).second) printer.line(fmt::format("see: dlpack-usm rules {}", rule));
-    }
-  }
+  print_warnings(printer, run, detail);
 }
 
 }  // namespace dlpack_usm::report

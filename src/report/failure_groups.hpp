@@ -2,11 +2,12 @@
 // failure instead of one per case. A producer with one bug fails dozens of
 // cases with one rule and one message that differs only in its numbers;
 // those are one group, with its count, its first case ids, one repro line
-// and the rule to read. `check -v` prints every case instead; JSON always
-// has every case.
+// and the rule to read. `-v` prints every case instead, `-q` neither (the
+// gate line alone); JSON, JUnit and results.jsonl always hold every case.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/printer.hpp"
@@ -14,29 +15,43 @@
 
 namespace dlpack_usm::report {
 
+// How much of a run's cases the text summary shows (check and report merge
+// -q / default / -v, and Python's consume).
+enum class SummaryDetail {
+  quiet,       // the gate line alone
+  grouped,     // the tables, then a block per group of alike cases
+  every_case,  // the tables, then a block per case
+};
+
 struct CaseGroup {
   std::string heading;  // the verdict ("regression") or "warning"
   std::vector<std::string> rule_ids;
   std::vector<const suite::RecordedCase*> cases;  // in the run's order
-  bool messages_vary = false;                     // beyond their numbers
+  bool messages_vary = false;                     // in their numbers (nothing else)
 };
 
 // `message` with every run of digits made '#': "12 of 15 elements" and "3
 // of 5 elements" are one pattern.
 std::string message_pattern(std::string_view message);
 
-// The cases whose verdict is not ok, grouped by verdict, rules and message
-// pattern, groups in the order their first case ran.
+// The rules that decided a case: those of its worst findings, or the rules
+// it names where it has no finding (a crash); and where a check of the tool
+// itself failed it (a vector that did not fire its rule), the rules the case
+// is about as well.
+std::vector<std::string> deciding_rules(const suite::RecordedCase& recorded);
+
+// The cases that ran and whose verdict is not ok, grouped by verdict, rules
+// and message pattern: the groups that fail the gate first, then in the
+// order their first case comes in the run.
 std::vector<CaseGroup> group_failures(const suite::CheckRun& run);
 // The warnings the gate let pass, grouped by rules and message pattern.
 std::vector<CaseGroup> group_warnings(const suite::CheckRun& run);
 
-// Lines for people: each failure group with its count, its first case ids,
-// the first case's message and repro, and `see: dlpack-usm rules ID` for
-// each of its rules; then the warnings, a line per group.
-void print_failure_groups(Printer& printer, const suite::CheckRun& run);
-
-// `see: dlpack-usm rules ID`, once per rule the groups name.
-void print_rule_pointers(Printer& printer, const std::vector<CaseGroup>& groups);
+// The failures and warnings as `detail` asks: each group with its count,
+// its first case ids, the first case's message, the findings the message
+// does not say, one repro line and `see: dlpack-usm rules ID` for each of
+// its rules (grouped), or the same block for every case (every_case).
+// Nothing for quiet.
+void print_failures(Printer& printer, const suite::CheckRun& run, SummaryDetail detail);
 
 }  // namespace dlpack_usm::report

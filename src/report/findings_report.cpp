@@ -1,5 +1,7 @@
 #include "report/findings_report.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
@@ -32,10 +34,18 @@ void print_tensor_findings(Printer& printer, const TensorFindings& tensor) {
   TextView table;
   table.indent = 2;
   table.columns = finding_columns();
-  ListScope findings(printer, "findings", table);
-  for (const rules::Finding& finding : tensor.findings) {
-    ObjectScope row(printer, {});
-    print_finding(printer, finding);
+  {
+    ListScope findings(printer, "findings", table);
+    for (const rules::Finding& finding : tensor.findings) {
+      ObjectScope row(printer, {});
+      print_finding(printer, finding);
+    }
+  }
+  // Where to read each rule: its quote, reference and vectors.
+  std::set<std::string> rule_ids;
+  for (const rules::Finding& finding : tensor.findings) rule_ids.insert(finding.rule_id);
+  for (const std::string& rule_id : rule_ids) {
+    printer.line(fmt::format("  see: dlpack-usm rules {}", rule_id));
   }
 }
 

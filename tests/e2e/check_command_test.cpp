@@ -67,11 +67,14 @@ TEST_F(CheckCommand, AFailingVectorFailsTheGateAndABaselineTurnsItGreen) {
       run_tool({"check", "--suite", suite.string(), "--filter", "vector/*", "--report",
                 (dir_ / "r1.json").string(), "--failures", (dir_ / "failures.txt").string()});
   EXPECT_EQ(failing.exit_code, 1) << failing.out << failing.err;
-  EXPECT_NE(failing.out.find("regression vector/shape/wrong: fail"), std::string::npos)
-      << failing.out;
+  EXPECT_NE(failing.out.find("regression: 1 case, fail\n"), std::string::npos) << failing.out;
+  EXPECT_NE(failing.out.find("case: vector/shape/wrong\n"), std::string::npos) << failing.out;
   EXPECT_NE(failing.out.find("expected DLP-SHAPE-NULL to fire"), std::string::npos);
-  EXPECT_NE(failing.out.find("repro: dlpack-usm check --filter 'vector/shape/wrong'"),
-            std::string::npos);
+  // A vector's repro is the capsule check of its file: what fires, where.
+  EXPECT_NE(failing.out.find("repro: dlpack-usm capsule check '" +
+                             (suite / "vectors/shape/wrong.json").string() + "'"),
+            std::string::npos)
+      << failing.out;
   json report = read_json(dir_ / "r1.json");
   EXPECT_EQ(report["summary"]["gate"], "failed");
   EXPECT_EQ(report["summary"]["verdicts"]["regression"], 1);
@@ -94,7 +97,8 @@ TEST_F(CheckCommand, ABaselinedCaseThatPassesIsAnUnexpectedPass) {
   ToolResult result = run_tool({"check", "--suite", suite.string(), "--filter",
                                 "vector/shape/right", "--baseline", baseline.string()});
   EXPECT_EQ(result.exit_code, 1) << result.out;
-  EXPECT_NE(result.out.find("unexpected_pass vector/shape/right"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("unexpected_pass: 1 case, pass\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("case: vector/shape/right\n"), std::string::npos) << result.out;
 }
 
 TEST_F(CheckCommand, FilteredCasesAreRecordedAsSkippedOnceAcrossShards) {

@@ -44,7 +44,8 @@ TEST_F(ReportMerge, ShardsGiveTheVerdictsExitCodeAndFailuresOfTheUnshardedRun) {
       shards, {"--report", (dir_ / "merged.json").string(), "--junit",
                (dir_ / "merged.xml").string(), "--failures", (dir_ / "failures.txt").string()});
   EXPECT_EQ(merged.exit_code, 1) << merged.out << merged.err;
-  EXPECT_NE(merged.out.find("regression vector/wrong: fail"), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find("regression: 1 case, fail\n"), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find("case: vector/wrong\n"), std::string::npos) << merged.out;
   EXPECT_EQ(verdicts(read_json("merged.json")), verdicts(read_json(fs::path(whole).filename())));
   json report = read_json("merged.json");
   EXPECT_EQ(report["summary"]["gate"], "failed");

@@ -7,7 +7,7 @@ import os
 
 from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 9
+ABI_VERSION = 10
 
 _library = None
 
@@ -61,6 +61,7 @@ _SIGNATURES = {
     "consumer_verdict": (_INT, [_TEXT, _OUT]),
     "dlpack_names": (_INT, [_OUT]),
     "max_version": (_INT, [_TEXT, _TEXT, _OUT]),
+    "run_summary": (_INT, [_TEXT, _OUT]),
     "free": (None, [_POINTER]),
 }
 
@@ -182,6 +183,17 @@ def consumer_verdict(observation):
     result = ctypes.c_void_p()
     code = library().dlpack_usm_bridge_consumer_verdict(json.dumps(observation).encode(),
                                                         ctypes.byref(result))
+    return read_answer(code, result)
+
+
+def run_summary(request):
+    """The end of `check`'s summary for cases run here (bridge.h,
+    dlpack_usm_bridge_run_summary): the verdicts line, the failures grouped
+    as the command line groups them, the gate line; {"text", "gate",
+    "verdicts"}."""
+    result = ctypes.c_void_p()
+    code = library().dlpack_usm_bridge_run_summary(
+        json.dumps(request).encode("utf-8", "surrogateescape"), ctypes.byref(result))
     return read_answer(code, result)
 
 

@@ -56,8 +56,12 @@ class ConsumerCheck:
     def to_json(self):
         return _report.report_json(self.header, self.results)
 
-    def text(self):
-        return _report.text(self.consumer, self.results, self.header["classes"], self.strict)
+    def text(self, detail="grouped"):
+        """What `consume` prints: `detail` "grouped" (a block per group of
+        alike failing cases), "every_case" (a block per case) or "quiet"
+        (the gate line alone), as check's default, -v and -q."""
+        return _report.text(self.consumer, self.results, self.header["classes"], self.strict,
+                            detail, self.required, self.header.get("duration_ms", 0))
 
     def junit(self):
         return _report.junit(self.consumer, self.results, self.strict)

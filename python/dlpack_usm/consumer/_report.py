@@ -4,7 +4,11 @@ read at a glance, and JUnit with one testcase per matrix cell."""
 
 import json
 import re
+import shlex
+import sys
 from xml.etree import ElementTree
+
+from .._bridge import library
 
 SCHEMA = "dlpack-usm.consume-report/1"
 OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
@@ -45,10 +49,19 @@ def report_json(header, results):
             "profile": profile(results)}
 
 
-def text(consumer, results, classes, strict=False):
+def text(consumer, results, classes, strict=False, detail="grouped", required=(),
+         duration_ms=0):
     """The table: one row per device and axis, one mark per value (the
-    legend the bridge gives, the one `check --consumer` prints), then the
-    failing and warning cases with their messages, the totals and the gate."""
+    legend the bridge gives, the one `check --consumer` prints), the totals,
+    then what `check` ends with, written by its own code through the bridge:
+    the verdicts, the cases that are not ok grouped (or each one with
+    detail "every_case"), the warnings and the gate line. Detail "quiet":
+    the gate line alone."""
+    ending = library.run_summary({
+        "cases": [_summary_case(consumer, result, required) for result in results],
+        "strict": strict, "duration_ms": duration_ms, "detail": detail})["text"]
+    if detail == "quiet":
+        return ending.rstrip("\n")
     symbols = {entry["name"]: entry["symbol"] for entry in classes}
     lines = [f"consumer {consumer}"]
     asked = []
@@ -71,30 +84,50 @@ def text(consumer, results, classes, strict=False):
     lines.append("  (" + ", ".join(f"{entry['symbol']} {entry['meaning']}" for entry in classes) +
                  ", . not applicable" +
                  (", ? not run)" if interrupted_by(results) else ")"))
-    for status, label in (("fail", "FAIL"), ("warn", "WARN")):
-        for result in results:
-            if result["status"] == status:
-                lines.append(f"{label} {result['id']}: {result['outcome']}: {result['message']}")
     tally = summary(results)
     lines.append(f"{tally['cases']} cases: {tally['pass']} passed, {tally['warn']} warned, "
                  f"{tally['fail']} failed, {tally['not_supported']} declined, "
                  f"{tally['not_applicable']} not applicable" +
                  (f", {tally['not_run']} not run" if tally["not_run"] else ""))
-    lines.append(gate_line(results, strict))
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + ending.rstrip("\n")
+
+
+# A status of a consume case as the outcome `check` gives such a case: a
+# crash and a hang keep their names, a cell that cannot be tested here is
+# not supported, as check's cells on such a device are.
+_CRASH_OUTCOMES = {"crash": "crash", "hang": "timeout"}
+
+
+def _check_outcome(result):
+    status = result["status"]
+    if status == "fail":
+        return _CRASH_OUTCOMES.get(result["outcome"], "fail")
+    return "not_supported" if status == "not_applicable" else status
+
+
+def repro(consumer, result, required=()):
+    """The command that offers the case's cell again, on its device only,
+    with this interpreter (the one whose site has the consumer's library)."""
+    words = [sys.executable or "python3", "-m", "dlpack_usm", "consume", consumer, "--device",
+             result["device"], "--cell", result["cell"]["name"]]
+    for feature in sorted(set(required) & set(result.get("features", []))):
+        words += ["--require", feature]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def _summary_case(consumer, result, required):
+    """A case as dlpack_usm_bridge_run_summary takes it (bridge.h)."""
+    message = result["message"]
+    if result.get("outcome"):
+        message = f"{result['outcome']}: {message}"
+    return {"id": result["id"], "outcome": _check_outcome(result), "message": message,
+            "findings": result.get("findings", []), "repro": repro(consumer, result, required),
+            "duration_ms": result.get("duration_ms", 0)}
 
 
 def failing_statuses(strict):
     """The statuses that fail the gate: an unfinished case always does."""
     return ("fail", "not_run", "warn") if strict else ("fail", "not_run")
-
-
-def gate_line(results, strict):
-    failed = any(result["status"] in failing_statuses(strict) for result in results)
-    stopped = interrupted_by(results)
-    notes = (["strict"] if strict else []) + ([f"interrupted by {stopped}"] if stopped else [])
-    return f"gate: {'FAILED' if failed else 'PASSED'}" + \
-        (f" ({', '.join(notes)})" if notes else "")
 
 
 # Characters XML 1.0 cannot carry (control characters, lone surrogates of

@@ -27,21 +27,22 @@ TextTable outcome_table(const CheckRun& run) {
   };
   std::map<std::string, Row> rows;
   for (const RecordedCase& recorded : run.cases) {
+    // Cases the filters left out are counted on the gate line, not here.
+    if (recorded.result.outcome == Outcome::skipped) continue;
     Row& row = rows[device_group(recorded)];
     ++row.total;
     ++row.outcomes[recorded.result.outcome];
   }
-  TextTable table({"DEVICE", "CASES", "PASS", "WARN", "FAIL", "N/S", "SKIP", "ERROR", "CRASH",
-                   "TIMEOUT", "NOT RUN"});
+  TextTable table(
+      {"DEVICE", "CASES", "PASS", "WARN", "FAIL", "N/S", "ERROR", "CRASH", "TIMEOUT", "NOT RUN"});
   for (const auto& [name, row] : rows) {
     auto count = [&row](Outcome o) {
       auto it = row.outcomes.find(o);
       return std::to_string(it == row.outcomes.end() ? 0 : it->second);
     };
     table.add_row({name, std::to_string(row.total), count(Outcome::pass), count(Outcome::warn),
-                   count(Outcome::fail), count(Outcome::not_supported), count(Outcome::skipped),
-                   count(Outcome::error), count(Outcome::crash), count(Outcome::timeout),
-                   count(Outcome::not_run)});
+                   count(Outcome::fail), count(Outcome::not_supported), count(Outcome::error),
+                   count(Outcome::crash), count(Outcome::timeout), count(Outcome::not_run)});
   }
   return table;
 }
@@ -65,6 +66,16 @@ void print_expectation_files(Printer& printer, const CheckRun& run) {
   }
 }
 
+std::string verdicts_line(const CheckRun& run) {
+  suite::VerdictCounts verdicts = run.verdict_counts();
+  return fmt::format(
+      "verdicts: {} ok, {} expected failure, {} flaky, {} unexpected pass, {} regression",
+      verdicts.ok, verdicts.expected_failure, verdicts.flaky, verdicts.unexpected_pass,
+      verdicts.regression);
+}
+
+// The counts. Verdicts are those of the cases the selection ran: a case the
+// filters left out is in "outcomes" as skipped, and proves nothing.
 void print_summary(Printer& printer, const CheckRun& run) {
   suite::VerdictCounts verdicts = run.verdict_counts();
   Value outcomes;
@@ -75,67 +86,29 @@ void print_summary(Printer& printer, const CheckRun& run) {
   }
   printer.data("summary", {{"total", run.cases.size()},
                            {"outcomes", std::move(outcomes)},
-                           {"verdicts",
-                            {{"ok", verdicts.ok},
-                             {"expected_failure", verdicts.expected_failure},
-                             {"flaky", verdicts.flaky},
-                             {"unexpected_pass", verdicts.unexpected_pass},
-                             {"regression", verdicts.regression}}},
+                           {"verdicts", verdict_counts_json(verdicts)},
                            {"interrupted", run.interrupted},
                            {"gate", run.gate_passed() ? "passed" : "failed"}});
   printer.line("");
-  printer.line(fmt::format(
-      "verdicts: {} ok, {} expected failure, {} flaky, {} unexpected pass, {} regression",
-      verdicts.ok, verdicts.expected_failure, verdicts.flaky, verdicts.unexpected_pass,
-      verdicts.regression));
+  printer.line(verdicts_line(run));
 }
 
-// "crash", or "timeout, then crash on re-run" where a re-run ended otherwise.
-std::string attempts_text(const suite::CaseResult& result) {
-  std::string outcome = suite::to_string(result.outcome);
-  if (!result.first_outcome || *result.first_outcome == result.outcome) return outcome;
-  return fmt::format("{}, then {} on re-run", suite::to_string(*result.first_outcome), outcome);
-}
-
-// People read about the cases that need them: those whose verdict is not ok.
-void print_case_verdict(Printer& printer, const RecordedCase& recorded) {
-  const suite::CaseResult& result = recorded.result;
-  if (result.verdict == suite::Verdict::ok) return;
-  printer.line("");
-  printer.line(fmt::format(
-      "{} {}: {} ({})", suite::to_string(result.verdict), result.id, attempts_text(result),
-      result.duration_ms >= 1000 ? fmt::format("{:.1f} s", result.duration_ms / 1000)
-                                 : fmt::format("{:.0f} ms", result.duration_ms)));
-  printer.line(fmt::format("  {}", result.message));
-  printer.line(fmt::format("  repro: {}", recorded.repro));
-}
-
-// The warnings the gate let pass, a line each (text only: JSON has them in
-// the results).
-void print_warnings(Printer& printer, const CheckRun& run) {
-  std::vector<const RecordedCase*> warned;
-  for (const RecordedCase& recorded : run.cases) {
-    if (recorded.result.outcome == Outcome::warn && recorded.result.verdict == suite::Verdict::ok) {
-      warned.push_back(&recorded);
-    }
+// The run's header: the tool, when, how, on which machine, with what options.
+void print_header(Printer& printer, const CheckRun& run) {
+  printer.data("schema", kReportSchema);
+  printer.data("tool", {{"name", "dlpack-usm"}, {"version", run.tool_version}});
+  printer.data("started_at", run.started_at);
+  printer.data("finished_at", run.finished_at);
+  printer.data("duration_ms", run.duration_ms);
+  printer.data("command_line", run.command_line);
+  {
+    // The machine the run saw, for machines: people ran list-devices.
+    TextView hidden;
+    hidden.hidden = true;
+    ObjectScope environment(printer, "environment", hidden);
+    print_inventory(printer, run.inventory, run.owner_answers);
   }
-  if (warned.empty()) return;
-  printer.line("");
-  printer.line(fmt::format("warnings ({}; the gate passes them{}):", warned.size(),
-                           run.strict ? "" : ", --strict fails them"));
-  for (const RecordedCase* recorded : warned) {
-    printer.line(fmt::format("  {}: {}", recorded->result.id, recorded->result.message));
-  }
-}
-
-void print_gate(Printer& printer, const CheckRun& run) {
-  int skipped = run.outcome_count(Outcome::skipped);
-  printer.line("");
-  printer.line(fmt::format("gate: {}{} ({} cases run{} in {:.1f} s{})",
-                           run.gate_passed() ? "PASSED" : "FAILED", run.strict ? " (strict)" : "",
-                           run.cases.size() - static_cast<std::size_t>(skipped),
-                           skipped > 0 ? fmt::format(", {} skipped by the filters,", skipped) : "",
-                           run.duration_ms / 1000, run.interrupted ? ", interrupted" : ""));
+  printer.data("options", Value(run.options));
 }
 
 }  // namespace
@@ -184,21 +157,8 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
   }
 }
 
-void print_check_run(Printer& printer, const CheckRun& run) {
-  printer.data("schema", kReportSchema);
-  printer.data("tool", {{"name", "dlpack-usm"}, {"version", run.tool_version}});
-  printer.data("started_at", run.started_at);
-  printer.data("finished_at", run.finished_at);
-  printer.data("duration_ms", run.duration_ms);
-  printer.data("command_line", run.command_line);
-  {
-    // The machine the run saw, for machines: people ran list-devices.
-    TextView hidden;
-    hidden.hidden = true;
-    ObjectScope environment(printer, "environment", hidden);
-    print_inventory(printer, run.inventory, run.owner_answers);
-  }
-  printer.data("options", Value(run.options));
+void print_check_run(Printer& printer, const CheckRun& run, SummaryDetail detail) {
+  print_header(printer, run);
   print_plugins(printer, run);
   printer.table(outcome_table(run));
   print_profile(printer, suite::capability_profile(run));
@@ -209,19 +169,56 @@ void print_check_run(Printer& printer, const CheckRun& run) {
     for (const RecordedCase& recorded : run.cases) {
       ObjectScope object(printer, {});
       print_case(printer, recorded);
-      print_case_verdict(printer, recorded);
     }
   }
-  print_warnings(printer, run);
-  print_gate(printer, run);
+  print_failures(printer, run, detail);
+  printer.line("");
+  printer.line(gate_line(run));
+}
+
+ordered_json verdict_counts_json(const suite::VerdictCounts& verdicts) {
+  return {{"ok", verdicts.ok},
+          {"expected_failure", verdicts.expected_failure},
+          {"flaky", verdicts.flaky},
+          {"unexpected_pass", verdicts.unexpected_pass},
+          {"regression", verdicts.regression}};
+}
+
+std::string gate_line(const CheckRun& run) {
+  int filtered = run.outcome_count(Outcome::skipped);
+  std::size_t selected = run.cases.size() - static_cast<std::size_t>(filtered);
+  return fmt::format("gate: {}{} ({} run{} in {:.1f} s{})", run.gate_passed() ? "PASSED" : "FAILED",
+                     run.strict ? " (strict)" : "",
+                     fmt::format("{} case{}", selected, selected == 1 ? "" : "s"),
+                     filtered > 0 ? fmt::format(", {} filtered,", filtered) : "",
+                     run.duration_ms / 1000, run.interrupted ? ", interrupted" : "");
 }
 
 ordered_json check_run_to_json(const CheckRun& run) {
-  return render_json(print_check_run, run);
+  JsonPrinter printer;
+  print_check_run(printer, run, SummaryDetail::every_case);
+  return printer.take_document();
 }
 
-std::string check_run_summary(const CheckRun& run) {
-  return render_text(print_check_run, run);
+std::string check_run_summary(const CheckRun& run, SummaryDetail detail) {
+  TextPrinter printer;
+  if (detail == SummaryDetail::quiet) {
+    printer.line(gate_line(run));
+  } else {
+    print_check_run(printer, run, detail);
+  }
+  return printer.text();
+}
+
+std::string run_ending_summary(const CheckRun& run, SummaryDetail detail) {
+  TextPrinter printer;
+  if (detail != SummaryDetail::quiet) {
+    printer.line(verdicts_line(run));
+    print_failures(printer, run, detail);
+    printer.line("");
+  }
+  printer.line(gate_line(run));
+  return printer.text();
 }
 
 }  // namespace dlpack_usm::report

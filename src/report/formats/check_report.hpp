@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "report/failure_groups.hpp"
 #include "report/printer.hpp"
 #include "suite/model/check_run.hpp"
 
@@ -21,12 +22,25 @@ inline constexpr const char* kReportSchema = suite::kCheckReportSchema;
 // 0 when the gate passed, 1 (findings) otherwise.
 ExitCode decide_exit_code(const suite::CheckRun& run);
 
-void print_check_run(Printer& printer, const suite::CheckRun& run);
+// The one walk of a run: JSON gets every case whatever `detail` says; text
+// shows the failing cases as `detail` asks (report/failure_groups.hpp).
+void print_check_run(Printer& printer, const suite::CheckRun& run, SummaryDetail detail);
 // One case's fields, in the object the caller opened: a result of the
 // report and a line of results.jsonl alike.
 void print_case(Printer& printer, const suite::RecordedCase& recorded);
 
 nlohmann::ordered_json check_run_to_json(const suite::CheckRun& run);
-std::string check_run_summary(const suite::CheckRun& run);
+// The text people read: tables, verdicts, failures, gate; with quiet the
+// gate line alone.
+std::string check_run_summary(const suite::CheckRun& run,
+                              SummaryDetail detail = SummaryDetail::grouped);
+// The end of that text alone (verdicts, failures, gate), for a run whose
+// tables are printed elsewhere (Python's consume, through the bridge).
+std::string run_ending_summary(const suite::CheckRun& run, SummaryDetail detail);
+// The report's summary.verdicts: {"ok", ..., "regression"}.
+nlohmann::ordered_json verdict_counts_json(const suite::VerdictCounts& verdicts);
+// "gate: FAILED (81 cases run in 52.1 s)", with the cases the filters left
+// out counted apart ("22 cases run, 471 filtered,").
+std::string gate_line(const suite::CheckRun& run);
 
 }  // namespace dlpack_usm::report

@@ -1,5 +1,6 @@
 // JUnit XML of a finished check run, for CI systems: one testsuite per
-// device ("vectors" for the offline cases), one testcase per case.
+// device ("vectors" for the offline cases), one testcase per case that ran
+// (none for the cases the filters left out).
 #pragma once
 
 #include <string>

@@ -284,6 +284,11 @@ MergedRun merge_shard_reports(const std::vector<ShardReport>& inputs,
   }
 
   MergedRun merged;
+  std::set<std::string> suite_ids;
+  for (const ShardReport& run : inputs) {
+    for (const RecordedCase& recorded : run.cases) suite_ids.insert(recorded.result.id);
+  }
+  merged.warnings = unmatched_entry_warnings(expectation_files, suite_ids);
   CheckRun& out = merged.run;
   out.command_line = command_line;
   merged.environment = inputs.front().document.at("environment");

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/selection.hpp"
+#include "suite/cases/vectors/vector_cases.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -19,6 +20,11 @@ std::string shell_quote(const std::string& text) {
 std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
                           bool default_suite, const std::vector<plugin::PluginSpec>& plugins,
                           const std::vector<std::string>& required_features) {
+  // A vector is a capsule file: `capsule check` shows every finding of its
+  // tensors (field, value, message), which is what a regression needs.
+  if (std::filesystem::path file = vector_file(spec, suite_dir); !file.empty()) {
+    return "dlpack-usm capsule check " + shell_quote(file.string());
+  }
   std::string command = "dlpack-usm check";
   for (const std::string& argument : plugin::plugin_arguments(plugins)) {
     command += " " + (argument.starts_with("--") ? argument : shell_quote(argument));

@@ -1,5 +1,5 @@
 // The `repro:` line of a case: the shell command that runs it again, alone,
-// on the same runtime.
+// on the same runtime; for a vector, the `capsule check` of its file.
 #pragma once
 
 #include <filesystem>

@@ -67,6 +67,7 @@ CollectedCases collect_cases(CaseSources& sources, const Selection& selection) {
   std::sort(all.begin(), all.end(),
             [](const CaseSpec& a, const CaseSpec& b) { return a.id < b.id; });
   CollectedCases collected;
+  for (const CaseSpec& spec : all) collected.suite_ids.insert(spec.id);
   collected.suite_cases = all.size();
   collected.suite_digest = suite_digest(all);
   collected.selected = partition_cases(std::move(all), selection);
@@ -168,7 +169,7 @@ Expectations read_expectations(const CheckOptions& options) {
 
 // The cases the selection runs (Error(usage) when none is left and the
 // options do not allow an empty run); the run's options record the suite.
-SelectedCases select_cases(const CheckOptions& options, CaseSources& sources, CheckRun& run) {
+CollectedCases select_cases(const CheckOptions& options, CaseSources& sources, CheckRun& run) {
   CollectedCases collected = collect_cases(sources, options.selection);
   // The report's environment shows what the runtime answered when asked who
   // owns an allocation (asked once per process: the case sources that
@@ -184,7 +185,7 @@ SelectedCases select_cases(const CheckOptions& options, CaseSources& sources, Ch
                "check --filter, --rule, --device and --shard (see 'dlpack-usm check --list'), or "
                "pass --allow-empty where an empty run is fine");
   }
-  return std::move(collected.selected);
+  return collected;
 }
 
 RunnerOptions runner_options(
@@ -207,7 +208,14 @@ CheckRun run_check(
   CheckRun run = start_run(options);
   Expectations expectations = read_expectations(options);
   run.expectation_files = expectations.files;
-  SelectedCases partition = select_cases(options, sources, run);
+  CollectedCases collected = select_cases(options, sources, run);
+  if (callbacks.on_warning) {
+    for (const std::string& warning :
+         unmatched_entry_warnings(expectations.files, collected.suite_ids)) {
+      callbacks.on_warning(warning);
+    }
+  }
+  SelectedCases& partition = collected.selected;
   const std::vector<CaseSpec>& selected = partition.to_run;
   std::map<std::string, const CaseSpec*> by_id;
   for (const CaseSpec& spec : selected) by_id[spec.id] = &spec;

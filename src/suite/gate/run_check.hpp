@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,9 @@ namespace dlpack_usm::suite {
 // `check` runs and what `check --list` prints come from here alone.
 struct CollectedCases {
   SelectedCases selected;
-  std::size_t suite_cases = 0;  // before the filters and the shard
-  std::string suite_digest;     // SHA-256 of every case id, in order
+  std::size_t suite_cases = 0;      // before the filters and the shard
+  std::set<std::string> suite_ids;  // every case id, before the filters and the shard
+  std::string suite_digest;         // SHA-256 of every case id, in order
 };
 CollectedCases collect_cases(CaseSources& sources, const Selection& selection);
 
@@ -45,6 +47,9 @@ void require_known_filters(const Selection& selection, const runtime::Inventory*
 struct CheckCallbacks {
   std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
   std::function<void(const RecordedCase&)> on_case;  // final result, verdict applied
+  // Said before the first case runs: an entry of --baseline or --flakes
+  // that names no case of the suite.
+  std::function<void(const std::string&)> on_warning;
 };
 
 // Loads expectations (Error(usage) on a bad file), selects (Error(usage) when

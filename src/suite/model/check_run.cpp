@@ -5,6 +5,7 @@ namespace dlpack_usm::suite {
 VerdictCounts CheckRun::verdict_counts() const {
   VerdictCounts counts;
   for (const RecordedCase& recorded : cases) {
+    if (recorded.result.outcome == Outcome::skipped) continue;
     switch (recorded.result.verdict) {
       case Verdict::ok:
         ++counts.ok;

@@ -55,6 +55,8 @@ struct CheckRun {
   // child described them: role, path, interface, name, version.
   nlohmann::json plugins = nlohmann::json::array();
 
+  // The verdicts of the cases the selection ran: a case the filters left
+  // out (skipped) has none worth counting.
   VerdictCounts verdict_counts() const;
   int outcome_count(Outcome outcome) const;
   // The gate passes when nothing regressed, nothing passed unexpectedly and

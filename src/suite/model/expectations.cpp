@@ -4,6 +4,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/bounded_file.hpp"
 #include "common/error.hpp"
@@ -27,6 +28,9 @@ bool contains(const std::vector<ExpectationFile>& files, const std::string& kind
   }
   return false;
 }
+
+// Entries a warning names before "and N more".
+constexpr std::size_t kUnmatchedShown = 10;
 
 }  // namespace
 
@@ -103,6 +107,26 @@ std::string failures_file_text(const std::vector<CaseResult>& results, bool stri
       text += fmt::format("{}  # {}\n", result.id, to_string(result.outcome));
   }
   return text;
+}
+
+std::vector<std::string> unmatched_entry_warnings(const std::vector<ExpectationFile>& files,
+                                                  const std::set<std::string>& suite_ids) {
+  std::vector<std::string> warnings;
+  for (const ExpectationFile& file : files) {
+    std::vector<std::string> unmatched;
+    for (const std::string& id : file.case_ids) {
+      if (suite_ids.count(id) == 0) unmatched.push_back(id);
+    }
+    if (unmatched.empty()) continue;
+    std::size_t more = unmatched.size() > kUnmatchedShown ? unmatched.size() - kUnmatchedShown : 0;
+    unmatched.resize(unmatched.size() - more);
+    warnings.push_back(fmt::format(
+        "--{} {}: {} {} no case of the suite, and {} nothing: {}{}", file.kind, file.path,
+        unmatched.size() + more, unmatched.size() + more == 1 ? "entry names" : "entries name",
+        file.kind == "baseline" ? "expects" : "excuses", fmt::join(unmatched, ", "),
+        more > 0 ? fmt::format(" and {} more", more) : std::string()));
+  }
+  return warnings;
 }
 
 }  // namespace dlpack_usm::suite

@@ -43,6 +43,12 @@ struct Expectations {
 Verdict decide_verdict(const CaseResult& result, const Expectations& expectations,
                        bool strict = false);
 
+// A warning per file whose entries name cases `suite_ids` (every case of
+// the suite, before the filters) lacks, listing them: a renamed case or a
+// typo, which would otherwise expect nothing without a word.
+std::vector<std::string> unmatched_entry_warnings(const std::vector<ExpectationFile>& files,
+                                                  const std::set<std::string>& suite_ids);
+
 // The baseline-format text listing every case whose outcome is failing.
 std::string failures_file_text(const std::vector<CaseResult>& results, bool strict = false);
 

@@ -2,6 +2,9 @@
 // gate on, and what the merged report says of each input.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "suite/model/check_run.hpp"
@@ -16,6 +19,9 @@ struct MergedRun {
   // shard, timing, environment, summary) for the merged report's "runs".
   nlohmann::ordered_json environment;
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  // For stderr: the entries of --baseline and --flakes that name no case of
+  // any input (unmatched_entry_warnings).
+  std::vector<std::string> warnings;
 };
 
 }  // namespace dlpack_usm::suite

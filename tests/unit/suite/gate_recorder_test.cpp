@@ -2,6 +2,9 @@
 // results line and the report both take.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "runtime/selection.hpp"
 #include "suite/cases/vectors/vector_cases.hpp"
 #include "suite/gate/case_recorder.hpp"
@@ -36,6 +39,20 @@ TEST(ReproCommand, QuotesTheIdAndNamesTheRuntime) {
   std::string line = repro_command(spec, default_conformance_dir(), true);
   EXPECT_EQ(line, "dlpack-usm check --filter 'vector/shape/it'\\''s' --runtime " +
                       runtime::active_runtime_name());
+}
+
+// A vector's repro is the capsule check of its file, which shows every
+// finding of its tensors (field, value, message).
+TEST(ReproCommand, AVectorIsTheCapsuleCheckOfItsFile) {
+  std::filesystem::path suite_dir = default_conformance_dir();
+  std::vector<CaseSpec> vectors = VectorCaseSource(suite_dir).cases();
+  auto spec = std::find_if(vectors.begin(), vectors.end(), [](const CaseSpec& candidate) {
+    return candidate.id == "vector/shape/strides-null-1.2";
+  });
+  ASSERT_NE(spec, vectors.end());
+  EXPECT_EQ(repro_command(*spec, suite_dir, true),
+            "dlpack-usm capsule check '" +
+                (suite_dir / "vectors/shape/strides-null-1.2.json").string() + "'");
 }
 
 TEST(ReproCommand, NamesAnotherSuiteAndOnlyTheFeaturesTheCaseHas) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "capsule/capsule_file.hpp"
 #include "common/error.hpp"
@@ -62,6 +63,70 @@ std::string case_id_for(const std::string& file) {
   return "vector/" + id;
 }
 
+// The rules a vector got wrong: expected ones that did not fire, and
+// error rules (or the rule it shows passing) that fired unexpectedly.
+struct VectorMismatch {
+  std::vector<std::string> missing;
+  std::vector<std::string> unexpected;
+};
+
+VectorMismatch compare_rules(const std::vector<std::string>& expect, const std::string& passes,
+                             const std::vector<rules::Finding>& findings) {
+  std::set<std::string> fired, fired_errors;
+  for (const rules::Finding& finding : findings) {
+    fired.insert(finding.rule_id);
+    if (finding.severity == rules::Severity::error) fired_errors.insert(finding.rule_id);
+  }
+  VectorMismatch mismatch;
+  for (const std::string& rule : expect) {
+    if (!fired.count(rule)) mismatch.missing.push_back(rule);
+  }
+  for (const std::string& rule : fired_errors) {
+    if (std::find(expect.begin(), expect.end(), rule) == expect.end()) {
+      mismatch.unexpected.push_back(rule);
+    }
+  }
+  if (!passes.empty() && fired.count(passes)) mismatch.unexpected.push_back(passes);
+  return mismatch;
+}
+
+// The verdict on a vector from the findings of its tensors. A mismatch is a
+// check of the suite itself (a finding without a rule) and keeps what each
+// unexpected rule said of which field, so that a regression shows it.
+CaseResult judge_vector(const std::string& id, const std::vector<std::string>& expect,
+                        const std::string& passes, const std::vector<rules::Finding>& findings) {
+  CaseResult result(id, Outcome::pass);
+  std::set<std::string> fired;
+  for (const rules::Finding& finding : findings) fired.insert(finding.rule_id);
+  result.rule_ids.assign(fired.begin(), fired.end());
+  VectorMismatch mismatch = compare_rules(expect, passes, findings);
+  if (mismatch.missing.empty() && mismatch.unexpected.empty()) {
+    result.message = expect.empty() ? fmt::format("no error finding{}",
+                                                  passes.empty() ? "" : ", " + passes + " silent")
+                                    : fmt::format("fired {}", fmt::join(expect, ", "));
+    return result;
+  }
+  result.outcome = Outcome::fail;
+  std::vector<std::string> parts;
+  if (!mismatch.missing.empty())
+    parts.push_back(fmt::format("expected {} to fire", fmt::join(mismatch.missing, ", ")));
+  if (!mismatch.unexpected.empty())
+    parts.push_back(fmt::format("unexpected {}", fmt::join(mismatch.unexpected, ", ")));
+  result.message = fmt::format(
+      "{} (fired: {})", fmt::join(parts, "; "),
+      fired.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(fired, ", ")));
+  result.findings.push_back({"", rules::Severity::error, result.message});
+  for (const rules::Finding& finding : findings) {
+    const auto& unexpected = mismatch.unexpected;
+    if (std::find(unexpected.begin(), unexpected.end(), finding.rule_id) == unexpected.end()) {
+      continue;
+    }
+    result.findings.push_back(
+        {finding.rule_id, finding.severity, fmt::format("{}: {}", finding.field, finding.message)});
+  }
+  return result;
+}
+
 }  // namespace
 
 std::filesystem::path default_conformance_dir() {
@@ -111,50 +176,18 @@ RuleVectors vectors_of_rule(const std::filesystem::path& conformance_dir,
   return vectors;
 }
 
+std::filesystem::path vector_file(const CaseSpec& spec, const std::filesystem::path& suite_dir) {
+  if (spec.source != "vector" || spec.details == nullptr) return {};
+  return suite_dir / spec.details_as<VectorCase>().file;
+}
+
 CaseResult VectorCaseSource::run(const CaseSpec& spec) {
-  CaseResult result;
-  result.id = spec.id;
   const VectorCase& vector = spec.details_as<VectorCase>();
-  std::vector<facts::TensorFacts> tensors = capsule::read_capsule_file(directory_ / vector.file);
-  std::set<std::string> fired;
-  std::set<std::string> fired_errors;
-  for (const facts::TensorFacts& tensor : tensors) {
-    for (const rules::Finding& finding : rules::evaluate(tensor)) {
-      fired.insert(finding.rule_id);
-      if (finding.severity == rules::Severity::error) fired_errors.insert(finding.rule_id);
-    }
+  std::vector<rules::Finding> findings;
+  for (const facts::TensorFacts& tensor : capsule::read_capsule_file(directory_ / vector.file)) {
+    for (rules::Finding& finding : rules::evaluate(tensor)) findings.push_back(std::move(finding));
   }
-  result.rule_ids.assign(fired.begin(), fired.end());
-  const std::vector<std::string>& expect = vector.expect;
-  const std::string& passes = vector.passes;
-
-  std::vector<std::string> missing;
-  for (const std::string& rule : expect) {
-    if (!fired.count(rule)) missing.push_back(rule);
-  }
-  std::vector<std::string> unexpected;
-  for (const std::string& rule : fired_errors) {
-    if (std::find(expect.begin(), expect.end(), rule) == expect.end()) unexpected.push_back(rule);
-  }
-  if (!passes.empty() && fired.count(passes)) unexpected.push_back(passes);
-
-  if (missing.empty() && unexpected.empty()) {
-    result.outcome = Outcome::pass;
-    result.message = expect.empty() ? fmt::format("no error finding{}",
-                                                  passes.empty() ? "" : ", " + passes + " silent")
-                                    : fmt::format("fired {}", fmt::join(expect, ", "));
-    return result;
-  }
-  result.outcome = Outcome::fail;
-  std::vector<std::string> parts;
-  if (!missing.empty())
-    parts.push_back(fmt::format("expected {} to fire", fmt::join(missing, ", ")));
-  if (!unexpected.empty())
-    parts.push_back(fmt::format("unexpected {}", fmt::join(unexpected, ", ")));
-  result.message = fmt::format(
-      "{} (fired: {})", fmt::join(parts, "; "),
-      fired.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(fired, ", ")));
-  return result;
+  return judge_vector(spec.id, vector.expect, vector.passes, findings);
 }
 
 }  // namespace dlpack_usm::suite

@@ -36,6 +36,10 @@ struct RuleVectors {
 };
 RuleVectors vectors_of_rule(const std::filesystem::path& conformance_dir, std::string_view rule_id);
 
+// The capsule file of a vector case of the suite at `suite_dir` (what
+// `capsule check` shows the findings of); empty for a case of another source.
+std::filesystem::path vector_file(const CaseSpec& spec, const std::filesystem::path& suite_dir);
+
 // Where the shipped suite is: --suite, else DLPACK_USM_CONFORMANCE_DIR, else
 // the installed copy next to the binary, else the source tree it was built from.
 std::filesystem::path default_conformance_dir();

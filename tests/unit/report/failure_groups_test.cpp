@@ -1,0 +1,163 @@
+// The failing cases of a run as people read them: alike cases (one verdict,
+// the same rules, one message but for its numbers) are one group, the
+// groups that fail the gate come first, every group points to its rules,
+// and -v / -q change the text alone, never the JSON.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "report/failure_groups.hpp"
+#include "report/formats/check_report.hpp"
+#include "report/text_printer.hpp"
+
+namespace dlpack_usm::report {
+namespace {
+
+using suite::Outcome;
+using suite::Verdict;
+
+suite::RecordedCase failing_case(const std::string& id, const std::string& rule,
+                                 const std::string& message, Verdict verdict = Verdict::regression,
+                                 Outcome outcome = Outcome::fail) {
+  suite::RecordedCase recorded;
+  recorded.spec.id = id;
+  recorded.spec.rules = {rule};
+  recorded.result = suite::CaseResult(id, outcome, message);
+  recorded.result.add_finding({rule, rules::Severity::error, message});
+  recorded.result.verdict = verdict;
+  recorded.repro = fmt::format("dlpack-usm check --filter '{}'", id);
+  return recorded;
+}
+
+// 30 cases of one bug, an expected failure, a crash, a warning, and a case
+// the filters left out.
+suite::CheckRun sample_run() {
+  suite::CheckRun run;
+  for (int i = 0; i < 30; ++i) {
+    run.cases.push_back(failing_case(fmt::format("producer/dev/case-{:02}", i),
+                                     "DLP-PRODUCER-CONTENT",
+                                     fmt::format("{} of 15 elements differ", i + 1)));
+  }
+  run.cases.push_back(failing_case("producer/dev/known", "DLP-PRODUCER-CONTENT",
+                                   "3 of 15 elements differ", Verdict::expected_failure));
+  run.cases.push_back(failing_case("producer/dev/zz-crash", "DLP-PLUGIN-CRASH",
+                                   "the case died on SIGSEGV", Verdict::regression,
+                                   Outcome::crash));
+  suite::RecordedCase warned = failing_case("producer/dev/warned", "DLP-DTYPE-BITS-INVALID",
+                                            "odd bits", Verdict::ok, Outcome::warn);
+  warned.result.findings.front().severity = rules::Severity::warning;
+  run.cases.push_back(warned);
+  suite::RecordedCase filtered = failing_case(
+      "vector/left-out", "DLP-SHAPE-NULL", "left out by --filter", Verdict::ok, Outcome::skipped);
+  filtered.result.findings.clear();
+  run.cases.push_back(filtered);
+  return run;
+}
+
+std::string failures_text(const suite::CheckRun& run, SummaryDetail detail) {
+  TextPrinter printer;
+  print_failures(printer, run, detail);
+  return printer.text();
+}
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST(MessagePattern, NumbersAreOneMark) {
+  EXPECT_EQ(message_pattern("12 of 15 elements, strides [1, 3]"),
+            "# of # elements, strides [#, #]");
+  EXPECT_EQ(message_pattern("3 of 5 elements, strides [10, 30]"),
+            message_pattern("12 of 15 elements, strides [1, 3]"));
+  EXPECT_NE(message_pattern("float32 read"), message_pattern("int8 read"));
+}
+
+TEST(GroupFailures, AlikeCasesAreOneGroupAndTheGateFailingOnesComeFirst) {
+  suite::CheckRun run = sample_run();
+  std::vector<CaseGroup> groups = group_failures(run);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[0].heading, "regression");
+  EXPECT_EQ(groups[0].cases.size(), 30u);
+  EXPECT_TRUE(groups[0].messages_vary);
+  EXPECT_EQ(groups[0].rule_ids, std::vector<std::string>{"DLP-PRODUCER-CONTENT"});
+  EXPECT_EQ(groups[1].heading, "regression");
+  EXPECT_EQ(groups[1].rule_ids, std::vector<std::string>{"DLP-PLUGIN-CRASH"});
+  // An expected failure has the same rule and pattern, but another verdict.
+  EXPECT_EQ(groups[2].heading, "expected_failure");
+  ASSERT_EQ(group_warnings(run).size(), 1u);
+}
+
+TEST(PrintFailures, GroupedIsABlockPerGroupWithItsRules) {
+  std::string text = failures_text(sample_run(), SummaryDetail::grouped);
+  EXPECT_NE(text.find("32 cases not ok, in 3 groups (-v lists each case):"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("regression: 30 cases, fail\n  1 of 15 elements differ\n"
+                      "  cases: producer/dev/case-00, producer/dev/case-01, "
+                      "producer/dev/case-02 and 27 more (their messages differ in numbers)\n"
+                      "  repro: dlpack-usm check --filter 'producer/dev/case-00'\n"
+                      "  see: dlpack-usm rules DLP-PRODUCER-CONTENT\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("regression: 1 case, crash\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("warnings (1 in 1 group; the gate passes them, --strict fails them):\n"
+                      "  producer/dev/warned: odd bits\n"
+                      "    see: dlpack-usm rules DLP-DTYPE-BITS-INVALID\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(count_of(text, "repro:"), 3u);
+  EXPECT_EQ(text.find("left-out"), std::string::npos) << text;
+}
+
+TEST(PrintFailures, EveryCaseIsABlockOfItsOwnAndQuietPrintsNothing) {
+  suite::CheckRun run = sample_run();
+  std::string text = failures_text(run, SummaryDetail::every_case);
+  EXPECT_EQ(count_of(text, "repro:"), 32u);
+  EXPECT_EQ(count_of(text, "see: dlpack-usm rules DLP-PRODUCER-CONTENT"), 31u);
+  EXPECT_NE(text.find("regression producer/dev/case-29: fail (0 ms)\n  30 of 15 elements differ\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(failures_text(run, SummaryDetail::quiet), "");
+}
+
+TEST(PrintFailures, FindingsTheMessageDoesNotSayAreShown) {
+  suite::CheckRun run;
+  suite::RecordedCase vector = failing_case("vector/shape/x", "DLP-STRIDES-ZERO",
+                                            "expected DLP-STRIDES-ZERO to fire; unexpected "
+                                            "DLP-STRIDES-NULL (fired: DLP-STRIDES-NULL)");
+  vector.result.findings = {{"", rules::Severity::error, vector.result.message},
+                            {"DLP-STRIDES-NULL", rules::Severity::error,
+                             "dl_tensor.strides: NULL strides at DLPack 1.2"}};
+  run.cases.push_back(vector);
+  std::string text = failures_text(run, SummaryDetail::grouped);
+  EXPECT_NE(text.find("  finding: DLP-STRIDES-NULL (error): dl_tensor.strides: NULL strides at "
+                      "DLPack 1.2\n"),
+            std::string::npos)
+      << text;
+  // A check of the suite itself points to the rules the case is about, and
+  // to the one that fired instead.
+  EXPECT_NE(text.find("see: dlpack-usm rules DLP-STRIDES-NULL\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("see: dlpack-usm rules DLP-STRIDES-ZERO\n"), std::string::npos) << text;
+}
+
+TEST(CheckSummary, DetailChangesTheTextAloneAndFilteredCasesAreNoVerdicts) {
+  suite::CheckRun run = sample_run();
+  std::string json = check_run_to_json(run).dump();
+  EXPECT_EQ(check_run_summary(run, SummaryDetail::quiet),
+            "gate: FAILED (33 cases run, 1 filtered, in 0.0 s)\n");
+  EXPECT_NE(check_run_summary(run, SummaryDetail::grouped)
+                .find("verdicts: 1 ok, 1 expected failure, 0 flaky, 0 unexpected pass, "
+                      "31 regression"),
+            std::string::npos);
+  EXPECT_EQ(check_run_to_json(run).dump(), json);
+  nlohmann::ordered_json summary = check_run_to_json(run)["summary"];
+  EXPECT_EQ(summary["verdicts"]["ok"], 1);
+  EXPECT_EQ(summary["outcomes"]["skipped"], 1);
+  EXPECT_EQ(summary["total"], 34);
+}
+
+}  // namespace
+}  // namespace dlpack_usm::report
