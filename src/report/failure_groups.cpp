@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "report/words.hpp"
+
 namespace dlpack_usm::report {
 namespace {
 
@@ -56,10 +58,6 @@ std::vector<CaseGroup> group_cases(const suite::CheckRun& run, Wanted wanted, He
     group.cases.push_back(&recorded);
   }
   return groups;
-}
-
-std::string plural(std::size_t count, std::string_view noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
 
 std::string ids_text(const CaseGroup& group) {

@@ -7,16 +7,13 @@
 #include "common/printable.hpp"
 #include "report/json_printer.hpp"
 #include "report/text_printer.hpp"
+#include "report/words.hpp"
 
 namespace dlpack_usm::report {
 namespace {
 
 Value counts_value(const FindingCounts& counts) {
   return {{"error", counts.errors}, {"warning", counts.warnings}, {"info", counts.infos}};
-}
-
-std::string plural(std::size_t count, std::string_view noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
 
 std::string counts_text(const FindingCounts& counts) {
