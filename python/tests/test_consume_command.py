@@ -37,7 +37,7 @@ def test_a_passing_run_writes_report_and_junit(tmp_path):
     assert "3 cases: 3 passed, 0 warned, 0 failed" in result.stdout
     assert result.stdout.rstrip().endswith("gate: PASSED")
     document = json.loads(report.read_text())
-    assert document["schema"] == "dlpack-usm.consume-report/1"
+    assert document["schema"] == "dlpack-usm.consume-report/2"
     assert document["consumer"] == "numpy.from_dlpack"
     assert document["summary"]["cases"] == 3
     assert all(set(entry) == PROFILE_KEYS for entry in document["profile"])

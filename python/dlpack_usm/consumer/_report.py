@@ -6,7 +6,8 @@ import json
 import re
 from xml.etree import ElementTree
 
-SCHEMA = "dlpack-usm.consume-report/1"
+from .._envelope import CONSUME_SCHEMA, envelope
+
 OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
             "deleter-misuse", "refused")
 AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid")
@@ -41,7 +42,7 @@ def summary(results):
 
 def report_json(header, results):
     """The report document (--report FILE)."""
-    return {"schema": SCHEMA, **header, "summary": summary(results), "results": results,
+    return {**envelope(CONSUME_SCHEMA), **header, "summary": summary(results), "results": results,
             "profile": profile(results)}
 
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/envelope.hpp"
 #include "report/formats/run_labels.hpp"
 #include "report/inventory_report.hpp"
 #include "report/json_printer.hpp"
@@ -172,6 +173,7 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
                                     ? Value(suite::to_string(*result.first_outcome))
                                     : Value(nullptr));
   printer.data("repro", recorded.repro);
+  printer.data("file", recorded.spec.file.empty() ? Value(nullptr) : Value(recorded.spec.file));
   // A cell of the consumer matrix carries its place in the profile and its
   // one class there (null where it never ran), so that report merge can
   // rebuild the profile from the results.
@@ -185,8 +187,7 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
 }
 
 void print_check_run(Printer& printer, const CheckRun& run) {
-  printer.data("schema", kReportSchema);
-  printer.data("tool", {{"name", "dlpack-usm"}, {"version", run.tool_version}});
+  print_envelope(printer, kReportSchema, run.tool_version);
   printer.data("started_at", run.started_at);
   printer.data("finished_at", run.finished_at);
   printer.data("duration_ms", run.duration_ms);
@@ -222,6 +223,17 @@ ordered_json check_run_to_json(const CheckRun& run) {
 
 std::string check_run_summary(const CheckRun& run) {
   return render_text(print_check_run, run);
+}
+
+TextTable device_outcome_table(const CheckRun& run) {
+  return outcome_table(run);
+}
+
+std::string check_run_gate_line(const CheckRun& run) {
+  std::string text = render_text(print_gate, run);
+  std::size_t start = text.find_first_not_of('\n');
+  std::size_t end = text.find_last_not_of('\n');
+  return start == std::string::npos ? std::string() : text.substr(start, end - start + 1);
 }
 
 }  // namespace dlpack_usm::report

@@ -12,6 +12,7 @@
 
 #include "common/error.hpp"
 #include "report/printer.hpp"
+#include "report/text_table.hpp"
 #include "suite/model/check_run.hpp"
 
 namespace dlpack_usm::report {
@@ -28,5 +29,10 @@ void print_case(Printer& printer, const suite::RecordedCase& recorded);
 
 nlohmann::ordered_json check_run_to_json(const suite::CheckRun& run);
 std::string check_run_summary(const suite::CheckRun& run);
+
+// Parts of the summary other formats show as they are: the table of cases
+// per device and outcome, and the gate line ("gate: PASSED (...)").
+TextTable device_outcome_table(const suite::CheckRun& run);
+std::string check_run_gate_line(const suite::CheckRun& run);
 
 }  // namespace dlpack_usm::report
