@@ -8,7 +8,9 @@
 #include "common/atomic_file.hpp"
 #include "report/formats/check_report.hpp"
 #include "report/formats/failures_file.hpp"
+#include "report/formats/github_annotations.hpp"
 #include "report/formats/junit.hpp"
+#include "report/formats/summary_markdown.hpp"
 
 namespace dlpack_usm::cli {
 
@@ -26,6 +28,10 @@ std::string failures_text(const suite::CheckRun& run, const nlohmann::ordered_js
   return report::check_run_failures(run);
 }
 
+std::string markdown_text(const suite::CheckRun& run, const nlohmann::ordered_json&) {
+  return report::check_run_markdown(run);
+}
+
 }  // namespace
 
 const std::vector<GateOutput>& gate_outputs() {
@@ -35,6 +41,9 @@ const std::vector<GateOutput>& gate_outputs() {
       {"--junit", &CheckOutputs::junit, "Write JUnit XML to FILE", junit_text},
       {"--failures", &CheckOutputs::failures, "Write failing case ids to FILE, in baseline format",
        failures_text},
+      {"--summary-md", &CheckOutputs::summary_md,
+       "Add a Markdown summary to FILE (the end of it: give \"$GITHUB_STEP_SUMMARY\")",
+       markdown_text, true},
   };
   return outputs;
 }
@@ -43,6 +52,12 @@ void add_gate_output_options(CLI::App& command, CheckOutputs& outputs) {
   for (const GateOutput& output : gate_outputs()) {
     command.add_option(output.option, outputs.*output.path, output.help);
   }
+  command
+      .add_option("--format", outputs.format,
+                  "The summary for people: text, or github (GitHub Actions annotations, then "
+                  "the text)")
+      ->check(CLI::IsMember({"text", "github"}));
+  add_color_option(command, outputs.color);
 }
 
 void require_writable_outputs(const CheckOutputs& outputs) {
@@ -62,10 +77,22 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
                          const CheckOutputs& outputs) {
   for (const GateOutput& output : gate_outputs()) {
     const std::string& path = outputs.*output.path;
-    if (!path.empty()) write_file_atomically(path, output.text(run, report_json), output.option);
+    if (path.empty()) continue;
+    std::string text = output.text(run, report_json);
+    if (output.appends) {
+      append_file_atomically(path, text, output.option);
+    } else {
+      write_file_atomically(path, text, output.option);
+    }
   }
-  std::FILE* summary_stream = outputs.report == "-" ? stderr : stdout;
-  fmt::print(summary_stream, "{}", report::check_run_summary(run));
+  // An output on stdout ('-') keeps it to itself.
+  bool stdout_taken = false;
+  for (const GateOutput& output : gate_outputs()) stdout_taken |= outputs.*output.path == "-";
+  std::FILE* summary_stream = stdout_taken ? stderr : stdout;
+  if (outputs.format == "github")
+    fmt::print(summary_stream, "{}", report::check_run_annotations(run));
+  fmt::print(summary_stream, "{}",
+             colored_for(outputs.color, summary_stream, report::check_run_summary(run)));
 }
 
 }  // namespace dlpack_usm::cli
