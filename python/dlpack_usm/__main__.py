@@ -14,6 +14,8 @@ from . import capture, inspect
 from ._bridge import interrupts, library
 from ._bridge.child import TIMEOUT_S
 from ._bridge.errors import BridgeError, NotApplicable
+from ._bridge.tensor_json import flags_value
+from ._envelope import CHECK_SCHEMA, RULES_SCHEMA, envelope
 from ._expression import evaluate
 from .consumer import check_consumer
 from .consumer._lazy import LazyConsumer, consumer_of
@@ -81,8 +83,7 @@ def command_check(arguments):
                                                 consumer, arguments.timeout)
         except NotApplicable as reason:
             if arguments.json:
-                print(json.dumps({"expr": arguments.expr,
-                                  "tool_version": library.tool_version(),
+                print(json.dumps({**envelope(CHECK_SCHEMA), "expr": arguments.expr,
                                   "not_applicable": reason.message}, indent=2))
             else:
                 print(f"{arguments.expr}  not applicable: {reason.message}")
@@ -95,15 +96,23 @@ def command_check(arguments):
     return FINDINGS if failed else OK
 
 
+def capsule_for_machines(capsule):
+    """The capsule-file form of the tensor with its flags as a number (the
+    form people read names them), or None where there is no tensor."""
+    if capsule is None or "flags" not in capsule:
+        return capsule
+    return {**capsule, "flags": flags_value(capsule)}
+
+
 def print_check(arguments, report):
     """The check's report, as text or as one JSON document."""
     base = report.base or {}
     if arguments.json:
         print(json.dumps({
+            **envelope(CHECK_SCHEMA),
             "expr": arguments.expr,
-            "tool_version": library.tool_version(),
             "capsule_name": base.get("capsule_name"),
-            "capsule": base.get("capsule"),
+            "capsule": capsule_for_machines(base.get("capsule")),
             "reader_notes": base.get("reader_notes", []),
             "notes": report.notes,
             "interrupted": report.interrupted,
@@ -189,7 +198,7 @@ def command_rules(arguments):
         # with "rule_id", the key every JSON output of the tool uses for a rule id.
         rules = [{"rule_id": rule.id, **{key: value for key, value in rule.__dict__.items()
                                          if key != "id"}} for rule in catalog()]
-        print(json.dumps({"rules": rules}, indent=2))
+        print(json.dumps({**envelope(RULES_SCHEMA), "rules": rules}, indent=2))
         return OK
     for rule in catalog():
         print(f"{rule.id}  {rule.severity}  since {rule.since}  {rule.title}")

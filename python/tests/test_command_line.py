@@ -40,6 +40,42 @@ def test_check_json_carries_the_facts_and_findings():
     assert document["counts"]["error"] == 0
 
 
+def validate(schema_name, text, tmp_path):
+    """`text` validates against conformance/schema/SCHEMA_NAME.schema.json
+    (skipped, naming jsonschema, where it is missing)."""
+    require("jsonschema")
+    sys.path.insert(0, os.path.join(TESTS, os.pardir, os.pardir, "tests", "tools"))
+    import validate_outputs
+    document = tmp_path / f"{schema_name}.json"
+    document.write_text(text)
+    schema = os.path.join(TESTS, os.pardir, os.pardir, "conformance", "schema",
+                          f"{schema_name}.schema.json")
+    assert validate_outputs.validate_schema(schema, [str(document)])
+
+
+@pytest.mark.parametrize("expression,exit_code", [
+    ("numpy.arange(6.0)[::-2]", 0),
+    ("producers.OwnTensor(b'dltensor_v2')", 1),
+    ("producers.Raising(BufferError)", 0),  # not applicable: the other shape
+])
+def test_check_json_has_the_envelope_and_follows_its_schema(expression, exit_code, tmp_path):
+    result = run("check", "--json", expression)
+    assert result.returncode == exit_code, result.stderr
+    document = json.loads(result.stdout)
+    assert list(document)[:3] == ["schema", "tool", "version"]
+    assert document["schema"] == "dlpack-usm.python-check/1"
+    assert document["tool"] == "dlpack-usm"
+    assert document["version"] == __import__("dlpack_usm").tool_version()
+    validate("python-check", result.stdout, tmp_path)
+
+
+def test_check_json_counts_flags_as_a_number():
+    # READ_ONLY (bit 0) on a numpy view that cannot be written.
+    expression = "(lambda a: (a.setflags(write=False), a)[1])(numpy.arange(3.0))"
+    document = json.loads(run("check", "--json", expression).stdout)
+    assert document["capsule"]["flags"] == 1
+
+
 def test_check_of_a_broken_producer_exits_1_naming_the_rule():
     result = run("check", "producers.OwnTensor(b'dltensor_v2')")
     assert result.returncode == 1
@@ -98,7 +134,10 @@ def test_capture_to_an_unwritable_place_is_an_environment_error(tmp_path):
 def test_rules_lists_the_python_catalog():
     result = run("rules", "--json")
     assert result.returncode == 0
-    ids = [rule["rule_id"] for rule in json.loads(result.stdout)["rules"]]
+    document = json.loads(result.stdout)
+    assert list(document)[:3] == ["schema", "tool", "version"]
+    assert document["schema"] == "dlpack-usm.rules/1"
+    ids = [rule["rule_id"] for rule in document["rules"]]
     assert "DLP-PY-CONSUMER-RENAME" in ids and len(ids) == len(set(ids))
 
 

@@ -40,7 +40,7 @@ def test_a_passing_run_writes_report_and_junit(tmp_path):
     assert gate.startswith("gate: PASSED (3 cases run in "), result.stdout
     assert wrote == f"wrote: {report}, {junit}", result.stdout
     document = json.loads(report.read_text())
-    assert document["schema"] == "dlpack-usm.consume-report/1"
+    assert document["schema"] == "dlpack-usm.consume-report/2"
     assert document["consumer"] == "numpy.from_dlpack"
     assert document["summary"]["cases"] == 3
     assert all(set(entry) == PROFILE_KEYS for entry in document["profile"])

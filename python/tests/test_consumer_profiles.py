@@ -24,7 +24,7 @@ OUTCOMES = {"accepted", "declined", "wrong", "accepted-invalid", "crash", "hang"
 def test_a_committed_profile_has_the_report_shape(path):
     with open(path, encoding="utf-8") as file:
         report = json.load(file)
-    assert report["schema"] == "dlpack-usm.consume-report/1"
+    assert report["schema"] == "dlpack-usm.consume-report/2"
     assert len(report["results"]) == report["summary"]["cases"]
     judged = [result for result in report["results"] if result["status"] != "not_applicable"]
     assert len(report["profile"]) == len(judged)

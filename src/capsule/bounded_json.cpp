@@ -48,8 +48,9 @@ std::string non_integer_message(const std::string& text) {
 // JSON pointer of the place it happened.
 class BoundedDomBuilder {
  public:
-  BoundedDomBuilder(const JsonLimits& limits, const RootEntryHandler& on_root_entry)
-      : limits_(limits), on_root_entry_(on_root_entry) {}
+  BoundedDomBuilder(const JsonLimits& limits, const RootEntryHandler& on_root_entry,
+                    const ByteStream* input = nullptr, MemberLines* lines = nullptr)
+      : limits_(limits), on_root_entry_(on_root_entry), input_(input), lines_(lines) {}
 
   bool null() { return add(json(nullptr)); }
   bool boolean(bool value) { return add(json(value)); }
@@ -89,6 +90,8 @@ class BoundedDomBuilder {
     }
     ++top.entries;
     top.key = std::move(key);
+    // The lexer has just read the key's closing quote: the stream is on its line.
+    note_line();
     return true;
   }
 
@@ -126,6 +129,12 @@ class BoundedDomBuilder {
     return pointer;
   }
 
+  // The line of the value being read, where lines are asked for.
+  void note_line() {
+    if (lines_ == nullptr || input_ == nullptr) return;
+    lines_->push_back({pointer_through(frames_.size()), input_->line()});
+  }
+
   void require_short(const std::string& text, const std::string& pointer) const {
     if (text.size() <= limits_.max_string_bytes) return;
     throw DocumentError(pointer, fmt::format("a string of {} bytes, more than the {} allowed",
@@ -152,6 +161,7 @@ class BoundedDomBuilder {
     if (top.streamed) {
       on_root_entry_(top.entries, top.value->back());
       top.value->erase(top.value->size() - 1);
+      if (lines_ != nullptr) lines_->clear();
     }
     ++top.entries;
   }
@@ -173,6 +183,9 @@ class BoundedDomBuilder {
                                       limits_.depth_note));
     }
     bool top_level = frames_.empty();
+    // The lexer has just read the bracket: the stream is on its line. A
+    // member's line is its key's.
+    if (!top_level && frames_.back().value->is_array()) note_line();
     json* slot = &root_;
     if (top_level) {
       root_ = json(type);
@@ -191,6 +204,8 @@ class BoundedDomBuilder {
 
   const JsonLimits& limits_;
   const RootEntryHandler& on_root_entry_;
+  const ByteStream* input_;
+  MemberLines* lines_;
   json root_;
   std::vector<Frame> frames_;
 };
@@ -226,17 +241,43 @@ class ByteStreamIterator {
   ByteStream* input_ = nullptr;
 };
 
+// Text the caller holds, as a ByteStream that counts its lines.
+class TextStream : public ByteStream {
+ public:
+  explicit TextStream(std::string_view text) : text_(text) {}
+  int peek() override {
+    return at_ < text_.size() ? static_cast<unsigned char>(text_[at_])
+                              : std::char_traits<char>::eof();
+  }
+  int get() override {
+    int byte = peek();
+    if (byte == '\n') ++line_;
+    if (byte != std::char_traits<char>::eof()) ++at_;
+    return byte;
+  }
+  std::size_t line() const override { return line_; }
+
+ private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+  std::size_t line_ = 1;
+};
+
 }  // namespace
 
 nlohmann::json parse_bounded_json(ByteStream& input, const JsonLimits& limits,
-                                  const RootEntryHandler& on_root_entry) {
-  BoundedDomBuilder builder(limits, on_root_entry);
+                                  const RootEntryHandler& on_root_entry, MemberLines* lines) {
+  BoundedDomBuilder builder(limits, on_root_entry, &input, lines);
   json::sax_parse(ByteStreamIterator(input), ByteStreamIterator(), &builder);
   return builder.take_root();
 }
 
 nlohmann::json parse_bounded_json(std::string_view text, const JsonLimits& limits,
-                                  const RootEntryHandler& on_root_entry) {
+                                  const RootEntryHandler& on_root_entry, MemberLines* lines) {
+  if (lines != nullptr) {
+    TextStream stream(text);
+    return parse_bounded_json(stream, limits, on_root_entry, lines);
+  }
   BoundedDomBuilder builder(limits, on_root_entry);
   json::sax_parse(text.begin(), text.end(), &builder);
   return builder.take_root();

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -43,16 +45,34 @@ class ByteStream {
   virtual ~ByteStream() = default;
   virtual int peek() = 0;
   virtual int get() = 0;
+  // The line (1-based) of the next byte, for MemberLines; 0 where the
+  // stream does not count lines.
+  virtual std::size_t line() const { return 0; }
 };
+
+// Where a member of a document begins, for tools that point people at a
+// field (capsule check --sarif): its JSON pointer and the line of its key
+// (of its opening bracket, for an object or array inside an array).
+struct MemberLine {
+  std::string pointer;
+  std::size_t line = 0;
+};
+using MemberLines = std::vector<MemberLine>;
 
 // Parses exactly one JSON document. A top-level array is handed entry by
 // entry to `on_root_entry` and comes back empty; any other value comes back
-// whole. Throws DocumentError (with byte offset for syntax errors).
+// whole. Throws DocumentError (with byte offset for syntax errors). Where
+// `lines` is given, the line of every member is added to it, counted from
+// 1 at the start of `text`.
 nlohmann::json parse_bounded_json(std::string_view text, const JsonLimits& limits,
-                                  const RootEntryHandler& on_root_entry);
+                                  const RootEntryHandler& on_root_entry,
+                                  MemberLines* lines = nullptr);
 // The same, reading `input` to its end; byte offsets count from where it
-// stood.
+// stood, lines are input.line()'s. An entry of a streamed top-level array
+// takes the lines of its members with it: `lines` holds them while
+// on_root_entry runs, and is cleared after.
 nlohmann::json parse_bounded_json(ByteStream& input, const JsonLimits& limits,
-                                  const RootEntryHandler& on_root_entry);
+                                  const RootEntryHandler& on_root_entry,
+                                  MemberLines* lines = nullptr);
 
 }  // namespace dlpack_usm::capsule

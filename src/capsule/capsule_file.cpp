@@ -80,7 +80,7 @@ class TextSource : public ByteStream {
     return {position.line, position.column};
   }
 
-  std::size_t line() const { return line_; }
+  std::size_t line() const override { return line_; }
 
   // The rest of the current line, its newline included where there is
   // one; false at the end.
@@ -202,14 +202,21 @@ std::optional<std::size_t> leading_index(const std::string& pointer) {
 
 // A top-level array, streamed: each entry becomes a tensor as soon as it is
 // complete, and only the chunk being read and that entry are held.
-void stream_array(TextSource& source, const std::string& file, const TensorHandler& handler) {
+void stream_array(TextSource& source, const std::string& file, const PlacedTensorHandler& handler,
+                  MemberLines* lines) {
   std::size_t count = 0;
   try {
-    parse_bounded_json(source, capsule_limits(), [&](std::size_t index, const json& entry) {
-      std::string pointer = fmt::format("/{}", index);
-      handler(tensor_from_json(entry, pointer, fmt::format("{}#{}", file, index)));
+    auto on_entry = [&](std::size_t index, const json& entry) {
+      TensorPlace place{index, fmt::format("/{}", index), source.line(), {}};
+      if (lines != nullptr) {
+        place.members = std::move(*lines);
+        lines->clear();
+        place.line = place.line_of(place.pointer);
+      }
+      handler(tensor_from_json(entry, place.pointer, fmt::format("{}#{}", file, index)), place);
       ++count;
-    });
+    };
+    parse_bounded_json(source, capsule_limits(), on_entry, lines);
   } catch (const DocumentError& error) {
     Place place{file, {}, {}, leading_index(error.pointer())};
     if (error.byte_offset()) {
@@ -230,13 +237,21 @@ struct TextStart {
   std::size_t column = 1;
 };
 
-// One tensor object, the whole of a document or of one JSON line.
-facts::TensorFacts parse_one(std::string_view text, Place place, TextStart start) {
+// One tensor object, the whole of a document or of one JSON line, handed
+// over with its place when it has been read; `lines` (null: not asked for)
+// gets the lines of its members.
+void parse_one(std::string_view text, Place place, TextStart start,
+               const PlacedTensorHandler& handler, MemberLines* lines) {
+  facts::TensorFacts tensor;
+  TensorPlace where{*place.tensor, "", start.line, {}};
   try {
-    json document = parse_bounded_json(text, capsule_limits(), [](std::size_t, const json&) {
-      throw DocumentError("", "expected one tensor object here, got an array");
-    });
-    return tensor_from_json(document, "", fmt::format("{}#{}", place.file, *place.tensor));
+    json document = parse_bounded_json(
+        text, capsule_limits(),
+        [](std::size_t, const json&) {
+          throw DocumentError("", "expected one tensor object here, got an array");
+        },
+        lines);
+    tensor = tensor_from_json(document, "", fmt::format("{}#{}", place.file, *place.tensor));
   } catch (const DocumentError& error) {
     if (error.byte_offset()) {
       auto [line, column] = line_and_column(text, *error.byte_offset());
@@ -245,6 +260,13 @@ facts::TensorFacts parse_one(std::string_view text, Place place, TextStart start
     }
     fail_at(place, error.pointer(), error.what());
   }
+  if (lines != nullptr) {
+    // Counted from the text's first line, which is the file's start.line.
+    for (MemberLine& member : *lines) member.line += start.line - 1;
+    where.members = std::move(*lines);
+    lines->clear();
+  }
+  handler(std::move(tensor), where);
 }
 
 std::string_view without_newline(std::string_view line) {
@@ -256,8 +278,8 @@ std::string_view without_newline(std::string_view line) {
 // whole object by itself (a pretty-printed object's first line never is);
 // otherwise the file is one tensor object. Holds one line at a time, or the
 // one object.
-void stream_objects(TextSource& source, const std::string& file, const TensorHandler& handler,
-                    std::size_t first_column) {
+void stream_objects(TextSource& source, const std::string& file, const PlacedTensorHandler& handler,
+                    std::size_t first_column, MemberLines* lines) {
   TextStart start{source.line(), first_column};
   std::string first;
   source.next_line(first);
@@ -277,22 +299,22 @@ void stream_objects(TextSource& source, const std::string& file, const TensorHan
   if (!several || !head.starts_with('{') || !json::accept(head)) {
     // One object: its place is the file's; lines only for syntax errors.
     source.rest(text);
-    handler(parse_one(text, Place{file, {}, {}, 0}, start));
+    parse_one(text, Place{file, {}, {}, 0}, start, handler, lines);
     return;
   }
   text.clear();
   text.shrink_to_fit();
   std::size_t index = 0;
-  handler(parse_one(head, Place{file, start.line, {}, index++}, start));
-  handler(parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}));
+  parse_one(head, Place{file, start.line, {}, index++}, start, handler, lines);
+  parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}, handler, lines);
   for (number = source.line(); source.next_line(line); number = source.line()) {
     if (is_blank(line)) continue;
-    handler(parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}));
+    parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}, handler, lines);
   }
 }
 
 void stream_capsule_text(std::streambuf& input, const std::string& origin,
-                         const TensorHandler& handler) {
+                         const PlacedTensorHandler& handler, MemberLines* lines) {
   TextSource source(input, origin);
   std::size_t column = 1;
   while (is_blank_byte(source.peek())) {
@@ -304,9 +326,9 @@ void stream_capsule_text(std::streambuf& input, const std::string& origin,
             "(JSON lines)");
   }
   if (source.peek() == '[') {
-    stream_array(source, origin, handler);
+    stream_array(source, origin, handler, lines);
   } else {
-    stream_objects(source, origin, handler, column);
+    stream_objects(source, origin, handler, column, lines);
   }
 }
 
@@ -319,23 +341,10 @@ class ViewBuffer : public std::streambuf {
   }
 };
 
-}  // namespace
-
-std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
-                                                   const std::string& origin) {
-  if (text.size() > kMaxCapsuleFileBytes) {
-    fail_at(Place{origin, {}, {}, {}}, "",
-            fmt::format("{} bytes is more than a capsule file may hold ({} bytes)", text.size(),
-                        kMaxCapsuleFileBytes));
-  }
-  std::vector<facts::TensorFacts> tensors;
-  ViewBuffer buffer(text);
-  stream_capsule_text(buffer, origin,
-                      [&](facts::TensorFacts&& tensor) { tensors.push_back(std::move(tensor)); });
-  return tensors;
-}
-
-void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHandler& handler) {
+// The tensors of the file at `path`, each handed over as soon as it is
+// read; `lines` (null: not asked for) collects where their members lie.
+void read_capsule_tensors(const std::filesystem::path& path, const PlacedTensorHandler& handler,
+                          MemberLines* lines) {
   std::string file = path.string();
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) {
@@ -359,7 +368,72 @@ void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHand
                             size, kMaxCapsuleFileBytes),
                 std::string(kFormatHint));
   }
-  stream_capsule_text(stream, file, handler);
+  stream_capsule_text(stream, file, handler, lines);
+}
+
+}  // namespace
+
+std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
+                                                   const std::string& origin) {
+  if (text.size() > kMaxCapsuleFileBytes) {
+    fail_at(Place{origin, {}, {}, {}}, "",
+            fmt::format("{} bytes is more than a capsule file may hold ({} bytes)", text.size(),
+                        kMaxCapsuleFileBytes));
+  }
+  std::vector<facts::TensorFacts> tensors;
+  ViewBuffer buffer(text);
+  stream_capsule_text(
+      buffer, origin,
+      [&](facts::TensorFacts&& tensor, const TensorPlace&) {
+        tensors.push_back(std::move(tensor));
+      },
+      nullptr);
+  return tensors;
+}
+
+void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHandler& handler) {
+  read_capsule_tensors(
+      path,
+      [&handler](facts::TensorFacts&& tensor, const TensorPlace&) { handler(std::move(tensor)); },
+      nullptr);
+}
+
+void for_each_placed_tensor(const std::filesystem::path& path, const PlacedTensorHandler& handler) {
+  MemberLines lines;
+  read_capsule_tensors(path, handler, &lines);
+}
+
+std::size_t TensorPlace::line_of(std::string_view target) const {
+  // The member itself, or the nearest one above it: "/dl_tensor/strides/1"
+  // (a number in an array has no line of its own) is on "/dl_tensor/strides"'s.
+  for (std::string_view at = target;;) {
+    for (const MemberLine& member : members) {
+      if (member.pointer == at) return member.line;
+    }
+    if (at.empty() || at == pointer) return line;
+    std::size_t slash = at.rfind('/');
+    at = slash == std::string_view::npos ? std::string_view() : at.substr(0, slash);
+  }
+}
+
+std::string pointer_of_field(std::string_view field) {
+  // "dl_tensor.data+byte_offset" is about data; "strides[1]" is strides/1.
+  field = field.substr(0, field.find_first_of("+ "));
+  std::string pointer;
+  for (char c : field) {
+    if (c == '.' || c == '[') {
+      pointer += '/';
+    } else if (c == ']') {
+      continue;
+    } else if (c == '~') {
+      pointer += "~0";
+    } else if (c == '/') {
+      pointer += "~1";
+    } else {
+      pointer += c;
+    }
+  }
+  return field.empty() ? pointer : "/" + pointer;
 }
 
 std::vector<facts::TensorFacts> read_capsule_file(const std::filesystem::path& path) {

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "capsule/bounded_json.hpp"
 #include "facts/tensor_facts.hpp"
 
 namespace dlpack_usm::capsule {
@@ -27,6 +28,22 @@ inline constexpr std::size_t kMaxJsonDepth = 64;
 // Called with each tensor of a file as soon as it has been read.
 using TensorHandler = std::function<void(facts::TensorFacts&&)>;
 
+// Where a tensor lies in its capsule file, for findings that point into it
+// (capsule check --sarif).
+struct TensorPlace {
+  std::size_t index = 0;  // in file order, from 0: the N of its origin "FILE#N"
+  // Its JSON pointer in its document: "/2" in an array, "" where it is the
+  // whole document (a one-object file, a JSON line).
+  std::string pointer;
+  std::size_t line = 1;  // where it begins
+  MemberLines members;   // where its members begin, by pointer from the document's root
+  // The line of the value `target` (a pointer from the document's root)
+  // names, or of the nearest member above it; the tensor's own where none is
+  // known.
+  std::size_t line_of(std::string_view target) const;
+};
+using PlacedTensorHandler = std::function<void(facts::TensorFacts&&, const TensorPlace&)>;
+
 // One object, a JSON array of objects, or JSON lines (one object per line).
 // Tensors are numbered from 0 in file order and their origin is
 // "FILE#N". Throws Error(usage) naming the file, the tensor, the line where
@@ -38,6 +55,9 @@ using TensorHandler = std::function<void(facts::TensorFacts&&)>;
 // whole of a one-object file), never the file, so its memory follows the
 // largest tensor rather than the file's size.
 void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHandler& handler);
+// The same, each tensor with its place; the lines of its members are kept
+// for one tensor at a time.
+void for_each_placed_tensor(const std::filesystem::path& path, const PlacedTensorHandler& handler);
 std::vector<facts::TensorFacts> read_capsule_file(const std::filesystem::path& path);
 std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
                                                    const std::string& origin);
@@ -45,6 +65,11 @@ std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
 // The capsule-file form of `facts`; parse_capsule_text of its dump gives the
 // same facts back.
 nlohmann::ordered_json to_capsule_json(const facts::TensorFacts& facts);
+// The JSON pointer, inside a tensor object, of a finding's field (Finding::
+// field): "dl_tensor.strides[1]" -> "/dl_tensor/strides/1"; a field of a
+// derived value ("dl_tensor.data+byte_offset") names its first member.
+std::string pointer_of_field(std::string_view field);
+
 // The "runtime" section alone, as to_capsule_json writes it.
 nlohmann::ordered_json to_runtime_json(const facts::RuntimeFacts& runtime);
 

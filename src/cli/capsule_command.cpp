@@ -10,11 +10,15 @@
 #include <fmt/core.h>
 
 #include "capsule/capsule_file.hpp"
+#include "cli/color_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "report/capsule_dump_report.hpp"
+#include "report/envelope.hpp"
 #include "report/findings_report.hpp"
+#include "report/formats/sarif.hpp"
 #include "report/json_stream_printer.hpp"
 #include "report/text_printer.hpp"
 #include "rules/rule.hpp"
@@ -38,6 +42,7 @@ void add_dump(CLI::App& capsule, Invocation& invocation) {
     std::optional<report::JsonStreamPrinter> document;
     if (*json) {
       document.emplace(stdout);
+      report::print_envelope(*document, report::kCapsuleDumpSchema);
       document->data("file", *file);
       document->begin_list("tensors");
     }
@@ -59,45 +64,66 @@ void add_dump(CLI::App& capsule, Invocation& invocation) {
   });
 }
 
+struct CheckArguments {
+  std::vector<std::string> files;
+  bool json = false;
+  bool strict = false;
+  std::string sarif;  // --sarif FILE
+  ColorMode color = ColorMode::automatic;
+};
+
 // Checks one file tensor by tensor, each tensor's findings handed to the
-// walk as soon as they are known. A file that cannot be read (or stops
-// being readable) is reported after the tensors before the problem, and the
-// other files are still checked; the exit code then says "input error" (2).
-void check_file(const std::string& file, report::FindingsWalk& walk,
+// walk (and to the SARIF log, where one is written) as soon as they are
+// known. A file that cannot be read (or stops being readable) is reported
+// after the tensors before the problem, and the other files are still
+// checked; the exit code then says "input error" (2).
+void check_file(const std::string& file, report::FindingsWalk& walk, report::SarifLog* sarif,
                 const std::function<void()>& after_tensor) {
   walk.begin_file(file);
+  auto check_tensor = [&](facts::TensorFacts&& tensor, const capsule::TensorPlace& place) {
+    std::vector<rules::Finding> findings = rules::evaluate(tensor);
+    if (sarif != nullptr) sarif->add_tensor(file, place, findings);
+    walk.tensor({std::move(tensor.origin), std::move(findings)});
+    after_tensor();
+  };
   std::optional<report::FileError> problem;
   try {
-    capsule::for_each_capsule_tensor(file, [&](facts::TensorFacts&& tensor) {
-      std::vector<rules::Finding> findings = rules::evaluate(tensor);
-      walk.tensor({std::move(tensor.origin), std::move(findings)});
-      after_tensor();
-    });
+    // Only SARIF needs to know where each field lies.
+    if (sarif != nullptr) {
+      capsule::for_each_placed_tensor(file, check_tensor);
+    } else {
+      capsule::for_each_capsule_tensor(
+          file, [&](facts::TensorFacts&& tensor) { check_tensor(std::move(tensor), {}); });
+    }
   } catch (const Error& error) {
     if (error.code() != ExitCode::usage) throw;
     print_error(error.what(), error.hint());
     problem = report::FileError{error.what(), error.hint()};
+    if (sarif != nullptr) sarif->add_file_error(file, *problem);
   }
   walk.end_file(problem);
 }
 
 // Walks every file onto stdout as it goes: JSON through the streaming
 // printer, text through a text printer drained after each tensor. Neither
-// holds more than one tensor's findings.
-int check_files(const std::vector<std::string>& files, bool json, bool strict) {
-  if (json) {
+// holds more than one tensor's findings (the SARIF log holds the findings
+// of all, without the tensors).
+int check_files(const CheckArguments& args, report::SarifLog* sarif) {
+  if (args.json) {
     report::JsonStreamPrinter printer(stdout);
-    report::FindingsWalk walk(printer, strict);
-    for (const std::string& file : files) check_file(file, walk, [] {});
+    report::FindingsWalk walk(printer, args.strict);
+    for (const std::string& file : args.files) check_file(file, walk, sarif, [] {});
     int exit_code = walk.finish();
     printer.finish();
     return exit_code;
   }
   report::TextPrinter printer;
-  auto drain = [&printer] { fmt::print("{}", printer.take_text()); };
-  report::FindingsWalk walk(printer, strict);
-  for (const std::string& file : files) {
-    check_file(file, walk, drain);
+  auto drain = [&printer, &args] {
+    fmt::print("{}", colored_for(args.color, stdout, printer.take_text()));
+  };
+  report::FindingsWalk walk(printer, args.strict);
+  for (const std::string& file : args.files) {
+    check_file(file, walk, sarif, drain);
     drain();
   }
   int exit_code = walk.finish();
@@ -106,18 +132,35 @@ int check_files(const std::vector<std::string>& files, bool json, bool strict) {
   return exit_code;
 }
 
+// The check, and its SARIF log where one was asked for: its path is checked
+// before any file is read, and the log written (atomically) after the last.
+int check_capsules(const CheckArguments& args) {
+  if (args.sarif.empty()) return check_files(args, nullptr);
+  if (args.sarif == "-") {
+    fail_usage("--sarif -: standard output carries the findings",
+               "give --sarif a file (it is replaced), e.g. --sarif capsules.sarif");
+  }
+  resolve_output(args.sarif, "--sarif");
+  report::SarifLog sarif;
+  int exit_code = check_files(args, &sarif);
+  write_file_atomically(args.sarif, sarif.text(), "--sarif");
+  return exit_code;
+}
+
 void add_check(CLI::App& capsule, Invocation& invocation) {
   auto* command = capsule.add_subcommand(
       "check", "Run the rule catalog on every tensor of the capsule files and print the findings");
-  auto files = std::make_shared<std::vector<std::string>>();
-  auto json = std::make_shared<bool>(false);
-  auto strict = std::make_shared<bool>(false);
-  command->add_option("FILE", *files, "Capsule files")->required();
-  command->add_flag("--json", *json, "Print one JSON document instead of text");
-  command->add_flag("--strict", *strict, "Fail (exit 1) on warnings as well as on errors");
-  command->callback([&invocation, files, json, strict] {
-    invocation.exit_code = check_files(*files, *json, *strict);
-  });
+  auto args = std::make_shared<CheckArguments>();
+  command->add_option("FILE", args->files, "Capsule files")->required();
+  command->add_flag("--json", args->json, "Print one JSON document instead of text");
+  command->add_flag("--strict", args->strict, "Fail (exit 1) on warnings as well as on errors");
+  command
+      ->add_option("--sarif", args->sarif,
+                   "Also write the findings to FILE as a SARIF 2.1.0 log (GitHub code "
+                   "scanning), each at its capsule file, line and JSON pointer")
+      ->type_name("FILE");
+  add_color_option(*command, args->color);
+  command->callback([&invocation, args] { invocation.exit_code = check_capsules(*args); });
 }
 
 }  // namespace

@@ -10,7 +10,9 @@
 #include "common/printable.hpp"
 #include "report/formats/check_report.hpp"
 #include "report/formats/failures_file.hpp"
+#include "report/formats/github_annotations.hpp"
 #include "report/formats/junit.hpp"
+#include "report/formats/summary_markdown.hpp"
 
 namespace dlpack_usm::cli {
 
@@ -40,6 +42,10 @@ std::vector<std::string> written_files(const CheckOutputs& outputs) {
   return files;
 }
 
+std::string markdown_text(const suite::CheckRun& run, const nlohmann::ordered_json&) {
+  return report::check_run_markdown(run);
+}
+
 }  // namespace
 
 const std::vector<GateOutput>& gate_outputs() {
@@ -49,6 +55,9 @@ const std::vector<GateOutput>& gate_outputs() {
       {"--junit", &CheckOutputs::junit, "Write JUnit XML to FILE", junit_text},
       {"--failures", &CheckOutputs::failures, "Write failing case ids to FILE, in baseline format",
        failures_text},
+      {"--summary-md", &CheckOutputs::summary_md,
+       "Add a Markdown summary to FILE (the end of it: give \"$GITHUB_STEP_SUMMARY\")",
+       markdown_text, true},
   };
   return outputs;
 }
@@ -57,6 +66,12 @@ void add_gate_output_options(CLI::App& command, CheckOutputs& outputs) {
   for (const GateOutput& output : gate_outputs()) {
     command.add_option(output.option, outputs.*output.path, output.help);
   }
+  command
+      .add_option("--format", outputs.format,
+                  "The summary for people: text, or github (GitHub Actions annotations, then "
+                  "the text)")
+      ->check(CLI::IsMember({"text", "github"}));
+  add_color_option(command, outputs.color);
 }
 
 void add_summary_detail_options(CLI::App& command, CheckOutputs& outputs) {
@@ -86,7 +101,13 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
                          const CheckOutputs& outputs) {
   for (const GateOutput& output : gate_outputs()) {
     const std::string& path = outputs.*output.path;
-    if (!path.empty()) write_file_atomically(path, output.text(run, report_json), output.option);
+    if (path.empty()) continue;
+    std::string text = output.text(run, report_json);
+    if (output.appends) {
+      append_file_atomically(path, text, output.option);
+    } else {
+      write_file_atomically(path, text, output.option);
+    }
   }
   std::FILE* summary_stream = outputs.report == "-" ? stderr : stdout;
   fmt::print(summary_stream, "{}", report::check_run_summary(run, outputs.summary_detail));
@@ -94,6 +115,16 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
   if (!files.empty() && outputs.summary_detail != report::SummaryDetail::quiet) {
     fmt::print(summary_stream, "wrote: {}\n", fmt::join(files, ", "));
   }
+}
+
+  // An output on stdout ('-') keeps it to itself.
+  bool stdout_taken = false;
+  for (const GateOutput& output : gate_outputs()) stdout_taken |= outputs.*output.path == "-";
+  std::FILE* summary_stream = stdout_taken ? stderr : stdout;
+  if (outputs.format == "github")
+    fmt::print(summary_stream, "{}", report::check_run_annotations(run));
+  fmt::print(summary_stream, "{}",
+             colored_for(outputs.color, summary_stream, report::check_run_summary(run)));
 }
 
 }  // namespace dlpack_usm::cli

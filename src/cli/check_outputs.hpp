@@ -1,6 +1,8 @@
 // The files a gate decision is written to, shared by `check` and
-// `report merge`: the JSON report, JUnit XML and the failures list, checked
-// before any work starts and written atomically once the verdict is known.
+// `report merge`: the JSON report, JUnit XML, the failures list and the
+// Markdown summary, checked before any work starts and written atomically
+// once the verdict is known; and how the summary on the terminal looks
+// (--format, --color).
 #pragma once
 
 #include <string>
@@ -9,16 +11,21 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/color_option.hpp"
 #include "report/failure_groups.hpp"
 #include "suite/model/check_run.hpp"
 
 namespace dlpack_usm::cli {
 
 struct CheckOutputs {
-  std::string report;    // --report ("-": stdout)
-  std::string junit;     // --junit
-  std::string failures;  // --failures
-  std::string stream;    // --stream (check only)
+  std::string report;      // --report ("-": stdout)
+  std::string junit;       // --junit
+  std::string failures;    // --failures
+  std::string summary_md;  // --summary-md (added to, as $GITHUB_STEP_SUMMARY wants)
+  std::string stream;      // --stream (check only)
+  // The summary for people: "text", or "github" (workflow commands first).
+  std::string format = "text";
+  ColorMode color = ColorMode::automatic;  // --color
   // -q / -v: how much of the run the summary on stdout shows.
   report::SummaryDetail summary_detail = report::SummaryDetail::grouped;
 };
@@ -31,6 +38,9 @@ struct GateOutput {
   std::string CheckOutputs::*path;
   const char* help;
   std::string (*text)(const suite::CheckRun& run, const nlohmann::ordered_json& report_json);
+  // Added to the end of the file (append_file_atomically) instead of
+  // replacing it: a job summary collects what every command of a step writes.
+  bool appends = false;
 };
 
 // The files `check` and `report merge` both write, in the order they are
@@ -38,7 +48,8 @@ struct GateOutput {
 // little). --stream, written as cases finish, is check's alone.
 const std::vector<GateOutput>& gate_outputs();
 
-// Declares an option per row of gate_outputs() on `command`.
+// Declares an option per row of gate_outputs() on `command`, and --format
+// and --color for the summary.
 void add_gate_output_options(CLI::App& command, CheckOutputs& outputs);
 
 // Declares -v/--verbose (every case) and -q/--quiet (the gate line alone).
@@ -49,9 +60,11 @@ void add_summary_detail_options(CLI::App& command, CheckOutputs& outputs);
 void require_writable_outputs(const CheckOutputs& outputs);
 
 // Writes the outputs that were asked for; `report_json` is the report as the
-// command builds it. Then prints the summary as summary_detail asks, and a
-// closing "wrote: FILE, ..." naming every file written (--stream's too), on
-// stderr when the report went to stdout.
+// command builds it. Then prints the summary, on stderr when an output went
+// to stdout ('-'): with --format github the workflow commands first
+// (report/formats/github_annotations.hpp), in colour where --color says so.
+  // -q / -v: how much of the run the summary on stdout shows.
+  report::SummaryDetail summary_detail = report::SummaryDetail::grouped;
 void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_json& report_json,
                          const CheckOutputs& outputs);
 

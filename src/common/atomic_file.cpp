@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_file.hpp"
 #include "common/error.hpp"
 #include "common/printable.hpp"
 
@@ -242,6 +243,21 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
       replace_atomically(target, content, option);
       return;
   }
+}
+
+void append_file_atomically(const std::filesystem::path& path, std::string_view content,
+                            std::string_view option) {
+  OutputTarget target = resolve_output(path, option);
+  std::error_code missing;
+  if (target.kind != OutputTarget::Kind::replace_atomically ||
+      !std::filesystem::exists(target.path, missing)) {
+    write_file_atomically(path, content, option);
+    return;
+  }
+  std::string text = read_bounded_file(target.path, kMaxAppendedFileBytes, option,
+                                       "a file to add to (a regular file of at most 64 MiB)");
+  text.append(content);
+  replace_atomically(target, text, option);
 }
 
 }  // namespace dlpack_usm

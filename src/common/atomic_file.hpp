@@ -39,4 +39,17 @@ void require_distinct_outputs(const std::vector<std::pair<std::string, std::stri
 void write_file_atomically(const std::filesystem::path& path, std::string_view content,
                            std::string_view option = {});
 
+// Files a regular file may hold for append_file_atomically to add to it.
+inline constexpr std::size_t kMaxAppendedFileBytes = std::size_t{64} << 20;
+
+// Adds `content` at the end of what `path` holds, as each writer of GitHub's
+// $GITHUB_STEP_SUMMARY is expected to: a regular file is replaced atomically
+// by its old content followed by `content` (readers see the one or the
+// other, never half); a new path is created; standard output, a character
+// device or a FIFO is written as write_file_atomically writes it. Throws
+// what write_file_atomically throws, and Error(usage) for a regular file of
+// more than kMaxAppendedFileBytes.
+void append_file_atomically(const std::filesystem::path& path, std::string_view content,
+                            std::string_view option = {});
+
 }  // namespace dlpack_usm

@@ -5,6 +5,7 @@
 #include "common/printable.hpp"
 #include "dlpack/names.hpp"
 #include "report/dims_text.hpp"
+#include "report/envelope.hpp"
 #include "report/json_printer.hpp"
 #include "report/text_printer.hpp"
 
@@ -218,6 +219,7 @@ void print_tensor_dump(Printer& printer, std::string_view key, const TensorDump&
 }
 
 void print_capsule_dump(Printer& printer, const CapsuleDump& dump) {
+  print_envelope(printer, kCapsuleDumpSchema);
   printer.data("file", dump.file);
   ListScope tensors(printer, "tensors");
   for (std::size_t i = 0; i < dump.tensors.size(); ++i) {

@@ -6,6 +6,7 @@
 #include "dlpack/names.hpp"
 #include "report/capsule_dump_report.hpp"
 #include "report/dims_text.hpp"
+#include "report/envelope.hpp"
 #include "report/findings_report.hpp"
 #include "report/json_printer.hpp"
 #include "report/text_printer.hpp"
@@ -172,6 +173,7 @@ ExitCode decide_exit_code(const RoundTripReport& report) {
 }
 
 void print_exchange(Printer& printer, const RoundTripReport& report) {
+  print_envelope(printer, kExchangeSchema);
   print_request(printer, report);
   print_allocation(printer, report);
   if (!report.exported) return print_refusal(printer, report, "3. export    ", "export refused");

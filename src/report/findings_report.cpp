@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
+#include "report/envelope.hpp"
 #include "report/json_printer.hpp"
 #include "report/text_printer.hpp"
 #include "report/words.hpp"
@@ -124,6 +125,7 @@ nlohmann::ordered_json finding_to_json(const rules::Finding& finding) {
 }
 
 FindingsWalk::FindingsWalk(Printer& printer, bool strict) : printer_(printer), strict_(strict) {
+  print_envelope(printer_, kFindingsSchema);
   printer_.data("strict", strict_);
   printer_.begin_list("files");
 }

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "build_info.hpp"
+#include "report/envelope.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -200,7 +200,9 @@ ExitCode decide_exit_code(const Inventory& inventory) {
 
 void print_inventory(Printer& printer, const Inventory& inventory,
                      const std::vector<runtime::OwnerAnswerCheck>& owner_answers) {
-  printer.data("tool", {{"name", "dlpack-usm"}, {"version", kToolVersion}});
+  // The same document stands alone (list-devices --json) and as the check
+  // report's environment: it carries its own envelope in both.
+  print_envelope(printer, kInventorySchema);
   printer.data("runtime", inventory.backend);
   printer.data("backend", inventory.backend);
   printer.data("ordering_model", {{"name", inventory.ordering_model},

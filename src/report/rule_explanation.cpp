@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/envelope.hpp"
 #include "report/rules_report.hpp"
 
 namespace dlpack_usm::report {
@@ -60,6 +61,7 @@ void print_vectors(Printer& printer, std::string_view key,
 
 void print_rule_explanation(Printer& printer, const RuleExplanation& explanation) {
   const rules::RuleInfo& rule = *explanation.rule;
+  print_envelope(printer, kRuleExplanationSchema);
   printer.line(fmt::format("{}: {}", rule.id, rule.title));
   printer.line(fmt::format("{} ({}), family {}, DLPack {}", rules::to_string(rule.severity),
                            basis_in_words(rule), rule.family, version_range_display(rule)));

@@ -1,5 +1,6 @@
 #include "report/rules_report.hpp"
 
+#include "report/envelope.hpp"
 #include "report/json_printer.hpp"
 #include "report/text_printer.hpp"
 
@@ -29,6 +30,7 @@ void print_rule(Printer& printer, const rules::RuleInfo& rule) {
 }
 
 void print_rules(Printer& printer, const RuleSelection& rules) {
+  print_envelope(printer, kRulesSchema);
   printer.data("model_release", dl::to_string(dl::kModelRelease));
   TextView table;
   table.columns = {{"ID", "rule_id"},    {"SEVERITY", "severity"}, {"BASIS", "normative"},

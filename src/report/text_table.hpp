@@ -20,6 +20,10 @@ class TextTable {
   // the last column is never padded, so lines carry no trailing blanks.
   std::string render(const std::string& indent = "") const;
 
+  // For writers of other table formats (Markdown).
+  const std::vector<std::string>& header() const { return header_; }
+  const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+
  private:
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;

@@ -288,5 +288,45 @@ TEST_F(ReportMerge, AnOutputNamingAnInputIsRefusedAndAMergedReportIsNoInput) {
   EXPECT_EQ(merged_input.err.find("older dlpack-usm"), std::string::npos) << merged_input.err;
 }
 
+// A report written before the envelope (schema dlpack-usm.report/1: "tool"
+// an object at the top and in the environment, no "version", no "file" in
+// the results) merges with one of today's; the merged report is /2 through
+// and through.
+TEST_F(ReportMerge, AReportOfTheFirstSchemaStillMerges) {
+  std::vector<std::string> shards = two_shards("shard");
+  json old = read_json(shards[0]);
+  ASSERT_EQ(old["schema"], "dlpack-usm.report/2");
+  std::string version = old["version"];
+  old["schema"] = "dlpack-usm.report/1";
+  old["tool"] = {{"name", "dlpack-usm"}, {"version", version}};
+  old.erase("version");
+  json& environment = old["environment"];
+  for (const char* key : {"schema", "tool", "version"}) environment.erase(key);
+  environment["tool"] = {{"name", "dlpack-usm"}, {"version", version}};
+  for (json& entry : old["results"]) entry.erase("file");
+  write_json("old.json", old);
+
+  ToolResult merged = merge({path("old.json"), shards[1]}, {"--report", path("merged.json")});
+  EXPECT_EQ(merged.exit_code, 1) << merged.err;
+  EXPECT_NE(merged.out.find("regression vector/wrong: fail"), std::string::npos) << merged.out;
+  json report = read_json("merged.json");
+  EXPECT_EQ(report["schema"], "dlpack-usm.report/2");
+  EXPECT_EQ(report["tool"], "dlpack-usm");
+  EXPECT_EQ(report["version"], version);
+  EXPECT_EQ(report["environment"]["schema"], "dlpack-usm.inventory/1");
+  EXPECT_EQ(report["environment"]["version"], version);
+  EXPECT_FALSE(report["environment"]["tool"].is_object());
+  EXPECT_EQ(report["runs"].size(), 2u);
+
+  // A /2 report whose tool is another's is no report of this tool.
+  json foreign = read_json(shards[0]);
+  foreign["tool"] = "another-tool";
+  write_json("foreign.json", foreign);
+  ToolResult refused = merge({path("foreign.json"), shards[1]});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("/tool is \"another-tool\", not \"dlpack-usm\""), std::string::npos)
+      << refused.err;
+}
+
 }  // namespace
 }  // namespace dlpack_usm::e2e

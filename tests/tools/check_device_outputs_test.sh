@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The JSON of `list-devices`, `exchange` and `capsule dump` validates against
 # its schema (conformance/schema): the inventory on both runtimes, round trips
-# of every USM kind, layout and ABI, and the dump of every shipped capsule.
+# of every USM kind, layout and ABI, and the dump of every shipped capsule;
+# each opens with the envelope (schema, tool, version) of this dlpack-usm.
 # Arguments: TOOL PYTHON SOURCE_DIR WORK_DIR
 set -euo pipefail
 tool=$1 python=$2 source=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
 schemas=$source/conformance/schema
 validate() { "$python" "$source/tests/tools/validate_outputs.py" schema "$@"; }
+version=$("$tool" --version | cut -d' ' -f2)
+envelope() { "$python" "$source/tests/tools/validate_outputs.py" envelope "$version" "$@"; }
 
 # run OUTPUT ALLOWED_STATUS... -- COMMAND...: the command's stdout in OUTPUT,
 # failing unless it exits with one of the allowed statuses.
@@ -46,4 +49,5 @@ for file in "$source"/conformance/vectors/*/*.json "$source"/fixtures/captured/*
   dumps+=("$work/dump-$i.json")
 done
 validate "$schemas/capsule-dump.schema.json" "${dumps[@]}"
+envelope "$work"/devices-*.json "$work"/exchange-*.json "${dumps[@]}"
 echo "list-devices, exchange and capsule dump JSON are valid (${#dumps[@]} dumps)"

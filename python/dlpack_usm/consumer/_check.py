@@ -9,7 +9,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .._bridge import child, library
+from .._bridge import child
 from .._bridge.errors import BridgeError
 from . import _offers, _plan, _report, _runner
 
@@ -120,8 +120,7 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=child.TIMEOUT_S
     results = _runner.run_contained(consumer, specs, timeout_s, progress, require,
                                     package_versions, ready.update)
     finished_at = datetime.datetime.now(datetime.timezone.utc)
-    header = {"tool": {"name": "dlpack-usm", "version": library.tool_version()},
-              "consumer": name,
+    header = {"consumer": name,
               "packages": packages if packages is not None else ready,
               "started_at": started_at.isoformat(), "finished_at": finished_at.isoformat(),
               "duration_ms": round((time.monotonic() - started) * 1000, 3),

@@ -9,8 +9,8 @@ import sys
 from xml.etree import ElementTree
 
 from .._bridge import library
+from .._envelope import CONSUME_SCHEMA, envelope
 
-SCHEMA = "dlpack-usm.consume-report/1"
 OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
             "deleter-misuse", "refused")
 AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid")
@@ -45,7 +45,7 @@ def summary(results):
 
 def report_json(header, results):
     """The report document (--report FILE)."""
-    return {"schema": SCHEMA, **header, "summary": summary(results), "results": results,
+    return {**envelope(CONSUME_SCHEMA), **header, "summary": summary(results), "results": results,
             "profile": profile(results)}
 
 

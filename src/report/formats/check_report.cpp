@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/envelope.hpp"
 #include "report/formats/run_labels.hpp"
 #include "report/inventory_report.hpp"
 #include "report/json_printer.hpp"
@@ -95,8 +96,7 @@ void print_summary(Printer& printer, const CheckRun& run) {
 
 // The run's header: the tool, when, how, on which machine, with what options.
 void print_header(Printer& printer, const CheckRun& run) {
-  printer.data("schema", kReportSchema);
-  printer.data("tool", {{"name", "dlpack-usm"}, {"version", run.tool_version}});
+  print_envelope(printer, kReportSchema, run.tool_version);
   printer.data("started_at", run.started_at);
   printer.data("finished_at", run.finished_at);
   printer.data("duration_ms", run.duration_ms);
@@ -145,6 +145,7 @@ void print_case(Printer& printer, const RecordedCase& recorded) {
                                     ? Value(suite::to_string(*result.first_outcome))
                                     : Value(nullptr));
   printer.data("repro", recorded.repro);
+  printer.data("file", recorded.spec.file.empty() ? Value(nullptr) : Value(recorded.spec.file));
   // A cell of the consumer matrix carries its place in the profile and its
   // one class there (null where it never ran), so that report merge can
   // rebuild the profile from the results.
@@ -219,6 +220,14 @@ std::string run_ending_summary(const CheckRun& run, SummaryDetail detail) {
   }
   printer.line(gate_line(run));
   return printer.text();
+}
+
+TextTable device_outcome_table(const CheckRun& run) {
+  return outcome_table(run);
+}
+
+std::string check_run_gate_line(const CheckRun& run) {
+  return gate_line(run);
 }
 
 }  // namespace dlpack_usm::report

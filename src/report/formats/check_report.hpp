@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "report/failure_groups.hpp"
 #include "report/printer.hpp"
+#include "report/text_table.hpp"
 #include "suite/model/check_run.hpp"
 
 namespace dlpack_usm::report {
@@ -42,5 +43,10 @@ nlohmann::ordered_json verdict_counts_json(const suite::VerdictCounts& verdicts)
 // "gate: FAILED (81 cases run in 52.1 s)", with the cases the filters left
 // out counted apart ("22 cases run, 471 filtered,").
 std::string gate_line(const suite::CheckRun& run);
+
+// Parts of the summary other formats show as they are: the table of cases
+// per device and outcome, and the gate line ("gate: PASSED (...)").
+TextTable device_outcome_table(const suite::CheckRun& run);
+std::string check_run_gate_line(const suite::CheckRun& run);
 
 }  // namespace dlpack_usm::report

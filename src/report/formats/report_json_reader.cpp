@@ -11,6 +11,7 @@
 #include "common/bounded_file.hpp"
 #include "common/error.hpp"
 #include "common/printable.hpp"
+#include "report/envelope.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -19,6 +20,7 @@ namespace {
 using suite::CaseResult;
 using suite::is_plain_label;
 using suite::kCheckReportSchema;
+using suite::kCheckReportSchemaV1;
 using suite::kMaxLabelLength;
 using suite::Outcome;
 using suite::parse_outcome;
@@ -207,6 +209,8 @@ RecordedCase read_case(const Fields& fields) {
     result.first_outcome = outcome_field(fields, "first_outcome");
   }
   recorded.repro = fields.text("repro");
+  // A /1 report names no file.
+  if (fields.has("file")) recorded.spec.file = fields.text_or_null("file");
   read_profile(fields, recorded);
   return recorded;
 }
@@ -260,9 +264,21 @@ void refuse_merged_report(const ShardReport& report) {
               "merged report out of the list of inputs (or write it to another directory)");
 }
 
-void read_header(ShardReport& report) {
+// The version of the tool that wrote the report: /2 says it in its
+// envelope, /1 in its "tool" object.
+std::string tool_version(const Fields& top, bool first_schema) {
+  if (first_schema) return top.object("tool").text("version");
+  std::string tool = top.text("tool");
+  if (tool != "dlpack-usm") {
+    fail_report(top.file(), fmt::format("{} is {}, not \"dlpack-usm\"", top.where("tool"),
+                                        quote_for_message(tool)));
+  }
+  return top.text("version");
+}
+
+void read_header(ShardReport& report, bool first_schema) {
   Fields top(report.file, report.document, "");
-  report.tool_version = top.object("tool").text("version");
+  report.tool_version = tool_version(top, first_schema);
   report.started_at = top.text("started_at");
   report.finished_at = top.text("finished_at");
   report.duration_ms = top.milliseconds("duration_ms");
@@ -282,6 +298,20 @@ void read_header(ShardReport& report) {
     for (const Fields& plugin : top.objects("plugins")) plugin.text("role");
     report.plugins = top.array("plugins");
   }
+}
+
+// The environment of a /1 report as /2 writes it: "tool": {"name",
+// "version"} becomes the inventory's envelope. read_header has checked that
+// "environment" is an object.
+void upgrade_first_environment(json& document) {
+  json& environment = document["environment"];
+  auto tool = environment.find("tool");
+  if (tool == environment.end()) return;
+  std::string version = tool->is_object() ? tool->value("version", std::string()) : std::string();
+  environment.erase(tool);
+  environment["schema"] = kInventorySchema;
+  environment["tool"] = "dlpack-usm";
+  environment["version"] = version;
 }
 
 json parse_report(const std::string& file, const std::string& text) {
@@ -314,13 +344,17 @@ ShardReport read_shard_report(const std::filesystem::path& path) {
   report.file = path.string();
   report.document = parse_report(report.file, text);
   text = {};
-  if (!report.document.is_object() ||
-      report.document.value("schema", json()) != json(kCheckReportSchema)) {
-    fail_report(report.file,
-                fmt::format("not a check report (its schema is not {})", kCheckReportSchema));
+  json schema = report.document.is_object() ? report.document.value("schema", json()) : json();
+  bool first_schema = schema == json(kCheckReportSchemaV1);
+  if (!first_schema && schema != json(kCheckReportSchema)) {
+    fail_report(report.file, fmt::format("not a check report (its schema is not {} or {})",
+                                         kCheckReportSchema, kCheckReportSchemaV1));
   }
   refuse_merged_report(report);
-  read_header(report);
+  read_header(report, first_schema);
+  // A /1 environment carried the tool as an object of its own; the merged
+  // report, written as /2, copies environments with the envelope instead.
+  if (first_schema) upgrade_first_environment(report.document);
   for (const Fields& entry : Fields(report.file, report.document, "").objects("results")) {
     report.cases.push_back(read_case(entry));
   }

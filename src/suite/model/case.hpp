@@ -82,6 +82,10 @@ struct CaseSpec {
   // Empty for every other case.
   std::string profile_axis = {};
   std::string profile_value = {};
+  // The capsule file the case reads (a vector's), as a path a user can give
+  // to `capsule check`; empty where the case reads none. CI annotations
+  // (check --format github) point at it.
+  std::string file = {};
 
   // The details as the source declared them; Error(internal) for a case of
   // another source (a bug of the tool).

@@ -45,5 +45,24 @@ TEST_F(OutputPaths, ABareFileNameIsAFileOfTheWorkingDirectory) {
   EXPECT_EQ(text.str(), "second\n");
 }
 
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// $GITHUB_STEP_SUMMARY: each writer adds to the end; a new path is created.
+TEST_F(OutputPaths, AppendingAddsToTheEndAtomically) {
+  append_file_atomically("summary.md", "one\n", "--summary-md");
+  EXPECT_EQ(read_all(dir_ / "summary.md"), "one\n");
+  fs::permissions(dir_ / "summary.md", fs::perms::owner_read | fs::perms::owner_write);
+  append_file_atomically("summary.md", "two\n", "--summary-md");
+  EXPECT_EQ(read_all(dir_ / "summary.md"), "one\ntwo\n");
+  // /dev/null is written in place, never read or replaced.
+  append_file_atomically("/dev/null", "three\n", "--summary-md");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
 }  // namespace
 }  // namespace dlpack_usm

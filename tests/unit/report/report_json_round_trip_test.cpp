@@ -45,6 +45,7 @@ suite::CheckRun sample_run() {
   suite::RecordedCase failed = recorded("vector/b", suite::Outcome::fail, suite::Verdict::flaky);
   failed.result.add_finding({"DLP-SHAPE-NEGATIVE", rules::Severity::error, "shape[0] is -1"});
   failed.result.attempts = 2;
+  failed.spec.file = "suite/vectors/b.json";
   failed.result.first_outcome = suite::Outcome::fail;
   run.cases.push_back(failed);
   run.cases.push_back(recorded("vector/c", suite::Outcome::not_run, suite::Verdict::regression));
@@ -85,6 +86,7 @@ TEST(ReportJsonRoundTrip, TheReaderReadsBackWhatTheWriterWrote) {
     EXPECT_EQ(got.result.message, wrote.result.message) << wrote.result.id;
     EXPECT_EQ(got.spec.rules, wrote.spec.rules) << wrote.result.id;
     EXPECT_EQ(got.repro, wrote.repro) << wrote.result.id;
+    EXPECT_EQ(got.spec.file, wrote.spec.file) << wrote.result.id;
     ASSERT_EQ(got.result.findings.size(), wrote.result.findings.size()) << wrote.result.id;
     for (std::size_t f = 0; f < got.result.findings.size(); ++f) {
       EXPECT_EQ(got.result.findings[f].rule_id, wrote.result.findings[f].rule_id);

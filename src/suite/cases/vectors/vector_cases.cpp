@@ -157,8 +157,10 @@ VectorCaseSource::VectorCaseSource(std::filesystem::path conformance_dir)
                              : std::string();
     std::vector<std::string> rules = expect;
     if (!passes.empty()) rules.push_back(passes);
-    cases_.push_back({case_id_for(file), "vector", "", rules,
-                      std::make_shared<const VectorCase>(file, expect, passes)});
+    CaseSpec spec{case_id_for(file), "vector", "", rules,
+                  std::make_shared<const VectorCase>(file, expect, passes)};
+    spec.file = (directory_ / file).lexically_normal().string();
+    cases_.push_back(std::move(spec));
   }
 }
 

@@ -1,0 +1,153 @@
+#include "report/formats/summary_markdown.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "common/printable.hpp"
+#include "report/failure_groups.hpp"
+#include "report/formats/check_report.hpp"
+
+namespace dlpack_usm::report {
+namespace {
+
+// Groups told in full, and case ids each names: GitHub keeps at most 1 MiB
+// of a step's summary, and the report has every case anyway.
+constexpr std::size_t kGroupsTold = 50;
+constexpr std::size_t kIdsNamed = 10;
+
+std::string table_row(const std::vector<std::string>& cells) {
+  std::vector<std::string> escaped;
+  for (const std::string& cell : cells) escaped.push_back(markdown_text(cell));
+  return fmt::format("| {} |\n", fmt::join(escaped, " | "));
+}
+
+// The first column is text, the others are counts (right-aligned).
+std::string markdown_table(const TextTable& table) {
+  std::string out = table_row(table.header());
+  std::vector<std::string> rule(table.header().size(), "---:");
+  if (!rule.empty()) rule.front() = "---";
+  out += fmt::format("| {} |\n", fmt::join(rule, " | "));
+  for (const std::vector<std::string>& row : table.rows()) out += table_row(row);
+  return out;
+}
+
+std::string rules_text(const CaseGroup& group) {
+  return group.rule_ids.empty() ? std::string("(no rule)")
+                                : fmt::format("{}", fmt::join(group.rule_ids, ", "));
+}
+
+std::string message_of(const CaseGroup& group) {
+  const suite::CaseResult& first = group.cases.front()->result;
+  std::string message = first.message.empty() ? suite::to_string(first.outcome) : first.message;
+  return group.messages_vary ? message + " (the first; others differ in numbers)" : message;
+}
+
+std::string ids_text(const CaseGroup& group) {
+  std::vector<std::string> ids;
+  for (std::size_t i = 0; i < group.cases.size() && i < kIdsNamed; ++i) {
+    ids.push_back(markdown_text(group.cases[i]->result.id));
+  }
+  std::string text = fmt::format("{}", fmt::join(ids, ", "));
+  if (group.cases.size() > kIdsNamed) {
+    text += fmt::format(" and {} more", group.cases.size() - kIdsNamed);
+  }
+  return text;
+}
+
+// One group told in full, folded: its cases, the repro of the first, and
+// the rules to read.
+std::string group_details(const CaseGroup& group) {
+  const suite::RecordedCase& first = *group.cases.front();
+  std::string out =
+      fmt::format("<details><summary>{} \u00d7{} {}</summary>\n\n", markdown_text(group.heading),
+                  group.cases.size(), markdown_text(rules_text(group)));
+  out += fmt::format("Cases: {}\n\nRepro:\n\n{}\n\n", ids_text(group),
+                     markdown_code_block(first.repro));
+  for (const std::string& rule : group.rule_ids) {
+    out += fmt::format("See `dlpack-usm rules {}`.\n", markdown_text(rule));
+  }
+  return out + "\n</details>\n\n";
+}
+
+std::string failures_section(const std::vector<CaseGroup>& groups) {
+  if (groups.empty()) return {};
+  std::size_t count = 0;
+  for (const CaseGroup& group : groups) count += group.cases.size();
+  std::string out =
+      fmt::format("### {} case{} not ok, in {} group{}\n\n", count, count == 1 ? "" : "s",
+                  groups.size(), groups.size() == 1 ? "" : "s");
+  out += "| Verdict | Rule | Cases | Message |\n| --- | --- | ---: | --- |\n";
+  for (const CaseGroup& group : groups) {
+    out += table_row(
+        {group.heading, rules_text(group), std::to_string(group.cases.size()), message_of(group)});
+  }
+  out += "\n";
+  for (std::size_t g = 0; g < groups.size() && g < kGroupsTold; ++g) {
+    out += group_details(groups[g]);
+  }
+  if (groups.size() > kGroupsTold) {
+    out += fmt::format("And {} more groups: the JSON report has every case.\n\n",
+                       groups.size() - kGroupsTold);
+  }
+  return out;
+}
+
+std::string warnings_section(const std::vector<CaseGroup>& groups, bool strict) {
+  if (groups.empty()) return {};
+  std::size_t count = 0;
+  for (const CaseGroup& group : groups) count += group.cases.size();
+  std::string out = fmt::format("### {} warning{} (the gate passes them{})\n\n", count,
+                                count == 1 ? "" : "s", strict ? "" : "; --strict fails them");
+  out += "| Rule | Cases | First case | Message |\n| --- | ---: | --- | --- |\n";
+  for (const CaseGroup& group : groups) {
+    out += table_row({rules_text(group), std::to_string(group.cases.size()),
+                      group.cases.front()->result.id, message_of(group)});
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string markdown_text(std::string_view text) {
+  // Control bytes and newlines first become visible escapes, one line.
+  std::string shown = printable(text);
+  std::string out;
+  for (char c : shown) {
+    if (c == '&') {
+      out += "&amp;";
+    } else if (std::string_view("\\`*_[]<>|~#!@").find(c) != std::string_view::npos) {
+      out += '\\';
+      out += c;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code_block(std::string_view text) {
+  std::string shown = printable(text);
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (char c : shown) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+  return fmt::format("{}sh\n{}\n{}", fence, shown, fence);
+}
+
+std::string check_run_markdown(const suite::CheckRun& run) {
+  std::string out =
+      fmt::format("## dlpack-usm: gate {}\n\n", run.gate_passed() ? "PASSED" : "FAILED");
+  out += markdown_text(check_run_gate_line(run)) + "\n\n";
+  TextTable devices = device_outcome_table(run);
+  if (!devices.empty()) out += markdown_table(devices) + "\n";
+  out += failures_section(group_failures(run));
+  out += warnings_section(group_warnings(run), run.strict);
+  return out;
+}
+
+}  // namespace dlpack_usm::report
