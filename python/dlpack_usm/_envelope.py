@@ -11,6 +11,7 @@ TOOL = "dlpack-usm"
 CHECK_SCHEMA = "dlpack-usm.python-check/1"        # python-check.schema.json
 RULES_SCHEMA = "dlpack-usm.rules/1"               # rules.schema.json
 CONSUME_SCHEMA = "dlpack-usm.consume-report/2"    # consume-report.schema.json
+PROFILE_SCHEMA = "dlpack-usm.profile-report/2"    # profile-report.schema.json
 
 
 def envelope(schema):

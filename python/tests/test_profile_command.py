@@ -35,7 +35,7 @@ def profile(tmp_path, *arguments, returncode=0):
     result = run(*arguments, "--report", str(report))
     assert result.returncode == returncode, result.stdout + result.stderr
     document = json.loads(report.read_text())
-    assert document["schema"] == "dlpack-usm.profile-report/1"
+    assert document["schema"] == "dlpack-usm.profile-report/2"
     if _validator() is not None:
         assert _validator().validate_schema(
             os.path.join(ROOT, "conformance", "schema", "profile-report.schema.json"),

@@ -39,7 +39,7 @@ def test_a_committed_profile_follows_the_schema(path):
 @pytest.mark.parametrize("path", PROFILES, ids=os.path.basename)
 def test_a_committed_profile_has_both_directions_one_entry_per_cell(path):
     report = load(path)
-    assert report["schema"] == "dlpack-usm.profile-report/1"
+    assert report["schema"] == "dlpack-usm.profile-report/2"
     assert report["machine"]["label"] in ("ci", "gpu")
     places = set()
     for direction in ("producer", "consumer"):

@@ -7,6 +7,7 @@ the outcome of the case it happened in."""
 
 import datetime
 import time
+from .._envelope import PROFILE_SCHEMA, envelope
 from dataclasses import dataclass
 
 from .._bridge import child, library
@@ -23,7 +24,7 @@ __all__ = ["Profile", "profile_library"]
 
 @dataclass
 class Profile:
-    """The profile report (`document`, schema dlpack-usm.profile-report/1)."""
+    """The profile report (`document`, schema dlpack-usm.profile-report/2)."""
     document: dict
 
     def _results(self):
@@ -172,8 +173,7 @@ def profile_library(module, selection=None, timeout_s=child.TIMEOUT_S, label=Non
     consumer = _consumer(module, selection, matrix, timeout_s, progress) \
         if selection.consumer and not stopped else None
     finished_at = datetime.datetime.now(datetime.timezone.utc)
-    document = {"schema": _report.SCHEMA,
-                "tool": {"name": "dlpack-usm", "version": library.tool_version()},
+    document = {**envelope(PROFILE_SCHEMA),
                 "library": profiler.description, "started_at": started_at.isoformat(),
                 "finished_at": finished_at.isoformat(),
                 "duration_ms": round((time.monotonic() - started) * 1000, 3),

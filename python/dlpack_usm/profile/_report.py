@@ -1,5 +1,5 @@
 """What a profile found, in the command line's forms: the profile report
-(JSON, schema dlpack-usm.profile-report/1: both directions, each with its
+(JSON, schema dlpack-usm.profile-report/2: both directions, each with its
 cases and its profile entries, one per cell of the compatibility matrix)
 and a short text: per direction a table of outcomes by axis, then the
 failures grouped by rule."""
@@ -9,7 +9,6 @@ import json
 from ..consumer import _report as consumer_report
 from . import _cells, _judge, _requests
 
-SCHEMA = "dlpack-usm.profile-report/1"
 PRODUCER_OUTCOMES = ("emitted", "emitted-invalid", "wrong", "refused", "not-applicable",
                      "crash", "hang")
 ARRAY_AXES = ("layout", "dtype", "ndim", "size0", "read-only")
