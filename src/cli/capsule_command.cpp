@@ -64,7 +64,7 @@ void add_dump(CLI::App& capsule, Invocation& invocation) {
   });
 }
 
-struct CheckArguments {
+struct CapsuleCheckArguments {
   std::vector<std::string> files;
   bool json = false;
   bool strict = false;
@@ -108,7 +108,7 @@ void check_file(const std::string& file, report::FindingsWalk& walk, report::Sar
 // printer, text through a text printer drained after each tensor. Neither
 // holds more than one tensor's findings (the SARIF log holds the findings
 // of all, without the tensors).
-int check_files(const CheckArguments& args, report::SarifLog* sarif) {
+int check_files(const CapsuleCheckArguments& args, report::SarifLog* sarif) {
   if (args.json) {
     report::JsonStreamPrinter printer(stdout);
     report::FindingsWalk walk(printer, args.strict);
@@ -134,7 +134,7 @@ int check_files(const CheckArguments& args, report::SarifLog* sarif) {
 
 // The check, and its SARIF log where one was asked for: its path is checked
 // before any file is read, and the log written (atomically) after the last.
-int check_capsules(const CheckArguments& args) {
+int check_capsules(const CapsuleCheckArguments& args) {
   if (args.sarif.empty()) return check_files(args, nullptr);
   if (args.sarif == "-") {
     fail_usage("--sarif -: standard output carries the findings",
@@ -150,7 +150,7 @@ int check_capsules(const CheckArguments& args) {
 void add_check(CLI::App& capsule, Invocation& invocation) {
   auto* command = capsule.add_subcommand(
       "check", "Run the rule catalog on every tensor of the capsule files and print the findings");
-  auto args = std::make_shared<CheckArguments>();
+  auto args = std::make_shared<CapsuleCheckArguments>();
   command->add_option("FILE", args->files, "Capsule files")->required();
   command->add_flag("--json", args->json, "Print one JSON document instead of text");
   command->add_flag("--strict", args->strict, "Fail (exit 1) on warnings as well as on errors");

@@ -13,7 +13,7 @@ namespace dlpack_usm::report {
 namespace {
 
 // Case ids an annotation names before "and N more".
-constexpr std::size_t kIdsNamed = 5;
+constexpr std::size_t kAnnotationIdsNamed = 5;
 
 std::string escaped(std::string_view text, bool property) {
   std::string out;
@@ -57,11 +57,12 @@ std::vector<std::pair<std::string, std::vector<const suite::RecordedCase*>>> by_
 
 std::string case_ids(const std::vector<const suite::RecordedCase*>& cases) {
   std::vector<std::string> ids;
-  for (std::size_t i = 0; i < cases.size() && i < kIdsNamed; ++i) {
+  for (std::size_t i = 0; i < cases.size() && i < kAnnotationIdsNamed; ++i) {
     ids.push_back(printable(cases[i]->result.id));
   }
   std::string text = fmt::format("{}", fmt::join(ids, ", "));
-  if (cases.size() > kIdsNamed) text += fmt::format(" and {} more", cases.size() - kIdsNamed);
+  if (cases.size() > kAnnotationIdsNamed)
+    text += fmt::format(" and {} more", cases.size() - kAnnotationIdsNamed);
   return text;
 }
 

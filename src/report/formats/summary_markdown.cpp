@@ -15,7 +15,7 @@ namespace {
 // Groups told in full, and case ids each names: GitHub keeps at most 1 MiB
 // of a step's summary, and the report has every case anyway.
 constexpr std::size_t kGroupsTold = 50;
-constexpr std::size_t kIdsNamed = 10;
+constexpr std::size_t kSummaryIdsNamed = 10;
 
 std::string table_row(const std::vector<std::string>& cells) {
   std::vector<std::string> escaped;
@@ -46,12 +46,12 @@ std::string message_of(const CaseGroup& group) {
 
 std::string ids_text(const CaseGroup& group) {
   std::vector<std::string> ids;
-  for (std::size_t i = 0; i < group.cases.size() && i < kIdsNamed; ++i) {
+  for (std::size_t i = 0; i < group.cases.size() && i < kSummaryIdsNamed; ++i) {
     ids.push_back(markdown_text(group.cases[i]->result.id));
   }
   std::string text = fmt::format("{}", fmt::join(ids, ", "));
-  if (group.cases.size() > kIdsNamed) {
-    text += fmt::format(" and {} more", group.cases.size() - kIdsNamed);
+  if (group.cases.size() > kSummaryIdsNamed) {
+    text += fmt::format(" and {} more", group.cases.size() - kSummaryIdsNamed);
   }
   return text;
 }
