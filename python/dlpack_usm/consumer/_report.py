@@ -18,7 +18,17 @@ STATUSES = ("pass", "warn", "fail", "not_supported", "not_applicable", "not_run"
 def interrupted_by(results):
     """The stop signal that left cases not run (SIGTERM, ...), or None."""
     return next((result["interrupted_by"] for result in results
-                 if result["status"] == "not_run"), None)
+                 if result["status"] == "not_run" and "interrupted_by" in result), None)
+
+
+def stop_reasons(results):
+    """Why a limit (--max-failures) turned cases away, each reason once."""
+    reasons = []
+    for result in results:
+        reason = result.get("stop_reason")
+        if result["status"] == "not_run" and reason and reason not in reasons:
+            reasons.append(reason)
+    return reasons
 
 
 def profile(results):
@@ -36,7 +46,8 @@ def summary(results):
     for result in results:
         counts[result["status"]] = counts.get(result["status"], 0) + 1
     return {"cases": len(results), **{status: counts.get(status, 0) for status in STATUSES},
-            "interrupted": interrupted_by(results) is not None}
+            "interrupted": interrupted_by(results) is not None,
+            "stop_reasons": stop_reasons(results)}
 
 
 def report_json(header, results):
@@ -70,7 +81,8 @@ def text(consumer, results, classes, strict=False):
         lines.append(f"  {device:<16} {memory:<7} {axis:<9} {' '.join(marks)}")
     lines.append("  (" + ", ".join(f"{entry['symbol']} {entry['meaning']}" for entry in classes) +
                  ", . not applicable" +
-                 (", ? not run)" if interrupted_by(results) else ")"))
+                 (", ? not run)" if any(result["status"] == "not_run" for result in results)
+                  else ")"))
     for status, label in (("fail", "FAIL"), ("warn", "WARN")):
         for result in results:
             if result["status"] == status:
@@ -80,6 +92,7 @@ def text(consumer, results, classes, strict=False):
                  f"{tally['fail']} failed, {tally['not_supported']} declined, "
                  f"{tally['not_applicable']} not applicable" +
                  (f", {tally['not_run']} not run" if tally["not_run"] else ""))
+    lines += [f"not run: {reason}" for reason in stop_reasons(results)]
     lines.append(gate_line(results, strict))
     return "\n".join(lines)
 
