@@ -82,6 +82,7 @@ void print_summary(Printer& printer, const CheckRun& run) {
                              {"unexpected_pass", verdicts.unexpected_pass},
                              {"regression", verdicts.regression}}},
                            {"interrupted", run.interrupted},
+                           {"stop_reasons", run.stop_reasons},
                            {"gate", run.gate_passed() ? "passed" : "failed"}});
   printer.line("");
   printer.line(fmt::format(
@@ -131,11 +132,15 @@ void print_warnings(Printer& printer, const CheckRun& run) {
 void print_gate(Printer& printer, const CheckRun& run) {
   int skipped = run.outcome_count(Outcome::skipped);
   printer.line("");
+  for (const std::string& reason : run.stop_reasons) printer.line("not run: " + reason);
   printer.line(fmt::format("gate: {}{} ({} cases run{} in {:.1f} s{})",
                            run.gate_passed() ? "PASSED" : "FAILED", run.strict ? " (strict)" : "",
                            run.cases.size() - static_cast<std::size_t>(skipped),
                            skipped > 0 ? fmt::format(", {} skipped by the filters,", skipped) : "",
-                           run.duration_ms / 1000, run.interrupted ? ", interrupted" : ""));
+                           run.duration_ms / 1000,
+                           !run.interrupted           ? ""
+                           : run.stop_reasons.empty() ? ", interrupted"
+                                                      : ", stopped early"));
 }
 
 }  // namespace
