@@ -44,6 +44,7 @@ namespace {
 constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;
 constexpr int kMaxJobs = 4096;
+constexpr int kMaxLimit = 1000000;  // --max-failures, --max-consecutive-hangs
 
 struct CheckArguments {
   std::string suite;
@@ -289,6 +290,21 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   return static_cast<int>(report::decide_exit_code(run));
 }
 
+// The limits that turn cases away (dlpack-usm-check(1), Isolation).
+void add_limit_options(CLI::App& command, CheckArguments& args) {
+  command
+      .add_option("--max-failures", args.max_failures,
+                  "Stop the run after N failing cases; the rest are not run (default 0: never)")
+      ->check(CLI::Range(0, kMaxLimit).description(""))
+      ->type_name("N");
+  command
+      .add_option("--max-consecutive-hangs", args.max_consecutive_hangs,
+                  "Stop testing a library that hung or crashed on N cases in a row (default 5; "
+                  "0: never)")
+      ->check(CLI::Range(0, kMaxLimit).description(""))
+      ->type_name("N");
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app, Invocation& invocation) {
@@ -335,15 +351,7 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
       ->add_option("--batch", args->batch,
                    "Most cases one worker process runs (default 64; 1: a process per case)")
       ->check(CLI::Range(1, 100000));
-  command
-      ->add_option("--max-failures", args->max_failures,
-                   "Stop the run after N failing cases; the rest are not run (default 0: never)")
-      ->check(CLI::Range(0, 1000000));
-  command
-      ->add_option("--max-consecutive-hangs", args->max_consecutive_hangs,
-                   "Stop testing a library that hung or crashed on N cases in a row (default 5; "
-                   "0: never)")
-      ->check(CLI::Range(0, 1000000));
+  add_limit_options(*command, *args);
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
   add_runtime_option(command, &args->runtime);
   command->add_option("--producer", args->producer,
