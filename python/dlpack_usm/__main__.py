@@ -20,6 +20,7 @@ from ._expression import evaluate
 from .consumer import check_consumer
 from .consumer._lazy import LazyConsumer, consumer_of
 from .profile._command import add_parser as add_profile_parser
+from .consumer._status import interval_from_environment
 from .producer import DEFAULT_MAX_VERSION, _contained
 from .rules import catalog
 
@@ -35,6 +36,18 @@ def parse_version(text):
         if error.exit_code != USAGE:
             raise
         raise argparse.ArgumentTypeError(error.message) from None
+
+
+def failure_count(text):
+    """--max-failures: a count of cases, 0 for no limit."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of cases: give 1 or more, "
+                                         "or 0 for no limit")
+    return count
 
 
 def report_bridge_error(error):
@@ -165,6 +178,12 @@ def command_consume(arguments):
         if arguments.detail == "every_case":
             print(f"{result['id']}: {result['outcome']}", file=sys.stderr)
 
+    # In a log (stderr not a terminal) a status line now and then shows a
+    # run that goes on, also while a case hangs.
+    interval_s = interval_from_environment()
+    if sys.stderr.isatty():
+        interval_s = 0
+
     # A stop signal ends the run early, with its report: the signals after
     # it wait until the report is written.
     with interrupts.stopping_on_signals():
@@ -172,7 +191,8 @@ def command_consume(arguments):
             consumer, devices=arguments.device or None, require=arguments.require or (),
             cells=arguments.cell or None, strict=arguments.strict,
             timeout_s=arguments.timeout, name=arguments.expr, progress=progress,
-            command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv))
+            command_line=["python3", "-m", "dlpack_usm"] + list(arguments.argv),
+            max_failures=arguments.max_failures, status_interval_s=interval_s)
         print(found.text(arguments.detail), flush=True)
         # Written as the command line writes its reports (atomically over a
         # regular file, in place on a device or FIFO), by the same code.
@@ -282,6 +302,9 @@ def parser():
                          help="fail (exit 1) on warnings too, as check --strict does")
     consume.add_argument("--timeout", type=float, default=TIMEOUT_S, metavar="SECONDS",
                          help=f"a case that takes longer is a hang (default {TIMEOUT_S:g})")
+    consume.add_argument("--max-failures", type=failure_count, default=0, metavar="N",
+                         help="stop after N failing cases; the rest are not run (default 0: "
+                              "never)")
     detail = consume.add_mutually_exclusive_group()
     detail.add_argument("-v", "--verbose", dest="detail", action="store_const",
                         const="every_case", default="grouped",

@@ -150,6 +150,12 @@ def hangs_on_f_order(x):
     return np.from_dlpack(x)
 
 
+def hangs(x):
+    """Waits for an event that never comes, on every cell."""
+    time.sleep(120)
+    return np.from_dlpack(x)
+
+
 def check(consumer, cells, **keywords):
     """check_consumer on kDLCPU memory, for `cells` only."""
     return dlpack_usm.check_consumer(consumer, devices=["cpu"], cells=cells, **keywords)

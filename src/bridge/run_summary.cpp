@@ -77,6 +77,7 @@ nlohmann::ordered_json run_summary_json(std::string_view request) {
   suite::CheckRun run;
   run.strict = member_or<bool>(document, "strict", false);
   run.duration_ms = member_or<double>(document, "duration_ms", 0);
+  run.stop_reasons = member_or<std::vector<std::string>>(document, "stop_reasons", {});
   for (const json& object : cases) {
     run.cases.push_back(case_from_json(object, run.strict));
     run.interrupted = run.interrupted || run.cases.back().result.outcome == suite::Outcome::not_run;

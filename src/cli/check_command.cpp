@@ -18,6 +18,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/check_outputs.hpp"
+#include "cli/check_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
 #include "cli/library_options.hpp"
@@ -43,6 +44,7 @@ namespace {
 constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;
 constexpr int kMaxJobs = 4096;
+constexpr int kMaxLimit = 1000000;  // --max-failures, --max-consecutive-hangs
 
 struct CheckArguments {
   std::string suite;
@@ -57,6 +59,8 @@ struct CheckArguments {
   double timeout_s = 60;
   int jobs = 0;
   int batch = 64;
+  int max_failures = 0;
+  int max_consecutive_hangs = suite::kDefaultMaxConsecutiveHangs;
   CheckOutputs outputs;  // --report, --junit, --failures (gate_outputs()) and --stream
   std::string producer, consumer;
   std::string runtime = "auto";
@@ -169,6 +173,8 @@ suite::CheckOptions check_options(const CheckArguments& args,
   options.strict = args.strict;
   options.timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
   options.batch_size = static_cast<std::size_t>(args.batch);
+  options.max_failures = args.max_failures;
+  options.max_consecutive_hangs = args.max_consecutive_hangs;
   options.jobs = args.jobs > 0
                      ? args.jobs
                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -274,22 +280,33 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
             .value_or(nlohmann::json::array());
   }
   auto child_command = worker_command(self, args.suite, options.plugins);
-  bool progress = isatty(STDERR_FILENO) != 0;
-  suite::CheckCallbacks callbacks;
-  callbacks.on_start = [progress](const suite::CaseSpec& spec, std::size_t started,
-                                  std::size_t total) {
-    if (progress) fmt::print(stderr, "\r\033[K[{}/{}] {}", started, total, printable(spec.id));
-  };
+  CheckProgress progress;
+  suite::CheckCallbacks callbacks = progress.callbacks();
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
   callbacks.on_warning = [](const std::string& warning) { print_warning(warning); };
 
   suite::CheckRun run = suite::run_check(options, sources, child_command, callbacks);
-  if (progress) fmt::print(stderr, "\r\033[K");
+  progress.finish();
 
   write_summary_unless_stopped(run, outputs);
   // A stopped run says which signal stopped it (dlpack-usm-check(1)).
   if (int signal = suite::stop_signal(); signal != 0) return 128 + signal;
   return static_cast<int>(report::decide_exit_code(run));
+}
+
+// The limits that turn cases away (dlpack-usm-check(1), Isolation).
+void add_limit_options(CLI::App& command, CheckArguments& args) {
+  command
+      .add_option("--max-failures", args.max_failures,
+                  "Stop the run after N failing cases; the rest are not run (default 0: never)")
+      ->check(CLI::Range(0, kMaxLimit).description(""))
+      ->type_name("N");
+  command
+      .add_option("--max-consecutive-hangs", args.max_consecutive_hangs,
+                  "Stop testing a library that hung or crashed on N cases in a row (default 5; "
+                  "0: never)")
+      ->check(CLI::Range(0, kMaxLimit).description(""))
+      ->type_name("N");
 }
 
 }  // namespace
@@ -339,6 +356,7 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
       ->add_option("--batch", args->batch,
                    "Most cases one worker process runs (default 64; 1: a process per case)")
       ->check(CLI::Range(1, 100000));
+  add_limit_options(*command, *args);
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
   add_runtime_option(command, &args->runtime);
   command->add_option("--producer", args->producer,

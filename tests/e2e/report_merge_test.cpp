@@ -223,6 +223,31 @@ TEST_F(ReportMerge, AnInterruptedRunFailsTheGate) {
   }
 }
 
+// A shard that --max-failures stopped says why in its summary; the merged
+// report says it too, each reason once, with its run's label.
+TEST_F(ReportMerge, TheReasonsAShardStoppedEarlyAreKept) {
+  std::vector<std::string> shards = two_shards("shard", {"--label", "cpu"});
+  const std::string reason = "the run stopped after 1 failure (--max-failures 1)";
+  json stopped = read_json(shards[1]);
+  stopped["summary"]["stop_reasons"] = json::array({reason, reason});
+  result_of(stopped, "vector/b")
+      .update({{"outcome", "not_run"},
+               {"verdict", "regression"},
+               {"attempts", 0},
+               {"message", reason}});
+  write_json("stopped.json", stopped);
+  ToolResult result = merge({shards[0], path("stopped.json")}, {"--report", path("merged.json")});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("not run: cpu: " + reason), std::string::npos) << result.out;
+  EXPECT_EQ(read_json("merged.json")["summary"]["stop_reasons"], json::array({"cpu: " + reason}));
+  json older = read_json(shards[1]);
+  older["summary"].erase("stop_reasons");
+  write_json("older.json", older);
+  ToolResult without = merge({shards[0], path("older.json")}, {"--report", path("merged.json")});
+  EXPECT_EQ(without.exit_code, 1) << without.out << without.err;
+  EXPECT_EQ(read_json("merged.json")["summary"]["stop_reasons"], json::array());
+}
+
 // The merge reads the expectation files themselves: a run's baseline is
 // named by its SHA-256, and verdicts are decided from the file the merge is
 // given, not from what the report says they were.

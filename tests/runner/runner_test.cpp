@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/error.hpp"
@@ -185,6 +186,51 @@ TEST(Runner, AFailureOnlyAfterOtherCasesIsAStateBug) {
   Expectations baseline;
   baseline.files.push_back(parse_expectation_text("selftest/state\n", "baseline.txt", "baseline"));
   EXPECT_EQ(decide_verdict(result, baseline), Verdict::expected_failure);
+}
+
+// A case turned away while it runs (here: hangs) is stopped at once and
+// not_run with the reason; a failed case waiting for its re-run keeps its
+// first attempt, the reason noted.
+TEST(Runner, CasesTurnedAwayStopAtOnceWithTheirReason) {
+  StateDirectory state;
+  RunnerOptions options = options_for_tests(std::chrono::milliseconds(20000));
+  options.jobs = 1;  // one worker: fail, then hang, in one batch
+  bool hang_started = false;
+  options.on_start = [&hang_started](const CaseSpec& spec, std::size_t, std::size_t) {
+    hang_started = hang_started || spec.id == "selftest/hang";
+  };
+  options.skip_reason = [&hang_started](const CaseSpec&) -> std::optional<std::string> {
+    if (!hang_started) return std::nullopt;
+    return std::string("enough for today");
+  };
+  auto started = std::chrono::steady_clock::now();
+  auto ordered = run_isolated(selftest_cases({"fail", "hang", "pass"}), options);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10))
+      << "the hanging case ran to its timeout";
+  ASSERT_EQ(ordered.size(), 3u);
+  EXPECT_EQ(ordered[0].outcome, Outcome::fail);
+  EXPECT_EQ(ordered[0].attempts, 1);
+  EXPECT_NE(ordered[0].message.find("(without its re-run: enough for today)"), std::string::npos)
+      << ordered[0].message;
+  for (std::size_t turned_away : {1u, 2u}) {
+    EXPECT_EQ(ordered[turned_away].outcome, Outcome::not_run) << ordered[turned_away].id;
+    EXPECT_EQ(ordered[turned_away].message, "enough for today");
+    EXPECT_EQ(ordered[turned_away].attempts, 0);
+  }
+}
+
+// The poll loop turns while every worker hangs: a status line can come.
+TEST(Runner, TicksComeWhileACaseHangs) {
+  StateDirectory state;
+  RunnerOptions options = options_for_tests(std::chrono::milliseconds(1500));
+  options.rerun_failures = false;
+  int ticks = 0;
+  options.on_tick = [&ticks] { ++ticks; };
+  auto results = run_isolated(selftest_cases({"hang"}), options);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::timeout);
+  // 1.5 s at a turn every 200 ms at most: 7 turns, and a few for the start.
+  EXPECT_GE(ticks, 7);
 }
 
 TEST(Runner, HarnessExceptionsAreErrorsNotCrashes) {

@@ -30,4 +30,22 @@ grep -q '<property name="producer" value="fixture-producer 1.0' "$work/junit.xml
 if grep -q '"profile"' "$work/report.json"; then
   grep -q '/dtype-bool \[dtype=bool\]"' "$work/junit.xml"
 fi
+
+# A library that hangs on every case, stderr to a file as in CI: status lines
+# come while it hangs, --max-failures stops the run (exit 1), and the report
+# with its cases not_run and its stop_reasons is valid.
+hang=(check --consumer "$plugins/libfixture_consumer_hang.so" --filter 'consumer/*/device/dtype-int*')
+if [ -n "$("$tool" "${hang[@]}" --list 2>/dev/null)" ]; then
+  status=0
+  DLPACK_USM_STATUS_INTERVAL_S=0.2 "$tool" "${hang[@]}" --timeout 0.3 --jobs 1 \
+    --max-failures 2 --report "$work/stopped.json" --stream "$work/stopped.jsonl" \
+    >"$work/stopped.txt" 2>"$work/stopped.err" || status=$?
+  test "$status" = 1 || { echo "a stopped run exited $status, not 1"; exit 1; }
+  grep -Eq '^\[0/[0-9]+\] pass 0 fail 0 crash 0 timeout 0 · [0-9]+:[0-9]{2} elapsed$' \
+    "$work/stopped.err" || { echo "no status line while the first case hung"; exit 1; }
+  grep -q '^not run: the run stopped after 2 failures (--max-failures 2)$' "$work/stopped.txt"
+  "$python" "$source/tests/tools/validate_outputs.py" schema \
+    "$source/conformance/schema/report.schema.json" "$work/stopped.json"
+  "$python" "$source/tests/tools/validate_outputs.py" jsonl "$work/stopped.jsonl"
+fi
 echo "plugin check passed; report, JUnit and results.jsonl are valid"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .._bridge import child
 from .._bridge.errors import BridgeError
-from . import _offers, _plan, _report, _runner
+from . import _offers, _plan, _report, _runner, _status
 
 
 @dataclass
@@ -42,6 +42,11 @@ class ConsumerCheck:
     def interrupted(self):
         """The stop signal that ended the run early (SIGTERM, ...), or None."""
         return _report.interrupted_by(self.results)
+
+    @property
+    def stop_reasons(self):
+        """Why cases were turned away (--max-failures), each once."""
+        return _report.stop_reasons(self.results)
 
     def case(self, case_id):
         """The result of case `case_id` ("consumer/cpu/cpu/c-order")."""
@@ -85,14 +90,16 @@ def package_versions():
 
 def check_consumer(consumer, devices=None, require=(), timeout_s=child.TIMEOUT_S,
                    name=None, progress=None, command_line=None, cells=None, packages=None,
-                   strict=False):
+                   strict=False, max_failures=0, status_interval_s=0):
     """Offers every case of the matrix to `consumer` (a callable taking a
     producer object, as from_dlpack functions do) and returns a
     ConsumerCheck. `devices` keeps only those devices ("cpu" is plain host
     memory, the others are names such as "opencl:cpu:0"); `require` names
     features whose clean declines fail; `cells` keeps only the cells of
-    those names (all by default); `strict` makes warnings fail. Raises
-    BridgeError (exit code 2)
+    those names (all by default); `strict` makes warnings fail;
+    `max_failures` (0: never) stops the run after that many failing cases,
+    the rest not_run; `status_interval_s` (0: never) prints a status line on
+    stderr that often. Raises BridgeError (exit code 2)
     for an unknown device or feature, 3 when no runtime starts."""
     name = name or consumer_name(consumer)
     started_at = datetime.datetime.now(datetime.timezone.utc)
@@ -117,8 +124,17 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=child.TIMEOUT_S
         raise BridgeError(f"--require names no feature of the matrix: {', '.join(unknown)}",
                           f"features: {', '.join(known)}")
     ready = {}
-    results = _runner.run_contained(consumer, specs, timeout_s, progress, require,
-                                    package_versions, ready.update)
+    status = _status.StatusLines(len(specs), status_interval_s)
+
+    def finished(result):
+        status.count(result)
+        if progress:
+            progress(result)
+
+    results = _runner.run_contained(consumer, specs, timeout_s, finished, require,
+                                    package_versions, ready.update,
+                                    _runner.Limits(max_failures, strict),
+                                    status.tick if status_interval_s > 0 else None)
     finished_at = datetime.datetime.now(datetime.timezone.utc)
     header = {"consumer": name,
               "packages": packages if packages is not None else ready,

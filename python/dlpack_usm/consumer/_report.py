@@ -22,7 +22,17 @@ STATUSES = ("pass", "warn", "fail", "not_supported", "not_applicable", "not_run"
 def interrupted_by(results):
     """The stop signal that left cases not run (SIGTERM, ...), or None."""
     return next((result["interrupted_by"] for result in results
-                 if result["status"] == "not_run"), None)
+                 if result["status"] == "not_run" and "interrupted_by" in result), None)
+
+
+def stop_reasons(results):
+    """Why a limit (--max-failures) turned cases away, each reason once."""
+    reasons = []
+    for result in results:
+        reason = result.get("stop_reason")
+        if result["status"] == "not_run" and reason and reason not in reasons:
+            reasons.append(reason)
+    return reasons
 
 
 def profile(results):
@@ -40,7 +50,8 @@ def summary(results):
     for result in results:
         counts[result["status"]] = counts.get(result["status"], 0) + 1
     return {"cases": len(results), **{status: counts.get(status, 0) for status in STATUSES},
-            "interrupted": interrupted_by(results) is not None}
+            "interrupted": interrupted_by(results) is not None,
+            "stop_reasons": stop_reasons(results)}
 
 
 def report_json(header, results):
@@ -59,7 +70,8 @@ def text(consumer, results, classes, strict=False, detail="grouped", required=()
     the gate line alone."""
     ending = library.run_summary({
         "cases": [_summary_case(consumer, result, required) for result in results],
-        "strict": strict, "duration_ms": duration_ms, "detail": detail})["text"]
+        "strict": strict, "duration_ms": duration_ms, "detail": detail,
+        "stop_reasons": stop_reasons(results)})["text"]
     if detail == "quiet":
         return ending.rstrip("\n")
     symbols = {entry["name"]: entry["symbol"] for entry in classes}

@@ -89,6 +89,7 @@ void print_summary(Printer& printer, const CheckRun& run) {
                            {"outcomes", std::move(outcomes)},
                            {"verdicts", verdict_counts_json(verdicts)},
                            {"interrupted", run.interrupted},
+                           {"stop_reasons", run.stop_reasons},
                            {"gate", run.gate_passed() ? "passed" : "failed"}});
   printer.line("");
   printer.line(verdicts_line(run));
@@ -109,6 +110,12 @@ void print_header(Printer& printer, const CheckRun& run) {
     print_inventory(printer, run.inventory, run.owner_answers);
   }
   printer.data("options", Value(run.options));
+}
+
+// Why cases were left unrun (--max-failures, a library that kept hanging),
+// just above the gate line.
+void print_stop_reasons(Printer& printer, const CheckRun& run) {
+  for (const std::string& reason : run.stop_reasons) printer.line("not run: " + reason);
 }
 
 }  // namespace
@@ -174,6 +181,7 @@ void print_check_run(Printer& printer, const CheckRun& run, SummaryDetail detail
   }
   print_failures(printer, run, detail);
   printer.line("");
+  print_stop_reasons(printer, run);
   printer.line(gate_line(run));
 }
 
@@ -192,8 +200,12 @@ std::string gate_line(const CheckRun& run) {
                      run.strict ? " (strict)" : "",
                      fmt::format("{} case{}", selected, selected == 1 ? "" : "s"),
                      filtered > 0 ? fmt::format(", {} filtered,", filtered) : "",
-                     run.duration_ms / 1000, run.interrupted ? ", interrupted" : "");
+                     run.duration_ms / 1000,
+                     !run.interrupted           ? ""
+                     : run.stop_reasons.empty() ? ", interrupted"
+                                                : ", stopped early");
 }
+
 
 ordered_json check_run_to_json(const CheckRun& run) {
   JsonPrinter printer;
@@ -217,6 +229,7 @@ std::string run_ending_summary(const CheckRun& run, SummaryDetail detail) {
     printer.line(verdicts_line(run));
     print_failures(printer, run, detail);
     printer.line("");
+    print_stop_reasons(printer, run);
   }
   printer.line(gate_line(run));
   return printer.text();

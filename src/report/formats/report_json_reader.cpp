@@ -290,7 +290,9 @@ void read_header(ShardReport& report, bool first_schema) {
                 "re-run 'check' with this dlpack-usm");
   }
   read_options(options, report);
-  report.interrupted = top.object("summary").flag("interrupted");
+  Fields summary = top.object("summary");
+  report.interrupted = summary.flag("interrupted");
+  if (summary.has("stop_reasons")) report.stop_reasons = summary.texts("stop_reasons");
   for (const Fields& file : top.objects("expectations")) {
     report.expectations.push_back({file.text("kind"), file.text("path"), file.text("sha256")});
   }

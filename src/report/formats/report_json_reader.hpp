@@ -42,6 +42,8 @@ struct ShardReport {
   suite::Selection selection;  // --filter, --rule, --device, --shard
   bool strict = false;         // check --strict
   bool interrupted = false;    // as its summary says
+  // The summary's stop_reasons (reports of older versions have none).
+  std::vector<std::string> stop_reasons;
   std::vector<ExpectationRef> expectations;
   nlohmann::json plugins = nlohmann::json::array();  // the libraries under test
   // Every case, its verdict as the report gives it; spec.rules are the rules

@@ -14,6 +14,11 @@
 
 namespace dlpack_usm::suite {
 
+// A library that hung or crashed on this many cases in a row is likely to
+// do it on every case: at the default --timeout, with each hang re-run, five
+// cost ten minutes per job; the rest would cost hours.
+inline constexpr int kDefaultMaxConsecutiveHangs = 5;
+
 struct CheckOptions {
   std::filesystem::path suite_dir;
   Selection selection;
@@ -29,6 +34,11 @@ struct CheckOptions {
   int jobs = 1;
   // The most cases one worker process runs (1: a process per case).
   std::size_t batch_size = 64;
+  // --max-failures: the run stops after this many failing cases (0: never).
+  int max_failures = 0;
+  // --max-consecutive-hangs: a library under test that hangs or crashes on
+  // this many cases in a row is not tested further (0: never).
+  int max_consecutive_hangs = kDefaultMaxConsecutiveHangs;
   std::vector<std::string> command_line;
   // --label: names the machine (or configuration) of this run, so that
   // `report merge` keeps the runs of different machines apart.

@@ -254,6 +254,13 @@ void add_run(MergedRun& merged, const ShardReport& run) {
     return c.result.outcome == Outcome::not_run;
   });
   out.interrupted = out.interrupted || run.interrupted || not_run;
+  for (const std::string& reason : run.stop_reasons) {
+    std::string labelled = run.label.empty() ? reason : fmt::format("{}: {}", run.label, reason);
+    if (std::find(out.stop_reasons.begin(), out.stop_reasons.end(), labelled) ==
+        out.stop_reasons.end()) {
+      out.stop_reasons.push_back(std::move(labelled));
+    }
+  }
   for (const json& plugin : run.plugins) {
     if (std::find(out.plugins.begin(), out.plugins.end(), plugin) == out.plugins.end()) {
       out.plugins.push_back(plugin);

@@ -16,6 +16,7 @@
 #include "rules/rule.hpp"
 #include "runtime/selection.hpp"
 #include "suite/gate/case_recorder.hpp"
+#include "suite/gate/run_limits.hpp"
 #include "suite/runner/stop_signals.hpp"
 
 namespace dlpack_usm::suite {
@@ -43,6 +44,8 @@ nlohmann::json options_to_json(const CheckOptions& options) {
           {"timeout_ms", options.timeout.count()},
           {"jobs", options.jobs},
           {"batch", options.batch_size},
+          {"max_failures", options.max_failures},
+          {"max_consecutive_hangs", options.max_consecutive_hangs},
           {"allow_empty", options.allow_empty},
           {"strict", options.strict},
           {"label", options.label}};
@@ -223,12 +226,26 @@ CheckRun run_check(
 
   run.started_at = now_rfc3339();
   auto started = std::chrono::steady_clock::now();
+  RunLimits limits(options);
+  RunStatus status;
+  status.total = selected.size();
   RunnerOptions runner = runner_options(options, std::move(child_command));
   runner.on_start = callbacks.on_start;
   runner.on_result = [&](const CaseResult& result) {
-    if (callbacks.on_case) callbacks.on_case(recorder.record(*by_id.at(result.id), result));
+    RecordedCase recorded = recorder.record(*by_id.at(result.id), result);
+    status.count(recorded.result);
+    for (const std::string& reason : limits.count(recorded)) {
+      if (callbacks.on_limit) callbacks.on_limit(reason);
+    }
+    if (callbacks.on_case) callbacks.on_case(recorded);
+  };
+  runner.skip_reason = [&limits](const CaseSpec& spec) { return limits.skip_reason(spec); };
+  runner.on_tick = [&] {
+    status.elapsed = std::chrono::steady_clock::now() - started;
+    if (callbacks.on_tick) callbacks.on_tick(status);
   };
   std::vector<CaseResult> results = run_isolated(selected, runner);
+  run.stop_reasons = limits.reasons();
   // A stop signal during the run interrupts it, even one that came after
   // its last case: the command ends on the signal, never on a verdict.
   run.interrupted = stop_requested();

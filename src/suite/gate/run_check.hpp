@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "suite/gate/check_options.hpp"
+#include "suite/gate/run_status.hpp"
 #include "suite/model/check_run.hpp"
 #include "suite/model/selection.hpp"
 #include "suite/runner/runner.hpp"
@@ -50,10 +51,17 @@ struct CheckCallbacks {
   // Said before the first case runs: an entry of --baseline or --flakes
   // that names no case of the suite.
   std::function<void(const std::string&)> on_warning;
+  // Where the run stands, every turn of the runner (RunnerOptions::on_tick).
+  std::function<void(const RunStatus&)> on_tick;
+  // A limit was reached (run_limits.hpp): the reason the cases it turns
+  // away are not run.
+  std::function<void(const std::string& reason)> on_limit;
 };
 
 // Loads expectations (Error(usage) on a bad file), selects (Error(usage) when
-// nothing is left and allow_empty is false), runs and records.
+// nothing is left and allow_empty is false), runs and records. The limits
+// of the options (--max-failures, --max-consecutive-hangs) turn cases away:
+// not_run, with the reasons in the run's stop_reasons.
 CheckRun run_check(
     const CheckOptions& options, CaseSources& sources,
     std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,

@@ -54,6 +54,9 @@ struct CheckRun {
   std::vector<ExpectationFile> expectation_files;
   std::vector<RecordedCase> cases;
   bool interrupted = false;
+  // Why cases were turned away before their turn (check --max-failures,
+  // --max-consecutive-hangs); each such case is not_run with its reason.
+  std::vector<std::string> stop_reasons;
   bool strict = false;  // check --strict: warnings fail the gate
   // The libraries under test (check --producer/--consumer), as the probe
   // child described them: role, path, interface, name, version.

@@ -122,6 +122,22 @@ CaseResult judge_rerun(const CaseResult& first, const RunContext& where, CaseRes
   return state;
 }
 
+// A case turned away by RunnerOptions::skip_reason: not_run with the
+// reason, or, when its first attempt failed and it waits for its re-run,
+// that attempt's result.
+CaseResult turned_away(const CaseSpec& spec, const std::optional<CaseResult>& first,
+                       const std::string& reason) {
+  if (first) {
+    CaseResult result = *first;
+    result.attempts = 1;
+    result.message = fmt::format("{} (without its re-run: {})", result.message, reason);
+    return result;
+  }
+  CaseResult result{spec.id, Outcome::not_run, reason};
+  result.attempts = 0;
+  return result;
+}
+
 // A line on the result channel that is no result of the running case: only
 // the library under test can have written it. Its fault, charged to the
 // case as an error, and never re-run into a pass.
@@ -146,6 +162,10 @@ class IsolatedRun {
 
  private:
   void finish(const Pending& job, CaseResult result, const RunContext& where, bool may_rerun);
+  void settle(std::size_t index, CaseResult result);
+  std::optional<std::string> skip_reason(const Pending& job) const;
+  bool stop_if_turned_away(Active& worker);
+  void skip_turned_away();
   void announce(const Pending& job);
   std::vector<Pending> next_batch();
   void start_workers();
@@ -163,6 +183,10 @@ class IsolatedRun {
   std::vector<std::unique_ptr<Active>> active_;
   std::size_t started_ = 0;
   int jobs_ = 1;
+  // Results settled, and how many there were when the queue was last
+  // asked about (skip_turned_away): only a result changes the answers.
+  std::size_t settled_ = 0;
+  std::size_t settled_at_last_scan_ = 0;
 };
 
 void IsolatedRun::finish(const Pending& job, CaseResult result, const RunContext& where,
@@ -177,8 +201,53 @@ void IsolatedRun::finish(const Pending& job, CaseResult result, const RunContext
     return;
   }
   if (job.first) result = judge_rerun(*job.first, job.first_context, std::move(result));
+  settle(job.index, std::move(result));
+}
+
+void IsolatedRun::settle(std::size_t index, CaseResult result) {
+  ++settled_;
   if (options_.on_result) options_.on_result(result);
-  results_[job.index] = std::move(result);
+  results_[index] = std::move(result);
+}
+
+std::optional<std::string> IsolatedRun::skip_reason(const Pending& job) const {
+  if (!options_.skip_reason) return std::nullopt;
+  return options_.skip_reason(cases_[job.index]);
+}
+
+// A worker whose running case is turned away is stopped: the case is
+// settled with the reason, the rest of its batch goes back to the queue.
+bool IsolatedRun::stop_if_turned_away(Active& worker) {
+  if (worker.next >= worker.batch.size()) return false;
+  const Pending& job = worker.batch[worker.next];
+  std::optional<std::string> reason = skip_reason(job);
+  if (!reason) return false;
+  worker.child.kill_group();
+  worker.child.wait();
+  requeue(worker, worker.next + 1);
+  settle(job.index, turned_away(cases_[job.index], job.first, *reason));
+  return true;
+}
+
+// Asks about the running cases every turn (a worker moves on without a
+// result settling when its case waits for a re-run), and about the queue
+// when a result settled since it was last asked.
+void IsolatedRun::skip_turned_away() {
+  if (!options_.skip_reason) return;
+  std::erase_if(active_, [this](const std::unique_ptr<Active>& worker) {
+    return stop_if_turned_away(*worker);
+  });
+  if (settled_ == settled_at_last_scan_) return;
+  std::deque<Pending> kept;
+  for (Pending& job : pending_) {
+    if (std::optional<std::string> reason = skip_reason(job)) {
+      settle(job.index, turned_away(cases_[job.index], job.first, *reason));
+    } else {
+      kept.push_back(std::move(job));
+    }
+  }
+  pending_ = std::move(kept);
+  settled_at_last_scan_ = settled_;
 }
 
 void IsolatedRun::announce(const Pending& job) {
@@ -226,7 +295,7 @@ void IsolatedRun::start_workers() {
 
 void IsolatedRun::wait_for_output() {
   std::vector<ChildProcess*> children;
-  auto wake = ChildProcess::Clock::now() + std::chrono::milliseconds(200);
+  auto wake = ChildProcess::Clock::now() + kRunnerTurn;
   for (auto& worker : active_) {
     children.push_back(&worker->child);
     wake = std::min(wake, worker->child.deadline());
@@ -335,6 +404,7 @@ std::vector<CaseResult> IsolatedRun::ordered_results() {
 
 std::vector<CaseResult> IsolatedRun::run() {
   while ((!pending_.empty() || !active_.empty()) && !stop_requested()) {
+    skip_turned_away();
     start_workers();
     wait_for_output();
     for (std::size_t a = 0; a < active_.size();) {
@@ -344,6 +414,7 @@ std::vector<CaseResult> IsolatedRun::run() {
         active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(a));
       }
     }
+    if (options_.on_tick) options_.on_tick();
   }
   for (auto& running : active_) {
     running->child.kill_group();

@@ -22,6 +22,9 @@ namespace dlpack_usm::suite {
 
 // How long a worker may take to get ready (at least the case timeout).
 inline constexpr std::chrono::seconds kWorkerStartupTimeout{60};
+// The longest the run's poll loop waits for its workers before it turns
+// again (and calls RunnerOptions::on_tick).
+inline constexpr std::chrono::milliseconds kRunnerTurn{200};
 
 struct RunnerOptions {
   // The argv of a worker that runs `batch` in order (the child calls
@@ -36,11 +39,21 @@ struct RunnerOptions {
   std::function<void(const CaseResult&)> on_result;
   // Called when a case starts (for a progress line).
   std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
+  // Called every turn of the poll loop, at least every kRunnerTurn, even
+  // while every worker hangs: what a status line in a log hangs on.
+  std::function<void()> on_tick;
+  // Asked about every case not finished yet, after a case finished: a
+  // reason it is not to run any more (check --max-failures, a library that
+  // hung on case after case), or nullopt. Such a case is recorded not_run
+  // with the reason; a worker running it is stopped first; one waiting for
+  // its re-run keeps its first attempt's result, the reason noted.
+  std::function<std::optional<std::string>(const CaseSpec&)> skip_reason;
 };
 
 // Results in the order of `cases`. A stop signal (stop_signals.hpp) stops
 // the run: running children are killed, and they and the cases not started
-// become not_run.
+// become not_run. Cases skip_reason turns away are not_run too, with their
+// reason.
 std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
                                      const RunnerOptions& options);
 
