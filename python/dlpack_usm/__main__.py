@@ -15,7 +15,7 @@ from ._bridge.child import TIMEOUT_S
 from ._bridge.errors import BridgeError, NotApplicable
 from ._expression import evaluate
 from .consumer import check_consumer
-from .producer import DEFAULT_MAX_VERSION, _contained
+from .producer import DEFAULT_MAX_VERSION, _contained, _stream_race
 from .rules import catalog
 
 OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4
@@ -30,6 +30,17 @@ def parse_version(text):
         if error.exit_code != USAGE:
             raise
         raise argparse.ArgumentTypeError(error.message) from None
+
+
+def positive_count(text):
+    """--stream-attempts: a whole number from 1 to 100000."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= 100000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of attempts from 1 to 100000")
+    return count
 
 
 def report_bridge_error(error):
@@ -72,7 +83,8 @@ def command_check(arguments):
     with interrupts.stopping_on_signals():
         try:
             report = _contained.check_contained(arguments.expr, arguments.max_version,
-                                                consumer, arguments.timeout)
+                                                consumer, arguments.timeout,
+                                                arguments.stream_attempts)
         except NotApplicable as reason:
             if arguments.json:
                 print(json.dumps({"expr": arguments.expr,
@@ -219,6 +231,10 @@ def parser():
     check.add_argument("--timeout", type=float, default=TIMEOUT_S,
                        metavar="SECONDS", help="a call into the producer that takes longer is a "
                        f"hang (default {TIMEOUT_S:g})")
+    check.add_argument("--stream-attempts", type=positive_count,
+                       default=_stream_race.DEFAULT_ATTEMPTS, metavar="N",
+                       help="late arrays each stream value of a CUDA or SYCL array is checked "
+                            f"with (default {_stream_race.DEFAULT_ATTEMPTS})")
     check.set_defaults(run=command_check)
 
     capture_command = commands.add_parser(
