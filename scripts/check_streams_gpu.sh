@@ -5,9 +5,11 @@
 # devices there (PoCL 5.0 with USM); `python3 -m dlpack_usm check` of torch,
 # cupy and jax arrays with their result per stream value; the broken CUDA
 # producer (python/tests/cuda_producers.py LateWrite(wait=False)) RUNS times
-# to measure its catch rate, and its twin as many times (never caught); and
-# python/tests/test_stream_race.py. Everything goes to OUT (default
-# ./streams-run); the last lines say what to look for.
+# to measure its catch rate, and its twin as many times (never caught); the
+# stream each CUDA consumer (torch, cupy, jax) passes under `consume`; and
+# python/tests/test_stream_race.py and test_cuda_consumer_streams.py.
+# Everything goes to OUT (default ./streams-run); the last lines say what to
+# look for.
 # Usage: scripts/check_streams_gpu.sh [OUT] [JOBS] [RUNS]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -61,12 +63,20 @@ for wait in False True; do
   echo "LateWrite(wait=$wait): caught in $caught of $runs runs"
 done
 
+# Consumers: the stream each passes for a CUDA array, and whether it reads there.
+for consumer in torch.from_dlpack cupy.from_dlpack jax.dlpack.from_dlpack; do
+  python3 -m dlpack_usm consume "$consumer" --device cuda:0 --report "$out/consume-${consumer%%.*}.json" \
+    > "$out/consume-${consumer%%.*}.txt" 2>&1
+  echo "consume $consumer: exit $?"
+  grep -E "stream|FAIL|WARN" "$out/consume-${consumer%%.*}.txt" | head -6
+done
+
 python3 -m pytest -q -rs -p no:cacheprovider python/tests/test_stream_race.py \
-  > "$out/pytest.log" 2>&1
-echo "pytest test_stream_race.py: exit $?"; tail -15 "$out/pytest.log"
+  python/tests/test_cuda_consumer_streams.py > "$out/pytest.log" 2>&1
+echo "pytest test_stream_race.py test_cuda_consumer_streams.py: exit $?"; tail -15 "$out/pytest.log"
 echo "total: $(( $(date +%s) - start )) s"
 echo "look for: producer_skips_wait failing DLP-PRODUCER-STREAM (stale data in N of 16"
 echo "attempts), producer_async passing (no race observed in 16 attempts);"
 echo "LateWrite(wait=False) caught in at least 95 % of runs, LateWrite(wait=True) in none;"
 echo "a result (finding or note) for stream=0x..., None, 1, 2, -1 and dl_device of each library;"
-echo "pytest passing."
+echo "a 'cuda:0 device stream passed ...' line per consumer; pytest passing."

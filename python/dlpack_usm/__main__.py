@@ -33,13 +33,13 @@ def parse_version(text):
 
 
 def positive_count(text):
-    """--stream-attempts: a whole number from 1 to 100000."""
+    """--stream-attempts: a whole number from 0 (no stream checks) to 100000."""
     try:
         count = int(text)
     except ValueError:
-        count = 0
-    if not 1 <= count <= 100000:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of attempts from 1 to 100000")
+        count = -1
+    if not 0 <= count <= 100000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of attempts from 0 to 100000")
     return count
 
 
@@ -234,7 +234,8 @@ def parser():
     check.add_argument("--stream-attempts", type=positive_count,
                        default=_stream_race.DEFAULT_ATTEMPTS, metavar="N",
                        help="late arrays each stream value of a CUDA or SYCL array is checked "
-                            f"with (default {_stream_race.DEFAULT_ATTEMPTS})")
+                            f"with (default {_stream_race.DEFAULT_ATTEMPTS}; 0: no stream "
+                            "checks)")
     check.set_defaults(run=command_check)
 
     capture_command = commands.add_parser(
@@ -257,8 +258,9 @@ def parser():
                          help="a clean decline of a case with FEATURE fails (e.g. legacy, "
                               "size0, device-usm)")
     consume.add_argument("--device", action="append", metavar="NAME",
-                         help="offer on this device only: cpu (kDLCPU host memory) or a USM "
-                              "root device such as opencl:cpu:0; repeatable")
+                         help="offer on this device only: cpu (kDLCPU host memory), a USM "
+                              "root device such as opencl:cpu:0, or a CUDA device such as "
+                              "cuda:0 (its stream case); repeatable")
     consume.add_argument("--cell", action="append", metavar="NAME",
                          help="offer only this cell of the matrix (c-order, dtype-bool, "
                               "ndim-40, ...); repeatable")

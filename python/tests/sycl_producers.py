@@ -8,6 +8,7 @@ device)."""
 # asynchronously (tens of milliseconds on a CPU device).
 SCRATCH_BYTES = 32 << 20
 SCRATCH_COPIES = 4
+KDL_CPU = 1
 
 
 def _memory(array):
@@ -23,7 +24,10 @@ class LateSyclWrite:
     __dlpack__ waits for its queue before it exports, whatever stream it is
     given; without it, it exports at once through dpnp with stream=None (no
     synchronisation): the broken producer of issue 27, caught by
-    DLP-PY-STREAM-RACE."""
+    DLP-PY-STREAM-RACE. Asked for dl_device=(kDLCPU, 0) it copies the
+    vector into host memory on its queue and exports that (numpy's
+    capsule); without `wait` before the copy has finished
+    (DLP-PY-STREAM-CPU-SYNC)."""
 
     def __init__(self, wait=True, elements=1 << 18):
         import dpctl
@@ -45,9 +49,22 @@ class LateSyclWrite:
         queue.memcpy_async(_memory(self.array), _memory(self._known), 4 * elements)
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        if dl_device is not None and tuple(dl_device) == (KDL_CPU, 0):
+            return self._host_copy(max_version, copy)
         if self.wait:
             self.sycl_queue.wait()
         return self.array.__dlpack__(max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def _host_copy(self, max_version, copy):
+        import numpy
+        if copy is False:
+            raise BufferError("the vector lives in device memory: a host capsule is a copy")
+        self._host = numpy.empty(self.array.shape, dtype=numpy.float32)
+        copied = self.sycl_queue.memcpy_async(self._host, _memory(self.array),
+                                              self._host.nbytes)
+        if self.wait:
+            copied.wait()
+        return self._host.__dlpack__(max_version=max_version)
 
     def __dlpack_device__(self):
         return self.array.__dlpack_device__()

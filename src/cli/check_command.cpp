@@ -300,6 +300,20 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   return static_cast<int>(report::decide_exit_code(run));
 }
 
+// The libraries under test and how their cases run.
+void add_library_options(CLI::App& command, CheckArguments& args) {
+  command.add_option("--producer", args.producer,
+                     "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
+                     "returning its DLPackExchangeAPI), instead of the built-in cases");
+  command.add_option("--consumer", args.consumer,
+                     "Test the consumer library LIB (plugin.h), instead of the built-in cases");
+  command
+      .add_option("--stream-attempts", args.stream_attempts,
+                  "With --producer: requests each stream case makes to catch a race (default "
+                  "16)")
+      ->check(CLI::Range(1, 100000));
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app, Invocation& invocation) {
@@ -348,16 +362,7 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
       ->check(CLI::Range(1, 100000));
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
   add_runtime_option(command, &args->runtime);
-  command->add_option("--producer", args->producer,
-                      "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
-                      "returning its DLPackExchangeAPI), instead of the built-in cases");
-  command->add_option("--consumer", args->consumer,
-                      "Test the consumer library LIB (plugin.h), instead of the built-in cases");
-  command
-      ->add_option("--stream-attempts", args->stream_attempts,
-                   "With --producer: requests each stream case makes to catch a race (default "
-                   "16)")
-      ->check(CLI::Range(1, 100000));
+  add_library_options(*command, *args);
   command->callback([args, &invocation] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
     invocation.exit_code = run_gate(*args, invocation.command_line);

@@ -9,7 +9,7 @@ from xml.etree import ElementTree
 SCHEMA = "dlpack-usm.consume-report/1"
 OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
             "deleter-misuse", "refused")
-AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid")
+AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid", "stream")
 
 
 STATUSES = ("pass", "warn", "fail", "not_supported", "not_applicable", "not_run")

@@ -17,7 +17,8 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     describe: refusing those is DLP-PY-EXPORT-RAISED's warning. The
     producer's code runs in this process: `python3 -m dlpack_usm check`
     runs it contained. `stream_attempts` is how many late arrays each way
-    of asking for a stream gets (the stream checks of CUDA and SYCL arrays);
+    of asking for a stream gets (the stream checks of CUDA and SYCL arrays;
+    0 leaves them out);
     `remake`, a function giving a fresh `obj`, lets them check a producer
     the tool cannot make late arrays of itself."""
     origin = _steps.origin_of(obj, origin)
@@ -31,6 +32,7 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     return base, found
 
 
-def check(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto"):
+def check(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto",
+          stream_attempts=_stream_race.DEFAULT_ATTEMPTS):
     """The findings (a list of Finding) of check_report."""
-    return check_report(obj, max_version, consumer)[1]
+    return check_report(obj, max_version, consumer, stream_attempts=stream_attempts)[1]

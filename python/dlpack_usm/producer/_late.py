@@ -47,7 +47,8 @@ class LateSource:
     """Fresh arrays with a pending write. `make(attempt)` returns one;
     `current()` is the context in which the array is made and exported (the
     library's stream current, so that its __dlpack__ knows which work to
-    order); `settle()` waits until the device is idle; `kind` is "cuda" or
+    order); `settle(late)` waits until the device is idle (for SYCL: the
+queue of `late`); `kind` is "cuda" or
     "sycl"; `ordinal` the CUDA device, `queue` the SYCL queue; `label` names
     the work in notes."""
 
@@ -62,7 +63,7 @@ class LateSource:
     def current(self):
         return contextlib.nullcontext()
 
-    def settle(self):
+    def settle(self, late):
         library.cuda_synchronize(self.ordinal)
 
 
@@ -198,7 +199,7 @@ class _Dpnp(LateSource):
         self.dpnp.add(self.base, float(attempt + 1), out=late)
         return late
 
-    def settle(self):
+    def settle(self, late):
         self.manager.wait()
         self.queue.wait()
 
@@ -214,11 +215,13 @@ class _Remade(LateSource):
     def make(self, attempt):
         return self.remake()
 
-    def settle(self):
+    def settle(self, late):
         if self.kind == "cuda":
-            super().settle()
-        else:
-            self.queue.wait()
+            super().settle(late)
+            return
+        # Each evaluation of EXPR may make a queue of its own.
+        queue = _sycl_queue(late) or self.queue
+        queue.wait()
 
 
 _KNOWN = {"torch": _Torch, "cupy": _Cupy, "jax": _Jax, "jaxlib": _Jax, "dpnp": _Dpnp}

@@ -86,8 +86,13 @@ def _attempt(source, asked, max_version, index, tally):
     """One fresh late array, exported and read at once, then read again
     once the device is idle. False when the producer declined."""
     with source.current():
-        with calling(f"making a late array ({source.label})"):
-            late = source.make(index)
+        try:
+            with calling(f"making a late array ({source.label})"):
+                late = source.make(index)
+        except BaseException as error:  # noqa: B036 - the tool's work failed, not the producer
+            tally.declined = (f"making a late array raised "
+                              f"{describe_exception(error.with_traceback(None))}")
+            return False
         try:
             capsule = _export(late, asked.keywords, max_version)
         except BaseException as error:  # noqa: B036 - a decline is recorded, whatever it raises
@@ -102,7 +107,7 @@ def _attempt(source, asked, max_version, index, tally):
     address, size = _extent(inspection.capsule)
     now = asked.read(address, size)
     with calling("waiting until the device is idle"):
-        source.settle()
+        source.settle(late)
     later = asked.read(address, size)
     del capsule, late
     tally.attempts += 1
@@ -177,6 +182,8 @@ def check_stream_races(obj, device, max_version, attempts=DEFAULT_ATTEMPTS, rema
     nothing for other devices."""
     if not (dlpack.on(device, *_cuda.STREAM_DEVICE_TYPES) or dlpack.on(device, "kDLOneAPI")):
         return [], []
+    if attempts == 0:
+        return [], ["stream checks not made: 0 attempts asked for"]
     try:
         with calling("preparing the late arrays of the stream checks"):
             source, why = _late.late_source(obj, device, remake)

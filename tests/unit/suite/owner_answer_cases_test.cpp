@@ -13,6 +13,7 @@
 #include "suite/cases/live/live_cases.hpp"
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"
 #include "suite/cases/producer/producer_cases.hpp"
+#include "suite/cases/producer/producer_stream.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -135,7 +136,8 @@ TEST(OwnerAnswerCases, LiveRoundTripsOfWronglyNamedDevicesAreBlocked) {
 
 TEST(OwnerAnswerCases, ProducerCasesOfOwnedKindsAreBlockedLifetimeAndHostAreNot) {
   SKIP_WITHOUT_WRONG_ANSWER(check);
-  ProducerCaseSource source(wrong_answers(), {plugin::Role::producer, "unused.so", ""});
+  ProducerCaseSource source(wrong_answers(), {plugin::Role::producer, "unused.so", ""},
+                            kDefaultStreamAttempts);
   for (const CaseSpec& spec : source.cases()) {
     bool owned = spec.id.find("/host/") == std::string::npos && !spec.id.ends_with("/lifetime") &&
                  spec.not_supported() == nullptr;
