@@ -67,7 +67,10 @@ class LateCudaVector:
                 cupy.add(cupy.arange(ELEMENTS, dtype=cupy.float32),
                          matrix[0, 0] * SIDE + attempt, out=self.array)
             self._written = self._stream.record()
-        self.expected = (cupy.arange(ELEMENTS, dtype=cupy.float32) + (1 + attempt)).get().tobytes()
+        import numpy
+        # Computed on the host: nothing here may wait for the tool's stream.
+        self.expected = (numpy.arange(ELEMENTS, dtype=numpy.float32) +
+                         numpy.float32(1 + attempt)).tobytes()
 
     def _consumer_stream(self, stream):
         cuda = self._cupy.cuda
