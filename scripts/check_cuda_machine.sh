@@ -93,7 +93,8 @@ fi
 
 python3 -m pytest --version > /dev/null 2>&1 && {
   python3 -m pytest -q -rs -p no:cacheprovider python/tests/test_cuda_live.py \
-    python/tests/test_cuda_streams.py > "$out/pytest.log" 2>&1; echo "pytest exit $?"
+    python/tests/test_cuda_streams.py python/tests/test_stream_race.py \
+    python/tests/test_cuda_consumer_streams.py > "$out/pytest.log" 2>&1; echo "pytest exit $?"
   grep -E "^(FAILED|ERROR)|Error|assert" "$out/pytest.log" | head -40; tail -3 "$out/pytest.log"
   if [ "$gpus" -ge 2 ]; then
     CUDA_VISIBLE_DEVICES=1 python3 -m pytest -q -rs -p no:cacheprovider \

@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_9; version 10 added no function). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_11; version 10 added no function). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 10u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 11u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -224,12 +224,41 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_max_version(const char* text, const 
  * rules the case is about), "repro", "duration_ms"}], "strict",
  * "duration_ms", "detail" ("grouped", the default; "every_case", a block per
  * case; "quiet", the gate line alone), "stop_reasons" (why cases were left
- * unrun, each said on a "not run:" line above the gate line; optional)}. Each verdict is decided as `check`
- * decides it with no baseline. *result_json is {"text", "gate" ("passed" |
+ * unrun, each said on a "not run:" line above the gate line; optional)}.
+ * Each verdict is decided as `check` decides it with no baseline. *result_json is {"text", "gate" ("passed" |
  * "failed"), "verdicts": {"ok", "expected_failure", "flaky",
  * "unexpected_pass", "regression"}}; a malformed request is 2. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_run_summary(const char* request_json,
                                                         char** result_json);
+
+/* ABI version 11: the stream checks (the `stream` argument of __dlpack__).
+ * A caller that stands for a consumer reads a producer's elements on the
+ * stream or queue it passed, at once, and again once the device is idle.
+ *
+ * Copies `size` bytes at the device or managed address `address` to
+ * `destination` (host memory of `size` bytes) by a copy on `stream` of CUDA
+ * device `ordinal`'s primary context (a CUstream as an integer, or 1 for the
+ * legacy default stream, 2 for the per-thread default stream) and waits for
+ * that stream: *result_json is {"copied": SIZE}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_read(int32_t ordinal, uint64_t stream,
+                                                             uint64_t address, uint64_t size,
+                                                             void* destination, char** result_json);
+
+/* Waits until CUDA device `ordinal`'s primary context is idle (the work of
+ * every library of the process on it): {"ordinal"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_synchronize(int32_t ordinal, char** result_json);
+
+/* The device a CUstream belongs to: {"stream", "ordinal"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_device(uint64_t stream, char** result_json);
+
+/* Copies `size` bytes of USM at `address` to `destination` by a copy
+ * submitted to `queue`, a DPCTLSyclQueueRef (dpctl.SyclQueue's
+ * addressof_ref()) of the SYCL runtime the bridge loads (dpctl's C
+ * interface, as dlpack_usm_bridge_sycl_export finds it), and waits for that
+ * copy alone: {"copied": SIZE}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_queue_read(void* queue, uint64_t address,
+                                                            uint64_t size, void* destination,
+                                                            char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

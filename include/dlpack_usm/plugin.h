@@ -1,4 +1,4 @@
-/* dlpack-usm plugin interface, ABI version 3 (the tool still loads ABI 1 and 2).
+/* dlpack-usm plugin interface, ABI version 4 (the tool still loads ABI 1 to 3).
  *
  * A producer or consumer library under test exports one symbol,
  *
@@ -42,7 +42,22 @@
  * dropped, another dtype of the same width) is caught, not only one whose
  * checksum is wrong. The tool hands every consumer the whole ABI 3 struct;
  * it reads the view only from a plugin declaring ABI 3 that set
- * view_reported, and judges ABI 1 and 2 plugins by the checksum alone. */
+ * view_reported, and judges ABI 1 and 2 plugins by the checksum alone.
+ *
+ * ABI 4 appended the consumer's queue to DlpackUsmProduceRequest, the
+ * contract of the `stream` argument of Python's __dlpack__ for C: a
+ * producer whose writes are still in flight when produce returns must
+ * order them before the consumer's work. The tool stands for a consumer
+ * that reads on a queue of its own, out of order where the device allows
+ * it; on --runtime opencl it is a cl_command_queue, on --runtime sycl a
+ * DPCTLSyclQueueRef, both of the platform's default context. When
+ * consumer_queue is set, the elements must be ready for every command the
+ * tool submits to consumer_queue after produce returns: finish the work that
+ * writes them, or make the queue wait for it (an event or a barrier on that
+ * queue). When consumer_queue is NULL, the elements must be ready when
+ * produce returns. The tool hands every producer the whole ABI 4 request;
+ * a plugin of ABI 1 to 3 sees no queue and so must have its elements
+ * ready when produce returns. */
 #ifndef DLPACK_USM_PLUGIN_H
 #define DLPACK_USM_PLUGIN_H
 
@@ -53,7 +68,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_PLUGIN_ABI_VERSION 3u
+#define DLPACK_USM_PLUGIN_ABI_VERSION 4u
 /* The oldest plugin ABI the tool still loads. */
 #define DLPACK_USM_PLUGIN_ABI_OLDEST 1u
 /* The name of the one symbol a plugin exports. */
@@ -149,6 +164,11 @@ typedef struct DlpackUsmProduceRequest {
   /* ABI 2, --runtime sycl only (NULL otherwise): */
   void* sycl_device;  /* DPCTLSyclDeviceRef of the device to allocate for (root or sub-device) */
   void* sycl_context; /* DPCTLSyclContextRef: the platform's default context */
+  /* ABI 4: the queue the tool reads the elements on as soon as produce
+   * returns (cl_command_queue on --runtime opencl, DPCTLSyclQueueRef on
+   * --runtime sycl), or NULL: then the elements must be ready on return.
+   * The tool owns it; the library may enqueue on it, never release it. */
+  void* consumer_queue;
 } DlpackUsmProduceRequest;
 
 /* Fills *out_tensor with a tensor whose element i (logical order) holds

@@ -21,7 +21,7 @@ from .consumer import check_consumer
 from .consumer._lazy import LazyConsumer, consumer_of
 from .profile._command import add_parser as add_profile_parser
 from .consumer._status import interval_from_environment
-from .producer import DEFAULT_MAX_VERSION, _contained
+from .producer import DEFAULT_MAX_VERSION, _contained, _stream_race
 from .rules import catalog
 
 OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4
@@ -38,15 +38,27 @@ def parse_version(text):
         raise argparse.ArgumentTypeError(error.message) from None
 
 
+def _whole_number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return -1
+
+
 def failure_count(text):
     """--max-failures: a count of cases, 0 for no limit."""
-    try:
-        count = int(text)
-    except ValueError:
-        count = -1
+    count = _whole_number(text)
     if count < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of cases: give 1 or more, "
                                          "or 0 for no limit")
+    return count
+
+
+def positive_count(text):
+    """--stream-attempts: a whole number from 0 (no stream checks) to 100000."""
+    count = _whole_number(text)
+    if not 0 <= count <= 100000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of attempts from 0 to 100000")
     return count
 
 
@@ -93,7 +105,8 @@ def command_check(arguments):
     with interrupts.stopping_on_signals():
         try:
             report = _contained.check_contained(arguments.expr, arguments.max_version,
-                                                consumer, arguments.timeout)
+                                                consumer, arguments.timeout,
+                                                arguments.stream_attempts)
         except NotApplicable as reason:
             if arguments.json:
                 print(json.dumps({**envelope(CHECK_SCHEMA), "expr": arguments.expr,
@@ -262,6 +275,11 @@ def parser():
     check.add_argument("--timeout", type=float, default=TIMEOUT_S,
                        metavar="SECONDS", help="a call into the producer that takes longer is a "
                        f"hang (default {TIMEOUT_S:g})")
+    check.add_argument("--stream-attempts", type=positive_count,
+                       default=_stream_race.DEFAULT_ATTEMPTS, metavar="N",
+                       help="late arrays each stream value of a CUDA or SYCL array is checked "
+                            f"with (default {_stream_race.DEFAULT_ATTEMPTS}; 0: no stream "
+                            "checks)")
     check.set_defaults(run=command_check)
 
     inspect_command = commands.add_parser(
@@ -293,8 +311,9 @@ def parser():
                          help="a clean decline of a case with FEATURE fails (e.g. legacy, "
                               "size0, device-usm)")
     consume.add_argument("--device", action="append", metavar="NAME",
-                         help="offer on this device only: cpu (kDLCPU host memory) or a USM "
-                              "root device such as opencl:cpu:0; repeatable")
+                         help="offer on this device only: cpu (kDLCPU host memory), a USM "
+                              "root device such as opencl:cpu:0, or a CUDA device such as "
+                              "cuda:0 (its stream case); repeatable")
     consume.add_argument("--cell", action="append", metavar="NAME",
                          help="offer only this cell of the matrix (c-order, dtype-bool, "
                               "ndim-40, ...); repeatable")

@@ -274,3 +274,52 @@ def chatters_on_c_order(x):
                 except OSError:
                     pass
     return np.from_dlpack(x)
+
+
+# CUDA consumers for the stream case (consumer/_cuda_stream.py; the GPU
+# machine): cupy.from_dlpack asking through a producer that sees another
+# stream than cupy passed.
+
+class _StreamForced:
+    """The producer as a consumer that passes `stream` sees it, whatever
+    stream cupy asks for."""
+
+    def __init__(self, producer, stream):
+        self.producer, self.stream = producer, stream
+
+    def __dlpack__(self, **keywords):
+        keywords["stream"] = self.stream
+        return self.producer.__dlpack__(**keywords)
+
+    def __dlpack_device__(self):
+        return self.producer.__dlpack_device__()
+
+
+def cuda_passes_zero(x):
+    """Passes stream=0, which the standard disallows for CUDA."""
+    import cupy
+    return cupy.from_dlpack(_StreamForced(x, 0))
+
+
+def cuda_reads_on_its_own_stream(x):
+    """Passes no stream (the legacy default stream), then copies the data on
+    a non-blocking stream of its own: a read the producer never ordered."""
+    import cupy
+    with cupy.cuda.Stream(non_blocking=True):
+        return cupy.from_dlpack(_StreamForced(x, None)).copy()
+
+
+def cuda_copies_on_the_stream_it_passes(x):
+    """cupy.from_dlpack under a non-blocking stream, then a copy there:
+    cupy passes that stream, so the producer orders its write before it."""
+    import cupy
+    with cupy.cuda.Stream(non_blocking=True):
+        return cupy.from_dlpack(x).copy()
+
+
+def cuda_passes_a_stream_of_device_1(x):
+    """Passes a stream of CUDA device 1 for an array of device 0."""
+    import cupy
+    with cupy.cuda.Device(1):
+        stream = cupy.cuda.Stream(non_blocking=True)
+    return cupy.from_dlpack(_StreamForced(x, stream.ptr))

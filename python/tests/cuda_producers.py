@@ -73,3 +73,58 @@ class DriverTensor:
         free = {"device": self._runtime.free, "host": self._runtime.freeHost,
                 "managed": self._runtime.free}[self.memory]
         free(self.pointer)
+
+
+class LateWrite:
+    """A float32 vector whose write is still in flight when the object is
+    made, as an array a library has just computed: on a non-blocking cupy
+    stream of its own, slow work (products of 4096x4096 matrices) and then
+    the write of known values. Its __dlpack__ exports the vector through
+    cupy with stream=-1 (cupy orders nothing itself). With `wait` (the
+    correct producer) it first makes the consumer's stream wait for the
+    write (an event recorded on its own stream, as the standard's "wait for
+    event"); without it, it hands the vector out at once: the broken
+    producer of issue 27, caught by DLP-PY-STREAM-RACE. Needs cupy and a
+    CUDA device."""
+
+    ROUNDS = 8
+    SIDE = 4096
+
+    def __init__(self, wait=True, elements=1 << 20, ordinal=0):
+        import cupy
+        self._cupy = cupy
+        self.wait = wait
+        self.ordinal = ordinal
+        with cupy.cuda.Device(ordinal):
+            self._stream = cupy.cuda.Stream(non_blocking=True)
+            with self._stream:
+                self.array = cupy.full(elements, -1.0, dtype=cupy.float32)
+                matrix = cupy.full((self.SIDE, self.SIDE), 1.0 / self.SIDE, dtype=cupy.float32)
+                for _ in range(self.ROUNDS):
+                    matrix = matrix @ matrix
+                cupy.add(cupy.arange(elements, dtype=cupy.float32), matrix[0, 0] * self.SIDE,
+                         out=self.array)
+            self._written = self._stream.record()
+
+    def _consumer_stream(self, stream):
+        cuda = self._cupy.cuda
+        if stream is None or stream == 1:
+            return cuda.Stream.null
+        if stream == 2:
+            return cuda.Stream.ptds
+        return cuda.ExternalStream(stream)
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        if stream == 0:
+            raise ValueError("stream 0 is ambiguous for CUDA")
+        if copy or (dl_device is not None and tuple(dl_device) != self.__dlpack_device__()):
+            raise BufferError("this producer neither copies nor moves")
+        if self.wait and stream != -1:
+            with self._cupy.cuda.Device(self.ordinal):
+                self._consumer_stream(stream).wait_event(self._written)
+        if max_version is None:
+            return self.array.__dlpack__(stream=-1)
+        return self.array.__dlpack__(stream=-1, max_version=max_version)
+
+    def __dlpack_device__(self):
+        return (KDL_CUDA, self.ordinal)

@@ -31,8 +31,23 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_10():
-    assert library.library().dlpack_usm_bridge_abi_version() == 10
+def test_the_abi_version_is_11():
+    assert library.library().dlpack_usm_bridge_abi_version() == 11
+
+
+def test_stream_reads_refuse_what_they_cannot_do():
+    lib = library.library()
+    result = ctypes.c_void_p()
+    # No queue: a usage error, answered, never a crash.
+    code = lib.dlpack_usm_bridge_sycl_queue_read(None, 0, 4, None, ctypes.byref(result))
+    answer = json.loads(ctypes.string_at(result.value).decode())
+    lib.dlpack_usm_bridge_free(result)
+    assert code == 2 and "needs a queue" in answer["error"]
+    # A driver that is not there: an environment error naming it.
+    with pytest.raises(BridgeError) as raised:
+        library.read_answer(lib.dlpack_usm_bridge_cuda_synchronize(-1, ctypes.byref(result)),
+                            result)
+    assert raised.value.exit_code in (2, 3)
 
 
 def test_the_dlpack_names_are_the_cores_tables():

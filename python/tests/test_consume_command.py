@@ -58,6 +58,17 @@ def test_a_passing_run_writes_report_and_junit(tmp_path):
         entry["case"] for entry in document["profile"])
 
 
+def test_the_report_and_the_table_say_which_stream_the_consumer_passed(tmp_path):
+    report = tmp_path / "streams.json"
+    result = run("numpy.from_dlpack", "--device", "cpu", "--cell", "c-order", "--report",
+                 str(report))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(report.read_text())["streams"] == [
+        {"device": "cpu", "memory": "cpu", "passed": [None]}]
+    assert any(line.split() == ["cpu", "cpu", "stream", "passed", "None"]
+               for line in result.stdout.splitlines()), result.stdout
+
+
 def test_a_failing_case_exits_1_and_is_a_junit_failure(tmp_path):
     junit = tmp_path / "reversed.xml"
     result = run("consumers.reads_reversed", "--device", "cpu", "--cell", "c-order",

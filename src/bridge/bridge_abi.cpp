@@ -168,6 +168,28 @@ int dlpack_usm_bridge_cuda_stream_destroy(uint64_t stream, char** result_json) {
   return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_stream_destroy(stream); });
 }
 
+int dlpack_usm_bridge_cuda_stream_read(int32_t ordinal, uint64_t stream, uint64_t address,
+                                       uint64_t size, void* destination, char** result_json) {
+  return guarded(result_json, [&] {
+    return dlpack_usm::bridge::cuda_stream_read(ordinal, stream, address, size, destination);
+  });
+}
+
+int dlpack_usm_bridge_cuda_synchronize(int32_t ordinal, char** result_json) {
+  return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_synchronize(ordinal); });
+}
+
+int dlpack_usm_bridge_cuda_stream_device(uint64_t stream, char** result_json) {
+  return guarded(result_json, [&] { return dlpack_usm::bridge::cuda_stream_device(stream); });
+}
+
+int dlpack_usm_bridge_sycl_queue_read(void* queue, uint64_t address, uint64_t size,
+                                      void* destination, char** result_json) {
+  return guarded(result_json, [&] {
+    return dlpack_usm::bridge::sycl_queue_read(queue, address, size, destination);
+  });
+}
+
 int dlpack_usm_bridge_read_memory(const void* address, uint64_t size, void* destination) {
   if (destination == nullptr) return 2;
   return dlpack_usm::facts::copy_readable(destination, address, size) ? 0 : 1;

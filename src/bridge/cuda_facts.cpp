@@ -61,4 +61,23 @@ ordered_json cuda_stream_destroy(std::uint64_t stream) {
   return {{"stream", stream}, {"ordinal", ordinal}};
 }
 
+ordered_json cuda_stream_read(std::int32_t ordinal, std::uint64_t stream, std::uint64_t address,
+                              std::uint64_t size, void* destination) {
+  if (destination == nullptr && size > 0) {
+    throw Error(ExitCode::usage, "dlpack_usm_bridge_cuda_stream_read was given no destination");
+  }
+  runtime::cuda::read_on_stream(ordinal, stream, address, destination,
+                                static_cast<std::size_t>(size));
+  return {{"copied", size}};
+}
+
+ordered_json cuda_synchronize(std::int32_t ordinal) {
+  runtime::cuda::synchronize_device(ordinal);
+  return {{"ordinal", ordinal}};
+}
+
+ordered_json cuda_stream_device(std::uint64_t stream) {
+  return {{"stream", stream}, {"ordinal", runtime::cuda::stream_device(stream)}};
+}
+
 }  // namespace dlpack_usm::bridge

@@ -18,4 +18,12 @@ nlohmann::ordered_json cuda_pointer(std::uint64_t address);
 nlohmann::ordered_json cuda_stream_create(std::int32_t ordinal);
 nlohmann::ordered_json cuda_stream_destroy(std::uint64_t stream);
 
+// The stream checks (ABI 9): a read on a consumer's stream, the device
+// idle, a stream's device.
+nlohmann::ordered_json cuda_stream_read(std::int32_t ordinal, std::uint64_t stream,
+                                        std::uint64_t address, std::uint64_t size,
+                                        void* destination);
+nlohmann::ordered_json cuda_synchronize(std::int32_t ordinal);
+nlohmann::ordered_json cuda_stream_device(std::uint64_t stream);
+
 }  // namespace dlpack_usm::bridge

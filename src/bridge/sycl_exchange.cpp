@@ -93,4 +93,16 @@ nlohmann::ordered_json sycl_import(void* managed_tensor, const std::string& caps
           {"findings", findings_json(view.findings())}};
 }
 
+nlohmann::ordered_json sycl_queue_read(void* queue, std::uint64_t address, std::uint64_t size,
+                                       void* destination) {
+  if (queue == nullptr || (destination == nullptr && size > 0)) {
+    fail_usage("dlpack_usm_bridge_sycl_queue_read needs a queue and a destination");
+  }
+  // The caller's queue, borrowed: no runtime releases it when this goes.
+  runtime::ConsumerQueue borrowed(nullptr, queue, {}, true);
+  sycl().read_on_queue(borrowed, destination, reinterpret_cast<const void*>(address),
+                       static_cast<std::size_t>(size));
+  return {{"copied", size}};
+}
+
 }  // namespace dlpack_usm::bridge

@@ -24,4 +24,9 @@ void* sycl_export(const std::string& usm_kind, std::int32_t device_id, const std
 // element back and releases it (its deleter runs once, refused or not).
 nlohmann::ordered_json sycl_import(void* managed_tensor, const std::string& capsule_name);
 
+// Copies `size` bytes at `address` to `destination` on `queue`, a
+// DPCTLSyclQueueRef of a caller's, and waits for that copy (ABI 9).
+nlohmann::ordered_json sycl_queue_read(void* queue, std::uint64_t address, std::uint64_t size,
+                                       void* destination);
+
 }  // namespace dlpack_usm::bridge

@@ -63,6 +63,7 @@ struct CheckArguments {
   int max_consecutive_hangs = suite::kDefaultMaxConsecutiveHangs;
   CheckOutputs outputs;  // --report, --junit, --failures (gate_outputs()) and --stream
   std::string producer, consumer;
+  int stream_attempts = 0;  // 0: not given
   std::string runtime = "auto";
 };
 
@@ -181,14 +182,16 @@ suite::CheckOptions check_options(const CheckArguments& args,
   options.command_line = command_line;
   options.label = args.label;
   options.plugins = library_specs(args.producer, args.consumer);
+  if (args.stream_attempts > 0) options.stream_attempts = args.stream_attempts;
   return options;
 }
 
 // The argv of a worker that runs a batch of cases.
 std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>&)> worker_command(
     const std::string& self, const std::string& suite_dir,
-    const std::vector<plugin::PluginSpec>& plugins) {
+    const std::vector<plugin::PluginSpec>& plugins, int stream_attempts) {
   suite::WorkerJob job;
+  job.stream_attempts = stream_attempts;
   job.runtime = runtime::active_runtime_name();
   job.suite_dir = suite_dir;
   job.plugin_arguments = plugin::plugin_arguments(plugins);
@@ -254,15 +257,24 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::CheckOptions options = check_options(args, command_line);
 
   if (!options.required_features.empty()) require_known_features(args, options.plugins);
+  bool producer = std::any_of(options.plugins.begin(), options.plugins.end(),
+                              [](const plugin::PluginSpec& spec) {
+                                return spec.role == plugin::Role::producer && !spec.exchange_api();
+                              });
+  if (args.stream_attempts > 0 && !producer) {
+    fail_usage("--stream-attempts counts the requests of a producer's stream cases",
+               "add --producer LIB (a library of plugin.h)");
+  }
   if (args.vectors_only && !options.plugins.empty()) {
     fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
                "choose one");
   }
   check_devices(args, options);
 
-  suite::CaseSources sources = args.vectors_only
-                                   ? suite::vector_case_sources(options.suite_dir)
-                                   : suite::case_sources(options.suite_dir, options.plugins);
+  suite::CaseSources sources =
+      args.vectors_only
+          ? suite::vector_case_sources(options.suite_dir)
+          : suite::case_sources(options.suite_dir, options.plugins, options.stream_attempts);
   if (args.list) return list_cases(sources, options.selection);
 
   // Every output is checked before the first case runs: a refusal after a
@@ -279,7 +291,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
         suite::probe_plugins(self, options.suite_dir, options.plugins, options.timeout)
             .value_or(nlohmann::json::array());
   }
-  auto child_command = worker_command(self, args.suite, options.plugins);
+  auto child_command = worker_command(self, args.suite, options.plugins, args.stream_attempts);
   CheckProgress progress;
   suite::CheckCallbacks callbacks = progress.callbacks();
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
@@ -307,6 +319,20 @@ void add_limit_options(CLI::App& command, CheckArguments& args) {
                   "0: never)")
       ->check(CLI::Range(0, kMaxLimit).description(""))
       ->type_name("N");
+}
+
+// The libraries under test and how their cases run.
+void add_library_options(CLI::App& command, CheckArguments& args) {
+  command.add_option("--producer", args.producer,
+                     "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
+                     "returning its DLPackExchangeAPI), instead of the built-in cases");
+  command.add_option("--consumer", args.consumer,
+                     "Test the consumer library LIB (plugin.h), instead of the built-in cases");
+  command
+      .add_option("--stream-attempts", args.stream_attempts,
+                  "With --producer: requests each stream case makes to catch a race (default "
+                  "16)")
+      ->check(CLI::Range(1, 100000));
 }
 
 }  // namespace
@@ -359,11 +385,7 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
   add_limit_options(*command, *args);
   command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
   add_runtime_option(command, &args->runtime);
-  command->add_option("--producer", args->producer,
-                      "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
-                      "returning its DLPackExchangeAPI), instead of the built-in cases");
-  command->add_option("--consumer", args->consumer,
-                      "Test the consumer library LIB (plugin.h), instead of the built-in cases");
+  add_library_options(*command, *args);
   command->callback([args, &invocation] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
     invocation.exit_code = run_gate(*args, invocation.command_line);

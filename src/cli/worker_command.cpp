@@ -14,6 +14,7 @@
 #include "cli/runtime_option.hpp"
 #include "common/error.hpp"
 #include "suite/cases/plugin/plugin_probe.hpp"
+#include "suite/cases/producer/producer_stream.hpp"
 #include "suite/cases/registry.hpp"
 #include "suite/runner/result_channel.hpp"
 #include "suite/runner/runner.hpp"
@@ -28,6 +29,7 @@ struct WorkerArguments {
   std::string runtime = "auto";
   std::string producer, consumer;
   std::vector<std::string> case_ids;
+  int stream_attempts = suite::kDefaultStreamAttempts;
   long runner_pid = 0;
   bool describe_libraries = false;
 };
@@ -39,7 +41,7 @@ int run_task(const WorkerArguments& args, suite::ResultChannel& channel) {
     start();
     return suite::describe_plugins_in_child(channel, specs);
   }
-  suite::CaseSources sources = suite::case_sources(args.suite, specs);
+  suite::CaseSources sources = suite::case_sources(args.suite, specs, args.stream_attempts);
   return suite::run_cases_in_child(channel, sources, args.case_ids, start);
 }
 
@@ -78,6 +80,7 @@ void add_worker_command(CLI::App& app, Invocation& invocation) {
   command->add_option("--producer", args->producer);
   command->add_option("--consumer", args->consumer);
   command->add_option("--run-case", args->case_ids);
+  command->add_option("--stream-attempts", args->stream_attempts);
   command->add_option("--runner-pid", args->runner_pid)->required();
   command->add_flag("--describe-libraries", args->describe_libraries);
   command->callback([args, &invocation] { invocation.exit_code = run_worker(*args); });

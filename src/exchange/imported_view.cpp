@@ -114,6 +114,20 @@ std::vector<std::byte> ImportedView::read_all() const {
   return elements;
 }
 
+std::vector<std::byte> ImportedView::read_all_on(const runtime::ConsumerQueue& queue) const {
+  std::vector<std::byte> elements(element_count_ * element_bytes_);
+  if (element_count_ == 0) return elements;
+  const std::byte* first = static_cast<const std::byte*>(data_) + facts_.byte_offset;
+  std::vector<std::byte> staging(static_cast<std::size_t>(end_byte_ - lowest_byte_));
+  runtime_->read_on_queue(queue, staging.data(), first + lowest_byte_, staging.size());
+  const std::byte* base = staging.data() - lowest_byte_;
+  for (std::uint64_t i = 0; i < element_count_; ++i) {
+    std::memcpy(elements.data() + i * element_bytes_,
+                base + element_byte_position(i, shape_, strides_, element_bytes_), element_bytes_);
+  }
+  return elements;
+}
+
 void ImportedView::for_each_element(
     const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const {
   if (element_count_ == 0) return;

@@ -56,6 +56,9 @@ class ImportedView {
   // Every element in logical order, element_bytes() each; one transfer of
   // the tensor's byte extent for device USM.
   std::vector<std::byte> read_all() const;
+  // The same, with the byte extent copied by a command on `queue` (also for
+  // host-accessible USM): what a consumer that works on that queue reads.
+  std::vector<std::byte> read_all_on(const runtime::ConsumerQueue& queue) const;
   // Calls `visit(index, element)` for every element in logical order without
   // a copy of them all: memory stays at one staging copy of the extent (device
   // USM) or none (host-accessible USM), whatever the tensor's size.

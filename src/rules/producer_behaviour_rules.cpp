@@ -1,9 +1,11 @@
 // Behaviour rules of a producer's ownership (issue 16, "producer gaps"):
 // what its deleter frees, whether a NULL deleter leaves memory nobody can
-// free, and whether a READ_ONLY tensor goes out where no flag can say so.
-// `check --producer` judges them in its plugin cases
-// (src/suite/cases/producer/producer_cases.cpp, producer_lifetime.cpp); their vectors are
-// fixture plugins listed in fixtures/plugins/behaviour_vectors.json.
+// free, and whether a READ_ONLY tensor goes out where no flag can say so;
+// and of its timing (issue 27): whether the elements are ready on the
+// consumer's queue when produce returns. `check --producer` judges them in
+// its plugin cases (src/suite/cases/producer/producer_cases.cpp,
+// producer_lifetime.cpp, producer_stream.cpp); their vectors are fixture
+// plugins listed in fixtures/plugins/behaviour_vectors.json.
 #include "rules/rule_definition.hpp"
 
 namespace dlpack_usm::rules {
@@ -11,10 +13,11 @@ namespace {
 
 constexpr std::string_view kDeleterReference = "dlpack.h 1.3, DLManagedTensorVersioned::deleter";
 
-// None of the three rests on a must or on a definition a value falls outside
-// of: the header describes what the deleter does and permits a NULL one, and
-// says nothing of read-only legacy tensors. Each is a convention producers
-// follow, hence a warning.
+// None of the first three rests on a must or on a definition a value falls
+// outside of: the header describes what the deleter does and permits a NULL
+// one, and says nothing of read-only legacy tensors. Each is a convention
+// producers follow, hence a warning. The stream rule rests on plugin.h's
+// must, which carries DLPack's own stream contract over to C.
 constexpr std::array kProducerBehaviourRules{
     RuleDefinition{
         {"DLP-PRODUCER-STRUCT-LEAK", "behaviour",
@@ -49,6 +52,23 @@ constexpr std::array kProducerBehaviourRules{
          "Only DLManagedTensorVersioned has flags: a legacy tensor cannot say it is read only, "
          "so a consumer may write into it. By convention a producer asked for a READ_ONLY "
          "tensor below DLPack 1.0 declines (numpy raises BufferError for a read-only array)."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PRODUCER-STREAM", "behaviour",
+         "Elements not ready on the consumer's queue when produce returned", Severity::error,
+         kFirstRelease, std::nullopt, "dlpack-usm plugin.h", "must",
+         "When consumer_queue is set, the elements must be ready for every command the tool "
+         "submits to consumer_queue after produce returns: finish the work that writes them, or "
+         "make the queue wait for it (an event or a barrier on that queue).",
+         "DLPack moves a pointer, not the guarantee that the data behind it is written; the "
+         "Python specification puts it on the producer: \"the producer must synchronize or "
+         "wait on the stream when necessary.\" The tool passes a queue of its own (out of "
+         "order where the device allows it), reads every element on it as soon as produce "
+         "returns, and reads again until the elements hold the pattern: elements that first "
+         "differed and later held it were stale. Reported only where stale elements were "
+         "read, with how many of the attempts read them (check --stream-attempts); a clean "
+         "run proves no synchronisation, it only saw no race."},
         Scope::header,
         judged_by_plugin_cases},
 };

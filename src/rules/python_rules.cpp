@@ -20,6 +20,10 @@ constexpr std::string_view kArrayApiDlpackDevice =
 constexpr std::string_view kPythonSpecPage =
     "DLPack documentation, Python Specification for DLPack "
     "(https://dmlc.github.io/dlpack/latest/python_spec.html)";
+// The sentence the stream contract rests on, for producers and consumers alike.
+constexpr std::string_view kConsumerPassesStream =
+    "The consumer must pass the stream it will use to the producer; the producer must "
+    "synchronize or wait on the stream when necessary.";
 constexpr std::string_view kExchangeApiHeader = "dlpack.h 1.3, DLPackExchangeAPI";
 constexpr std::string_view kSuaiPage =
     "dpctl documentation, __sycl_usm_array_interface__ attribute (https://intelpython.github.io/"
@@ -182,6 +186,67 @@ constexpr std::array kPythonRules{
                     "tensor."},
                    Scope::header,
                    judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-STREAM-RACE", "python",
+         "Elements not ready on the stream the consumer passed to __dlpack__", Severity::error,
+         kFirstRelease, std::nullopt, kPythonSpecPage, "must", kConsumerPassesStream,
+         "The tool stands for a consumer: it has the library enqueue slow work ending in a "
+         "write of known values on the library's own stream or queue, calls __dlpack__ with "
+         "its own stream (CUDA: None, 1, 2 and a stream it created; SYCL: a dpctl.SyclQueue "
+         "of its own, out of order, as dpctl and dpnp take one: \"Execution queue to "
+         "synchronize with.\") and reads the elements on that stream at once. Elements that "
+         "differ from what they hold once the device is idle are stale: the producer did not "
+         "order its write before the consumer's work. Reported only where stale elements were "
+         "read, with how many of the attempts read them; a clean run proves no "
+         "synchronisation, it only saw no race. stream=-1 asks for no synchronisation and is "
+         "recorded, never judged."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{{"DLP-PY-STREAM-CPU-SYNC", "python",
+                    "dl_device=kDLCPU export not ready when __dlpack__ returned", Severity::error,
+                    dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
+                    "In particular, when kDLCPU is in use, stream must be None and a "
+                    "synchronization must be performed to ensure data safety.",
+                    "__dlpack__(dl_device=(kDLCPU, 0), stream=None) of an array with pending "
+                    "writes on its device: the host memory of the capsule must hold the final "
+                    "elements when __dlpack__ returns. A producer that declines the copy "
+                    "(BufferError) is not judged."},
+                   Scope::header,
+                   judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-CONSUMER-STREAM-ZERO", "python", "A consumer passed stream=0 for a CUDA array",
+         Severity::error, kFirstRelease, std::nullopt, kArrayApiDlpack, "must",
+         "The pointer must be an integer larger than or equal to -1 (see below for allowed "
+         "values on each platform).",
+         "The values allowed for CUDA are None, 1, 2 and a stream pointer (and -1); \"0 is "
+         "disallowed due to its ambiguity: 0 could mean either None, 1, or 2.\" The tool's "
+         "offered producer of a CUDA array records the stream each consumer passes."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-CONSUMER-STREAM-READ", "python",
+         "A consumer read the elements on another stream than it passed", Severity::error,
+         kFirstRelease, std::nullopt, kPythonSpecPage, "must", kConsumerPassesStream,
+         "The tool's offered producer makes its elements late (a pending write on a stream of "
+         "its own) and orders that write before the stream the consumer passes (None: the "
+         "legacy default stream), as a correct producer does. A consumer whose array then "
+         "holds stale elements read them on a stream it did not pass: for None, a stream "
+         "other than the legacy default stream."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-CONSUMER-STREAM-DEVICE", "python",
+         "A consumer passed a stream of another device than the array's", Severity::warning,
+         kFirstRelease, std::nullopt, kArrayApiDlpack, "convention",
+         "stream is provided by the consumer to the producer to instruct the producer to "
+         "ensure that operations can safely be performed on the array (e.g., by inserting a "
+         "dependency between streams via \"wait for event\").",
+         "The operations are performed on the array's device; a stream of another device "
+         "(as the CUDA driver says: cuStreamGetDevice) makes the producer order its work "
+         "across devices, if it can, and is usually a consumer that took its current device "
+         "instead of the array's."},
+        Scope::header,
+        judged_by_plugin_cases},
     RuleDefinition{{"DLP-PY-DEVICE-AGREES", "python", "__dlpack_device__ disagrees with the tensor",
                     Severity::error, kFirstRelease, std::nullopt, kArrayApiDlpackDevice,
                     "definition", "Returns device type and device ID in DLPack format.",

@@ -76,6 +76,7 @@ inline constexpr std::string_view kPluginCrash = "DLP-PLUGIN-CRASH";
 inline constexpr std::string_view kPluginHang = "DLP-PLUGIN-HANG";
 inline constexpr std::string_view kProducerStructLeak = "DLP-PRODUCER-STRUCT-LEAK";
 inline constexpr std::string_view kProducerNullDeleterOwns = "DLP-PRODUCER-NULL-DELETER-OWNS";
+inline constexpr std::string_view kProducerStream = "DLP-PRODUCER-STREAM";
 inline constexpr std::string_view kProducerReadOnlyLegacy = "DLP-PRODUCER-READ-ONLY-LEGACY";
 inline constexpr std::string_view kPyCapsuleName = "DLP-PY-CAPSULE-NAME";
 inline constexpr std::string_view kPyLegacyDefault = "DLP-PY-LEGACY-DEFAULT";
@@ -93,6 +94,11 @@ inline constexpr std::string_view kPyNoCopyCopied = "DLP-PY-NO-COPY-COPIED";
 inline constexpr std::string_view kPyStreamCpu = "DLP-PY-STREAM-CPU";
 inline constexpr std::string_view kPyStreamCudaZero = "DLP-PY-STREAM-CUDA-ZERO";
 inline constexpr std::string_view kPyStreamCudaRefused = "DLP-PY-STREAM-CUDA-REFUSED";
+inline constexpr std::string_view kPyStreamRace = "DLP-PY-STREAM-RACE";
+inline constexpr std::string_view kPyStreamCpuSync = "DLP-PY-STREAM-CPU-SYNC";
+inline constexpr std::string_view kPyConsumerStreamZero = "DLP-PY-CONSUMER-STREAM-ZERO";
+inline constexpr std::string_view kPyConsumerStreamRead = "DLP-PY-CONSUMER-STREAM-READ";
+inline constexpr std::string_view kPyConsumerStreamDevice = "DLP-PY-CONSUMER-STREAM-DEVICE";
 inline constexpr std::string_view kPyDeviceAgrees = "DLP-PY-DEVICE-AGREES";
 inline constexpr std::string_view kPyConsumerRename = "DLP-PY-CONSUMER-RENAME";
 inline constexpr std::string_view kPyConsumerReuse = "DLP-PY-CONSUMER-REUSE";
@@ -184,6 +190,7 @@ inline constexpr std::array kAll{
     kProducerStructLeak,
     kProducerNullDeleterOwns,
     kProducerReadOnlyLegacy,
+    kProducerStream,
     kPyCapsuleName,
     kPyLegacyDefault,
     kPyVersionedOffered,
@@ -200,6 +207,11 @@ inline constexpr std::array kAll{
     kPyStreamCpu,
     kPyStreamCudaZero,
     kPyStreamCudaRefused,
+    kPyStreamRace,
+    kPyStreamCpuSync,
+    kPyConsumerStreamZero,
+    kPyConsumerStreamRead,
+    kPyConsumerStreamDevice,
     kPyDeviceAgrees,
     kPyConsumerRename,
     kPyConsumerReuse,

@@ -59,6 +59,34 @@ bool usm_kind_supported(const UsmCapabilities& caps, facts::UsmKind kind);
 
 class Runtime;
 
+// A queue of the tool's own standing for a consumer's (plugin ABI 4's
+// DlpackUsmProduceRequest::consumer_queue): a cl_command_queue, or dpctl's
+// DPCTLSyclQueueRef on SYCL. Released when destroyed.
+class ConsumerQueue {
+ public:
+  ConsumerQueue() = default;
+  ConsumerQueue(Runtime* runtime, void* handle, ContextRef context, bool out_of_order)
+      : runtime_(runtime), handle_(handle), context_(context), out_of_order_(out_of_order) {}
+  ConsumerQueue(ConsumerQueue&& other) noexcept { *this = std::move(other); }
+  ConsumerQueue& operator=(ConsumerQueue&& other) noexcept;
+  ConsumerQueue(const ConsumerQueue&) = delete;
+  ConsumerQueue& operator=(const ConsumerQueue&) = delete;
+  ~ConsumerQueue() { reset(); }
+
+  void reset() noexcept;
+  void* handle() const { return handle_; }
+  const ContextRef& context() const { return context_; }
+  // Whether commands on it may run in any order: then only a dependency the
+  // library put on the queue orders the tool's reads after its work.
+  bool out_of_order() const { return out_of_order_; }
+
+ private:
+  Runtime* runtime_ = nullptr;
+  void* handle_ = nullptr;
+  ContextRef context_;
+  bool out_of_order_ = false;
+};
+
 // Owns one USM allocation and frees it (blocking) when destroyed.
 class UsmBuffer {
  public:
@@ -129,6 +157,17 @@ class Runtime {
   virtual void copy(const ContextRef& context, const DeviceRef& device, void* destination,
                     const void* source, std::size_t bytes) = 0;
 
+  // A new queue of `device` in `context` for a consumer's reads: out of
+  // order where the device supports it. Throws Error(environment) when the
+  // runtime refuses one.
+  virtual ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) = 0;
+
+  // Enqueues a copy of `bytes` from `source` to the host memory
+  // `destination` on `queue` at once, behind nothing but what is already
+  // on that queue, and waits for that copy.
+  virtual void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
+                             std::size_t bytes) = 0;
+
   // Both null for a device the runtime does not know.
   virtual NativeHandles native_handles(const DeviceRef& device) const = 0;
   virtual SyclHandles sycl_handles(const DeviceRef& device) {
@@ -138,7 +177,9 @@ class Runtime {
 
  protected:
   friend class UsmBuffer;
+  friend class ConsumerQueue;
   virtual void release(void* data, const ContextRef& context) noexcept = 0;
+  virtual void release_queue(void* queue) noexcept = 0;
 };
 
 // The process-wide OpenCL runtime: enumerates once (honouring

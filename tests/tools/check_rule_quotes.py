@@ -79,6 +79,13 @@ ARRAY_API_SENTENCES = [
     "0 is disallowed due to its ambiguity: 0 could mean either None, 1, or 2.",
     "DLPack 1.0 added a flag to indicate that the array is read-only "
     "(DLPACK_FLAG_BITMASK_READ_ONLY).",
+    "stream is provided by the consumer to the producer to instruct the producer to ensure that "
+    "operations can safely be performed on the array (e.g., by inserting a dependency between "
+    "streams via \"wait for event\").",
+    "The pointer must be an integer larger than or equal to -1 (see below for allowed values on "
+    "each platform).",
+    "In particular, when kDLCPU is in use, stream must be None and a synchronization must be "
+    "performed to ensure data safety.",
 ]
 ARRAY_API_DEVICE_SENTENCES = ["Returns device type and device ID in DLPack format."]
 PYTHON_SPEC_SENTENCES = [
@@ -93,6 +100,8 @@ PYTHON_SPEC_SENTENCES = [
     "If an array that is accessed via the interchange protocol lives on a device that the "
     "requesting (consumer) library does not support, it is recommended to raise a BufferError, "
     "unless an explicit copy is requested (see below) and the producer can support the request.",
+    "The consumer must pass the stream it will use to the producer; the producer must "
+    "synchronize or wait on the stream when necessary.",
 ]
 SUAI_SENTENCES = [
     "Python objects representing USM allocations, such as dpctl.memory.MemoryUSMDevice, "

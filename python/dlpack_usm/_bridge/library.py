@@ -7,7 +7,7 @@ import os
 
 from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 10
+ABI_VERSION = 11
 
 _library = None
 
@@ -52,6 +52,10 @@ _SIGNATURES = {
     "cuda_stream_create": (_INT, [ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64), _OUT]),
     "cuda_stream_destroy": (_INT, [_U64, _OUT]),
     "read_memory": (_INT, [_POINTER, _U64, _POINTER]),
+    "cuda_stream_read": (_INT, [ctypes.c_int32, _U64, _U64, _U64, _POINTER, _OUT]),
+    "cuda_synchronize": (_INT, [ctypes.c_int32, _OUT]),
+    "cuda_stream_device": (_INT, [_U64, _OUT]),
+    "sycl_queue_read": (_INT, [_POINTER, _U64, _U64, _POINTER, _OUT]),
     "consumer_matrix": (_INT, [_OUT]),
     "consumer_offer": (_INT, [_TEXT, _OUT, _OUT]),
     "consumer_offer_state": (_INT, [_U64, _OUT]),
@@ -215,4 +219,41 @@ def read_memory(address, size):
     buffer = ctypes.create_string_buffer(size)
     if library().dlpack_usm_bridge_read_memory(address, size, buffer) != 0:
         return None
+    return buffer.raw
+
+
+def cuda_stream_read(ordinal, stream, address, size):
+    """The `size` bytes at the CUDA address `address`, copied on `stream` of
+    device `ordinal` (1: legacy default stream, 2: per-thread default
+    stream) once the copy there finished: what a consumer working on that
+    stream reads. BridgeError (exit 3) when the driver refuses."""
+    buffer = ctypes.create_string_buffer(size)
+    result = ctypes.c_void_p()
+    read_answer(library().dlpack_usm_bridge_cuda_stream_read(
+        ordinal, stream, address, size, buffer, ctypes.byref(result)), result)
+    return buffer.raw
+
+
+def cuda_synchronize(ordinal):
+    """Waits until CUDA device `ordinal` is idle (every stream of the process)."""
+    result = ctypes.c_void_p()
+    read_answer(library().dlpack_usm_bridge_cuda_synchronize(ordinal, ctypes.byref(result)),
+                result)
+
+
+def cuda_stream_device(stream):
+    """The ordinal of the CUDA device the CUstream `stream` belongs to."""
+    result = ctypes.c_void_p()
+    return read_answer(library().dlpack_usm_bridge_cuda_stream_device(
+        stream, ctypes.byref(result)), result)["ordinal"]
+
+
+def sycl_queue_read(queue_ref, address, size):
+    """The `size` bytes of USM at `address`, copied by a command on the
+    DPCTLSyclQueueRef `queue_ref` (dpctl.SyclQueue.addressof_ref()) once that
+    copy finished."""
+    buffer = ctypes.create_string_buffer(size)
+    result = ctypes.c_void_p()
+    read_answer(library().dlpack_usm_bridge_sycl_queue_read(
+        queue_ref, address, size, buffer, ctypes.byref(result)), result)
     return buffer.raw

@@ -209,6 +209,9 @@ def judge(record):
 
 def run_case(consumer, spec, required=(), on_probe=None):
     """The judged record of one case, timed."""
+    if spec["axis"] == "stream":
+        from . import _cuda_stream
+        return _cuda_stream.run_stream_case(consumer, spec)
     started = time.monotonic()
     record = judge(observe(consumer, spec, required, on_probe))
     record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)

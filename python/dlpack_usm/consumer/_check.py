@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .._bridge import child
 from .._bridge.errors import BridgeError
-from . import _offers, _plan, _report, _runner, _status
+from . import _cuda_stream, _offers, _plan, _report, _runner, _status
 
 
 @dataclass
@@ -105,13 +105,17 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=child.TIMEOUT_S
     started_at = datetime.datetime.now(datetime.timezone.utc)
     started = time.monotonic()
     matrix = child.in_child(_offers.matrix, timeout_s)
-    known_devices = _plan.device_names(matrix)
+    # CUDA is asked in a child too: it must not start in this process, which
+    # the case runners fork from.
+    cuda = _cuda_stream.specs(child.in_child(_cuda_stream.devices, timeout_s))
+    known_devices = _plan.device_names(matrix) + [spec["device"] for spec in cuda]
     if devices:
         unknown = sorted(set(devices) - set(known_devices))
         if unknown:
             raise BridgeError(f"no device named {', '.join(unknown)}",
                               f"the devices here are {', '.join(known_devices)}")
     specs = _plan.cases(matrix, set(devices) if devices else None)
+    specs += [spec for spec in cuda if not devices or spec["device"] in devices]
     if cells:
         unknown = sorted(set(cells) - {cell["name"] for cell in matrix["cells"]})
         if unknown:

@@ -13,7 +13,7 @@ from .._envelope import CONSUME_SCHEMA, envelope
 
 OUTCOMES = ("accepted", "declined", "wrong", "accepted-invalid", "crash", "hang",
             "deleter-misuse", "refused")
-AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid")
+AXES = ("memory", "usm-kind", "version", "dtype", "layout", "invalid", "stream")
 
 
 STATUSES = ("pass", "warn", "fail", "not_supported", "not_applicable", "not_run")
@@ -45,6 +45,23 @@ def profile(results):
             for result in results if result["outcome"] is not None]
 
 
+def streams(results):
+    """What the consumer passed as __dlpack__'s stream, per device and memory
+    kind, in the order first seen: [{"device", "memory", "passed": [value,
+    ...]}], a value as the producer object recorded it (None, an integer, or
+    "<module.Type>" for an object such as a dpctl.SyclQueue)."""
+    seen = {}
+    for result in results:
+        for call in result.get("calls", []):
+            if call["method"] != "__dlpack__":
+                continue
+            passed = seen.setdefault((result["device"], result["memory"]), [])
+            if call.get("stream") not in passed:
+                passed.append(call.get("stream"))
+    return [{"device": device, "memory": memory, "passed": passed}
+            for (device, memory), passed in seen.items()]
+
+
 def summary(results):
     counts = {}
     for result in results:
@@ -57,7 +74,7 @@ def summary(results):
 def report_json(header, results):
     """The report document (--report FILE)."""
     return {**envelope(CONSUME_SCHEMA), **header, "summary": summary(results), "results": results,
-            "profile": profile(results)}
+            "profile": profile(results), "streams": streams(results)}
 
 
 def text(consumer, results, classes, strict=False, detail="grouped", required=(),
@@ -93,6 +110,9 @@ def text(consumer, results, classes, strict=False, detail="grouped", required=()
         rows.setdefault(key, []).append(f"{result['value']}{mark}")
     for (device, memory, axis), marks in rows.items():
         lines.append(f"  {device:<16} {memory:<7} {axis:<9} {' '.join(marks)}")
+    for entry in streams(results):
+        lines.append(f"  {entry['device']:<16} {entry['memory']:<7} {'stream':<9} passed " +
+                     ", ".join(repr(value) for value in entry["passed"]))
     lines.append("  (" + ", ".join(f"{entry['symbol']} {entry['meaning']}" for entry in classes) +
                  ", . not applicable" +
                  (", ? not run)" if interrupted_by(results) else ")"))

@@ -21,7 +21,7 @@ from .._bridge.interrupts import Interrupted
 from .._bridge.zygote import Zygote
 from .._expression import evaluate, interpreter
 from ..rules import Finding, finding
-from . import _foreign, _steps
+from . import _foreign, _steps, _stream_race
 
 EVALUATING = "evaluating EXPR"
 # The whole package (dlpack_usm/), whose frames are no producer's code.
@@ -39,13 +39,15 @@ class Report:
     interrupted: str = None
 
 
-def check_contained(expr, max_version, consumer, timeout_s=TIMEOUT_S):
+def check_contained(expr, max_version, consumer, timeout_s=TIMEOUT_S,
+                    stream_attempts=_stream_race.DEFAULT_ATTEMPTS):
     """The Report of check_report on the object EXPR gives, whose code runs
     in runner processes. Raises BridgeError where EXPR does not evaluate
     (also where it ends the process or hangs: exit 2), NotApplicable where
     the producer declines the export."""
     def run_runner(start, data):
-        run_child(lambda send: _run_steps(expr, tuple(max_version), consumer, start, send), data)
+        run_child(lambda send: _run_steps(expr, tuple(max_version), consumer, stream_attempts,
+                                          start, send), data)
 
     follower = _Follower(timeout_s)
     zygote = None
@@ -68,7 +70,7 @@ def _json(findings):
     return [item.to_json() for item in findings]
 
 
-def _run_steps(expr, max_version, consumer, start, send):
+def _run_steps(expr, max_version, consumer, stream_attempts, start, send):
     """Evaluates EXPR, inspects its capsule ("B"), and runs the steps from
     start["step"] on ("S" before each, "T" with its findings after it),
     every call into the producer announced ("C", "D"); "F" at the end."""
@@ -87,7 +89,8 @@ def _run_steps(expr, max_version, consumer, start, send):
     if base is not None:
         state = dict(start["state"])
         state["flagged"] = state["flagged"] or any(item.severity == "error" for item in found)
-        check = _steps.Check(obj, base, max_version, expr, consumer, **state)
+        check = _steps.Check(obj, base, max_version, expr, consumer, stream_attempts,
+                             lambda: evaluate(expr), **state)
         for index in range(start["step"], len(_steps.STEPS)):
             send("S", {"step": index})
             noted = len(base.notes)

@@ -35,7 +35,7 @@ def runtime_facts(address):
         return None, f"CUDA runtime facts not read: {error.message}"
 
 
-class _Stream:
+class Stream:
     """A stream of one device's primary context, made and destroyed by the
     bridge; the consumer's stream a producer is asked to order work on."""
 
@@ -106,7 +106,7 @@ def check_streams(obj, device, max_version):
     # A stream of the array's own device; a managed array's device_id is 0.
     ordinal = device[1] if dlpack.on(device, "kDLCUDA") else 0
     try:
-        stream = _Stream(ordinal)
+        stream = Stream(ordinal)
     except BridgeError as error:
         notes.append(f"__dlpack__(stream=<a CUDA stream>) not tried: {error.message}")
         stream = None

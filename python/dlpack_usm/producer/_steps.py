@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .._bridge import tensor_json
 from .._bridge.errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
 from ..rules import finding
-from . import _consumer_probe, _cuda, _exchange_api, _exportable, _protocol, _sycl
+from . import _consumer_probe, _cuda, _exchange_api, _exportable, _protocol, _stream_race, _sycl
 from ._inspect import inspect, producer_label
 
 
@@ -23,6 +23,8 @@ class Check:
     max_version: tuple
     origin: str
     consumer: object = "auto"
+    stream_attempts: int = _stream_race.DEFAULT_ATTEMPTS
+    remake: object = None  # evaluates EXPR again (the command line); None in the Python API
     speaks_versioned: bool = False  # the versioned step found DLPack 1.x keywords
     flagged: bool = False  # an error so far: the consumer probe runs in a child
 
@@ -131,6 +133,14 @@ def _cuda_streams(check):
     return found
 
 
+def _stream_races(check):
+    found, notes = _stream_race.check_stream_races(
+        check.obj, tensor_json.device(check.base.capsule), check.max_version,
+        check.stream_attempts, check.remake)
+    check.base.notes.extend(notes)
+    return found
+
+
 def _usm_array_interface(check):
     return _sycl.check_usm_array_interface(check.obj, check.base)
 
@@ -165,6 +175,8 @@ STEPS = (
     ("__dlpack__(dl_device=..., copy=False)", "DLP-PY-DL-DEVICE-OWN", _dl_device),
     ("__dlpack__(copy=True)", "DLP-PY-COPY-FLAG", _copy),
     ("__dlpack__(stream=...) of a CUDA array", "DLP-PY-STREAM-CUDA-ZERO", _cuda_streams),
+    ("__dlpack__(stream=...) of an array with a pending write", "DLP-PY-STREAM-RACE",
+     _stream_races),
     ("__sycl_usm_array_interface__", "DLP-PY-SUAI-FIELD", _usm_array_interface),
     ("__dlpack_c_exchange_api__", "DLP-PY-EXCHANGE-API-CAPSULE", _exchange_api_capsule),
     ("a consumer with a capsule", None, _probe_consumer),

@@ -247,7 +247,59 @@ CUdevice visible_cuda_device(const DriverApi& api, std::int32_t ordinal) {
   return device;
 }
 
+// Runs `work` with device `ordinal`'s primary context current, and reports
+// the first failing call named `call`.
+template <typename Work>
+void in_primary_context(const DriverApi& api, std::int32_t ordinal, const char* call, Work work) {
+  CUdevice device = visible_cuda_device(api, ordinal);
+  CUcontext context = nullptr;
+  check_cuda_call(api, api.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  CUresult code = api.cuCtxPushCurrent(context);
+  if (code == kSuccess) {
+    code = work();
+    CUcontext popped = nullptr;
+    api.cuCtxPopCurrent(&popped);
+  }
+  api.cuDevicePrimaryCtxRelease(device);
+  check_cuda_call(api, code, call);
+}
+
 }  // namespace
+
+void read_on_stream(std::int32_t ordinal, std::uint64_t stream, std::uint64_t source,
+                    void* destination, std::size_t bytes) {
+  const DriverApi& api = cuda_driver_or_throw();
+  auto handle = reinterpret_cast<CUstream>(stream);
+  in_primary_context(api, ordinal, "cuMemcpyDtoHAsync and cuStreamSynchronize", [&] {
+    CUresult code = api.cuMemcpyDtoHAsync(destination, source, bytes, handle);
+    return code == kSuccess ? api.cuStreamSynchronize(handle) : code;
+  });
+}
+
+void synchronize_device(std::int32_t ordinal) {
+  const DriverApi& api = cuda_driver_or_throw();
+  in_primary_context(api, ordinal, "cuCtxSynchronize", [&] { return api.cuCtxSynchronize(); });
+}
+
+std::int32_t stream_device(std::uint64_t stream) {
+  const DriverApi& api = cuda_driver_or_throw();
+  CUcontext context = nullptr;
+  check_cuda_call(api, api.cuStreamGetCtx(reinterpret_cast<CUstream>(stream), &context),
+                  "cuStreamGetCtx");
+  CUdevice device = 0;
+  check_cuda_call(api, api.cuCtxPushCurrent(context), "cuCtxPushCurrent");
+  CUresult code = api.cuCtxGetDevice(&device);
+  CUcontext popped = nullptr;
+  api.cuCtxPopCurrent(&popped);
+  check_cuda_call(api, code, "cuCtxGetDevice");
+  std::int32_t count = cuda_device_count_of(api);
+  for (std::int32_t ordinal = 0; ordinal < count; ++ordinal) {
+    CUdevice candidate = 0;
+    if (api.cuDeviceGet(&candidate, ordinal) == kSuccess && candidate == device) return ordinal;
+  }
+  fail_environment(
+      fmt::format("the CUDA device of stream {:#x} is none this process sees", stream));
+}
 
 CudaStream::CudaStream(std::int32_t ordinal) : ordinal_(ordinal) {
   const DriverApi& api = cuda_driver_or_throw();
@@ -258,7 +310,7 @@ CudaStream::CudaStream(std::int32_t ordinal) : ordinal_(ordinal) {
   CUstream stream = nullptr;
   CUresult code = api.cuCtxPushCurrent(context);
   if (code == kSuccess) {
-    code = api.cuStreamCreate(&stream, 0);
+    code = api.cuStreamCreate(&stream, kStreamNonBlocking);
     CUcontext popped = nullptr;
     api.cuCtxPopCurrent(&popped);
   }

@@ -51,9 +51,11 @@ facts::CudaMemoryType classify_memory(unsigned memory_type, bool is_managed);
 facts::RuntimeFacts cuda_pointer_facts(std::uint64_t address);
 
 // A stream of device `ordinal`'s primary context (the context torch, cupy
-// and jax use), as a consumer passes one to __dlpack__(stream=...). The
-// primary context stays retained while the stream lives. Throws
-// Error(environment) or Error(usage) for an ordinal out of range.
+// and jax use), as a consumer passes one to __dlpack__(stream=...):
+// non-blocking, so that nothing but what is put on it (a producer's wait
+// for its own work) orders its commands. The primary context stays retained
+// while the stream lives. Throws Error(environment) or Error(usage) for an
+// ordinal out of range.
 class CudaStream {
  public:
   explicit CudaStream(std::int32_t ordinal);
@@ -73,5 +75,26 @@ class CudaStream {
   void* context_ = nullptr;
   void* stream_ = nullptr;
 };
+
+// The stream values of __dlpack__ for CUDA that name no CUstream: the
+// legacy default stream and the per-thread default stream, which the driver
+// API takes as these handles (CU_STREAM_LEGACY, CU_STREAM_PER_THREAD).
+inline constexpr std::uint64_t kLegacyDefaultStream = 1;
+inline constexpr std::uint64_t kPerThreadDefaultStream = 2;
+
+// Copies `bytes` at the device or managed address `source` to the host
+// memory `destination` by a copy on `stream` of device `ordinal`'s primary
+// context (a CUstream, or kLegacyDefaultStream, kPerThreadDefaultStream),
+// and waits for that stream: what a consumer working on the stream reads.
+// Throws Error(environment) when the driver refuses.
+void read_on_stream(std::int32_t ordinal, std::uint64_t stream, std::uint64_t source,
+                    void* destination, std::size_t bytes);
+
+// Waits until device `ordinal`'s primary context is idle: the work of every
+// stream of every library of the process that uses it.
+void synchronize_device(std::int32_t ordinal);
+
+// The ordinal of the device whose context `stream` (a CUstream) belongs to.
+std::int32_t stream_device(std::uint64_t stream);
 
 }  // namespace dlpack_usm::runtime::cuda

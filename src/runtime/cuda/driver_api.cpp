@@ -62,7 +62,12 @@ CudaDriverLoad open_cuda_driver() {
                         std::pair{"cuCtxPushCurrent_v2", &api.cuCtxPushCurrent},
                         std::pair{"cuCtxPopCurrent_v2", &api.cuCtxPopCurrent},
                         std::pair{"cuStreamCreate", &api.cuStreamCreate},
-                        std::pair{"cuStreamDestroy_v2", &api.cuStreamDestroy});
+                        std::pair{"cuStreamDestroy_v2", &api.cuStreamDestroy},
+                        std::pair{"cuMemcpyDtoHAsync_v2", &api.cuMemcpyDtoHAsync},
+                        std::pair{"cuStreamSynchronize", &api.cuStreamSynchronize},
+                        std::pair{"cuCtxSynchronize", &api.cuCtxSynchronize},
+                        std::pair{"cuStreamGetCtx", &api.cuStreamGetCtx},
+                        std::pair{"cuCtxGetDevice", &api.cuCtxGetDevice});
   return result;
 }
 

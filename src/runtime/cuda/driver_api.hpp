@@ -70,7 +70,18 @@ struct DriverApi {
   CUresult (*cuCtxPopCurrent)(CUcontext* context);         // cuCtxPopCurrent_v2
   CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags);
   CUresult (*cuStreamDestroy)(CUstream stream);  // cuStreamDestroy_v2
+  // The stream checks: a read on a consumer's stream, and the device idle.
+  CUresult (*cuMemcpyDtoHAsync)(void* destination, CUdeviceptr source, std::size_t bytes,
+                                CUstream stream);  // cuMemcpyDtoHAsync_v2
+  CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuStreamGetCtx)(CUstream stream, CUcontext* context);
+  CUresult (*cuCtxGetDevice)(CUdevice* device);
 };
+
+// CU_STREAM_NON_BLOCKING: a stream that does not wait for the legacy
+// default stream, so that only what is put on it orders its work.
+inline constexpr unsigned kStreamNonBlocking = 0x1;
 
 // The library the tool opens: DLPACK_USM_CUDA_DRIVER when set (a path), else
 // "libcuda.so.1" as the dynamic linker finds it.

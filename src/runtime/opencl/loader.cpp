@@ -51,6 +51,8 @@ LoadResult open_loader() {
                    api.clCreateCommandQueueWithProperties, result.why) &&
               bind(library, "clReleaseCommandQueue", api.clReleaseCommandQueue, result.why) &&
               bind(library, "clFinish", api.clFinish, result.why) &&
+              bind(library, "clWaitForEvents", api.clWaitForEvents, result.why) &&
+              bind(library, "clReleaseEvent", api.clReleaseEvent, result.why) &&
               bind(library, "clGetExtensionFunctionAddressForPlatform",
                    api.clGetExtensionFunctionAddressForPlatform, result.why);
   return result;

@@ -25,6 +25,8 @@ struct LoaderApi {
   decltype(&::clCreateCommandQueueWithProperties) clCreateCommandQueueWithProperties;
   decltype(&::clReleaseCommandQueue) clReleaseCommandQueue;
   decltype(&::clFinish) clFinish;
+  decltype(&::clWaitForEvents) clWaitForEvents;
+  decltype(&::clReleaseEvent) clReleaseEvent;
   decltype(&::clGetExtensionFunctionAddressForPlatform) clGetExtensionFunctionAddressForPlatform;
 };
 

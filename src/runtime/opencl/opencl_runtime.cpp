@@ -76,10 +76,14 @@ class OpenClRuntime final : public Runtime {
   PointerInfo query(const void* ptr, const ContextRef& context) override;
   void copy(const ContextRef& context, const DeviceRef& device, void* destination,
             const void* source, std::size_t bytes) override;
+  ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) override;
+  void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
+                     std::size_t bytes) override;
   NativeHandles native_handles(const DeviceRef& device) const override;
 
  protected:
   void release(void* data, const ContextRef& context) noexcept override;
+  void release_queue(void* queue) noexcept override;
 
  private:
   const PlatformHandles& platform(std::int32_t platform_index) const;
@@ -246,6 +250,53 @@ void OpenClRuntime::copy(const ContextRef& context, const DeviceRef& device, voi
   }
 }
 
+ConsumerQueue OpenClRuntime::make_consumer_queue(const ContextRef& context,
+                                                 const DeviceRef& device) {
+  cl_device_id handle = topology_.device_handle(device);
+  if (handle == nullptr) fail_environment("no such device for a command queue");
+  const LoaderApi* cl = topology_.api();
+  cl_command_queue_properties supported = 0;
+  if (cl->clGetDeviceInfo(handle, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof supported, &supported,
+                          nullptr) != CL_SUCCESS) {
+    supported = 0;
+  }
+  bool out_of_order = (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+  cl_queue_properties properties[] = {
+      CL_QUEUE_PROPERTIES,
+      out_of_order ? static_cast<cl_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) : 0,
+      0};
+  cl_int status = CL_SUCCESS;
+  cl_command_queue queue = cl->clCreateCommandQueueWithProperties(
+      static_cast<cl_context>(context.handle), handle, properties, &status);
+  if (status != CL_SUCCESS || queue == nullptr) {
+    fail_environment(
+        fmt::format("clCreateCommandQueueWithProperties for a consumer's queue "
+                    "failed: {}",
+                    error_name(status)));
+  }
+  return ConsumerQueue(this, queue, context, out_of_order);
+}
+
+void OpenClRuntime::read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
+                                  std::size_t bytes) {
+  if (bytes == 0) return;
+  const LoaderApi* cl = topology_.api();
+  const UsmEntryPoints& usm = platform(queue.context().platform_index).usm;
+  cl_event done = nullptr;
+  cl_int status = usm.enqueue_memcpy(static_cast<cl_command_queue>(queue.handle()), CL_FALSE,
+                                     destination, source, bytes, 0, nullptr, &done);
+  if (status == CL_SUCCESS) {
+    status = cl->clWaitForEvents(1, &done);
+    cl->clReleaseEvent(done);
+  }
+  if (status != CL_SUCCESS) {
+    fail_environment(
+        fmt::format("clEnqueueMemcpyINTEL of {} bytes on the consumer's queue "
+                    "failed: {}",
+                    bytes, error_name(status)));
+  }
+}
+
 NativeHandles OpenClRuntime::native_handles(const DeviceRef& device) const {
   cl_device_id handle = topology_.device_handle(device);
   if (handle == nullptr) return {};
@@ -263,6 +314,14 @@ void OpenClRuntime::release(void* data, const ContextRef& context) noexcept {
   const UsmEntryPoints& usm = platforms[static_cast<std::size_t>(context.platform_index)].usm;
   if (usm.blocking_free != nullptr)
     usm.blocking_free(static_cast<cl_context>(context.handle), data);
+}
+
+void OpenClRuntime::release_queue(void* queue) noexcept {
+  const LoaderApi* cl = topology_.api();
+  auto handle = static_cast<cl_command_queue>(queue);
+  // Whatever the library left on it finishes before the queue goes.
+  cl->clFinish(handle);
+  cl->clReleaseCommandQueue(handle);
 }
 
 }  // namespace

@@ -54,11 +54,15 @@ class SyclRuntime final : public Runtime {
   PointerInfo query(const void* ptr, const ContextRef& context) override;
   void copy(const ContextRef& context, const DeviceRef& device, void* destination,
             const void* source, std::size_t bytes) override;
+  ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) override;
+  void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
+                     std::size_t bytes) override;
   NativeHandles native_handles(const DeviceRef& device) const override;
   SyclHandles sycl_handles(const DeviceRef& device) override;
 
  protected:
   void release(void* data, const ContextRef& context) noexcept override;
+  void release_queue(void* queue) noexcept override;
 
  private:
   const SyclRoot& root(std::int32_t root_index) const;
@@ -258,6 +262,37 @@ void SyclRuntime::copy(const ContextRef& context, const DeviceRef& device, void*
   api_.DPCTLEvent_Delete(event);
 }
 
+ConsumerQueue SyclRuntime::make_consumer_queue(const ContextRef& context, const DeviceRef& device) {
+  DeviceRef queue_device = device;
+  if (device.sub_index && context.is_platform_default && !default_context_holds(device)) {
+    queue_device = DeviceRef{device.root_index, std::nullopt};
+  }
+  SyclDeviceRef handle = topology_.device_handle(queue_device);
+  if (handle == nullptr) fail_environment("no such SYCL device for a queue");
+  // A queue of its own, not the shared one of queue_for: without the
+  // in_order property a sycl::queue runs its commands in any order.
+  SyclQueueRef queue = api_.DPCTLQueue_Create(static_cast<SyclContextRef>(context.handle), handle,
+                                              record_sycl_error, 0);
+  if (queue == nullptr) {
+    fail_environment(fmt::format("SYCL refuses a consumer's queue in that context (error {})",
+                                 g_last_sycl_error));
+  }
+  return ConsumerQueue(this, queue, context, true);
+}
+
+void SyclRuntime::read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
+                                std::size_t bytes) {
+  if (bytes == 0) return;
+  SyclEventRef event =
+      api_.DPCTLQueue_Memcpy(static_cast<SyclQueueRef>(queue.handle()), destination, source, bytes);
+  if (event == nullptr) {
+    fail_environment(
+        fmt::format("sycl::queue::memcpy of {} bytes on the consumer's queue failed", bytes));
+  }
+  api_.DPCTLEvent_Wait(event);
+  api_.DPCTLEvent_Delete(event);
+}
+
 NativeHandles SyclRuntime::native_handles(const DeviceRef&) const {
   // SYCL objects are no OpenCL handles; plugins get them as SyclHandles.
   return {};
@@ -276,6 +311,10 @@ void SyclRuntime::release(void* data, const ContextRef&) noexcept {
   // sycl::free waits for nothing; the tool's copies have all been waited on.
   api_.DPCTLfree_with_queue(data, found->second.queue);
   allocations_.erase(found);
+}
+
+void SyclRuntime::release_queue(void* queue) noexcept {
+  api_.DPCTLQueue_Delete(static_cast<SyclQueueRef>(queue));
 }
 
 }  // namespace

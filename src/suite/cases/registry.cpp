@@ -27,7 +27,7 @@ CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
 }
 
 CaseSources case_sources(const std::filesystem::path& suite_dir,
-                         const std::vector<plugin::PluginSpec>& plugins) {
+                         const std::vector<plugin::PluginSpec>& plugins, int stream_attempts) {
   if (plugins.empty()) return default_case_sources(suite_dir);
   auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
   // The runtime's owner answer is named once however many libraries run.
@@ -39,7 +39,7 @@ CaseSources case_sources(const std::filesystem::path& suite_dir,
     } else if (spec.exchange_api()) {
       sources.push_back(std::make_unique<ExchangeApiCaseSource>(runtime, spec));
     } else {
-      sources.push_back(std::make_unique<ProducerCaseSource>(runtime, spec));
+      sources.push_back(std::make_unique<ProducerCaseSource>(runtime, spec, stream_attempts));
     }
   }
   return sources;

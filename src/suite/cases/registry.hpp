@@ -17,8 +17,9 @@ CaseSources vector_case_sources(const std::filesystem::path& suite_dir);
 CaseSources default_case_sources(const std::filesystem::path& suite_dir);
 
 // The sources a run uses: the default ones, or, when libraries are under
-// test, their producer, exchange-API and consumer cases alone.
+// test, their producer, exchange-API and consumer cases alone;
+// `stream_attempts` is the requests each producer stream case makes.
 CaseSources case_sources(const std::filesystem::path& suite_dir,
-                         const std::vector<plugin::PluginSpec>& plugins);
+                         const std::vector<plugin::PluginSpec>& plugins, int stream_attempts);
 
 }  // namespace dlpack_usm::suite

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plugin/plugin_spec.hpp"
+#include "suite/cases/producer/producer_stream.hpp"
 #include "suite/model/selection.hpp"
 
 namespace dlpack_usm::suite {
@@ -45,6 +46,8 @@ struct CheckOptions {
   std::string label;
   // Libraries under test: when given, check runs their cases only.
   std::vector<plugin::PluginSpec> plugins;
+  // --stream-attempts: the requests each producer stream case makes.
+  int stream_attempts = kDefaultStreamAttempts;
   nlohmann::json plugin_descriptions = nlohmann::json::array();
 };
 

@@ -53,6 +53,10 @@ std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& j
     argv.push_back(id);
   }
   argv.insert(argv.end(), job.plugin_arguments.begin(), job.plugin_arguments.end());
+  if (job.stream_attempts > 0) {
+    argv.push_back("--stream-attempts");
+    argv.push_back(std::to_string(job.stream_attempts));
+  }
   return argv;
 }
 

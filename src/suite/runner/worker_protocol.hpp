@@ -32,6 +32,7 @@ struct WorkerJob {
   std::string runtime;                        // the runner's active runtime, by name
   std::string suite_dir;                      // where the conformance vectors are
   std::vector<std::string> plugin_arguments;  // --producer/--consumer LIB, as given to check
+  int stream_attempts = 0;                    // check --stream-attempts; 0: not given
   std::vector<std::string> case_ids;          // run_cases: the batch, in order
   long runner_pid = 0;                        // the run the worker dies with
 };

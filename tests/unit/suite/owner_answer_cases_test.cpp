@@ -13,6 +13,7 @@
 #include "suite/cases/live/live_cases.hpp"
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"
 #include "suite/cases/producer/producer_cases.hpp"
+#include "suite/cases/producer/producer_stream.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -48,13 +49,22 @@ class MisattributingRuntime final : public runtime::Runtime {
             const void* source, std::size_t bytes) override {
     real_.copy(context, device, destination, source, bytes);
   }
+  runtime::ConsumerQueue make_consumer_queue(const ContextRef& context,
+                                             const DeviceRef& device) override {
+    return real_.make_consumer_queue(context, device);
+  }
+  void read_on_queue(const runtime::ConsumerQueue& queue, void* destination, const void* source,
+                     std::size_t bytes) override {
+    real_.read_on_queue(queue, destination, source, bytes);
+  }
   runtime::NativeHandles native_handles(const DeviceRef& device) const override {
     return real_.native_handles(device);
   }
 
  protected:
-  // Never called: buffers come from the real runtime and free through it.
+  // Never called: buffers and queues come from the real runtime and free through it.
   void release(void*, const ContextRef&) noexcept override {}
+  void release_queue(void*) noexcept override {}
 
  private:
   runtime::Runtime& real_;
@@ -126,7 +136,8 @@ TEST(OwnerAnswerCases, LiveRoundTripsOfWronglyNamedDevicesAreBlocked) {
 
 TEST(OwnerAnswerCases, ProducerCasesOfOwnedKindsAreBlockedLifetimeAndHostAreNot) {
   SKIP_WITHOUT_WRONG_ANSWER(check);
-  ProducerCaseSource source(wrong_answers(), {plugin::Role::producer, "unused.so", ""});
+  ProducerCaseSource source(wrong_answers(), {plugin::Role::producer, "unused.so", ""},
+                            kDefaultStreamAttempts);
   for (const CaseSpec& spec : source.cases()) {
     bool owned = spec.id.find("/host/") == std::string::npos && !spec.id.ends_with("/lifetime") &&
                  spec.not_supported() == nullptr;

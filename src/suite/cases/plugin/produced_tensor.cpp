@@ -50,6 +50,17 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
   return tensor;
 }
 
+exchange::ImportedView import_produced(runtime::Runtime& runtime, ProducedTensor& tensor,
+                                       const runtime::DeviceRef& requested) {
+  exchange::ImportedPlacement placement;
+  placement.root_device = runtime::DeviceRef{requested.root_index, std::nullopt};
+  placement.owner_device = tensor.pointer.owner;
+  placement.context = tensor.context;
+  placement.usm_kind = tensor.pointer.kind;
+  return exchange::ImportedView(runtime, std::move(tensor.capsule), placement, tensor.facts,
+                                tensor.findings);
+}
+
 void release_and_check_freed(runtime::Runtime& runtime, ProducedTensor& tensor,
                              CaseFindings& found) {
   tensor.capsule.reset();

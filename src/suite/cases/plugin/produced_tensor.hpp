@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "exchange/capsule_owner.hpp"
+#include "exchange/imported_view.hpp"
 #include "facts/tensor_facts.hpp"
 #include "rules/rule.hpp"
 #include "runtime/runtime.hpp"
@@ -31,6 +32,12 @@ struct ProducedTensor {
 ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner capsule,
                               const runtime::DeviceRef& requested, const std::string& origin,
                               CaseFindings& found);
+
+// The view a consumer holds of the tensor once the import protocol placed
+// it on the device it was asked for: takes the capsule (its deleter runs
+// when the view goes). Throws Error(findings) where the import refuses it.
+exchange::ImportedView import_produced(runtime::Runtime& runtime, ProducedTensor& tensor,
+                                       const runtime::DeviceRef& requested);
 
 // Calls the deleter (once) and checks that the allocation it pointed into is
 // released: the default context no longer knows the pointer. Skipped when

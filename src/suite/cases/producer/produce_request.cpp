@@ -1,8 +1,12 @@
 #include "suite/cases/producer/produce_request.hpp"
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
+#include "common/printable.hpp"
 #include "facts/element_size.hpp"
 #include "plugin/host_table.hpp"
+#include "rules/rule_ids.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -63,6 +67,67 @@ ProduceRequest make_produce_request(PluginSession& session, const runtime::Devic
   c.dlpack_minor = request.version.minor;
   c.flags = request.read_only ? dl::kFlagReadOnly : 0;
   return request;
+}
+
+void reshape_request(ProduceRequest& request, const std::vector<std::int64_t>& shape) {
+  request.layout = exchange::make_layout(shape, request.element_bytes, exchange::Order::c);
+  DlpackUsmProduceRequest& c = request.c;
+  c.layout = DLPACK_USM_LAYOUT_C;
+  c.ndim = static_cast<std::int32_t>(request.layout.shape.size());
+  c.shape = request.layout.shape.empty() ? nullptr : request.layout.shape.data();
+  c.strides = request.layout.strides.empty() ? nullptr : request.layout.strides.data();
+  c.byte_offset = request.layout.byte_offset;
+  c.allocation_bytes = request.layout.allocation_bytes;
+}
+
+bool matches_request(const ProduceRequest& request, const facts::TensorFacts& tensor,
+                     CaseFindings& found) {
+  if (tensor.dtype.code != request.dtype.code || tensor.dtype.bits != request.dtype.bits ||
+      tensor.dtype.lanes != request.dtype.lanes) {
+    found.add(rules::ids::kProducerContent,
+              fmt::format("rule {}: dtype is {}, {} was asked for", rules::ids::kProducerContent,
+                          dl::dtype_display(tensor.dtype), dl::dtype_display(request.dtype)));
+    return false;
+  }
+  std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
+  if (shape != request.layout.shape) {
+    found.add(
+        rules::ids::kProducerContent,
+        fmt::format("rule {}: shape is [{}], [{}] was asked for", rules::ids::kProducerContent,
+                    fmt::join(shape, ", "), fmt::join(request.layout.shape, ", ")));
+    return false;
+  }
+  // A legacy tensor has no flags (DLP-PRODUCER-READ-ONLY-LEGACY says so).
+  if (request.read_only && request.versioned() && (tensor.flags & dl::kFlagReadOnly) == 0) {
+    found.add(rules::ids::kProducerContent,
+              fmt::format("rule {}: READ_ONLY was asked for and is not set",
+                          rules::ids::kProducerContent));
+  }
+  return true;
+}
+
+Produced produce_once(PluginSession& session, const CaseSpec& spec, ProduceRequest& request) {
+  char message[512] = {};
+  void* out = nullptr;
+  int status =
+      session.table().table->produce(session.host(), &request.c, &out, message, sizeof message);
+  message[sizeof message - 1] = '\0';
+  Produced produced;
+  if (status == DLPACK_USM_UNSUPPORTED) {
+    produced.refused = CaseResult{spec.id, Outcome::not_supported,
+                                  fmt::format("the library cannot: {}", printable(message))};
+  } else if (status != DLPACK_USM_OK || out == nullptr) {
+    CaseFindings found;
+    found.add(std::string(rules::ids::kPluginStatus),
+              fmt::format("rule {}: produce returned {} and {}: {}", rules::ids::kPluginStatus,
+                          status, out == nullptr ? "no tensor" : "a tensor", printable(message)));
+    produced.refused = found.result(spec.id, "");
+  } else if (request.versioned()) {
+    produced.capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out));
+  } else {
+    produced.capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
+  }
+  return produced;
 }
 
 }  // namespace dlpack_usm::suite

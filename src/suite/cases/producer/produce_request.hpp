@@ -4,13 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "dlpack/abi.hpp"
 #include "dlpack/names.hpp"
 #include "dlpack_usm/plugin.h"
+#include "exchange/capsule_owner.hpp"
 #include "exchange/layout.hpp"
 #include "matrix/live_matrix.hpp"
 #include "suite/cases/plugin/plugin_session.hpp"
+#include "suite/model/case.hpp"
+#include "suite/model/case_findings.hpp"
 
 namespace dlpack_usm::suite {
 
@@ -29,5 +33,24 @@ struct ProduceRequest {
 
 ProduceRequest make_produce_request(PluginSession& session, const runtime::DeviceInfo& device,
                                     const MatrixTensor& tensor);
+
+// The request with another shape, compact row-major (the stream cases ask
+// for more elements than the matrix's 3x5).
+void reshape_request(ProduceRequest& request, const std::vector<std::int64_t>& shape);
+
+// The declared dtype, shape and flags against the request
+// (DLP-PRODUCER-CONTENT in `found` where they differ); false where the
+// dtype or shape differ, so that comparing elements means nothing.
+bool matches_request(const ProduceRequest& request, const facts::TensorFacts& tensor,
+                     CaseFindings& found);
+
+// What one call of produce gave: a tensor, or the case's result when it gave
+// none (not_supported for a decline, a DLP-PLUGIN-STATUS failure otherwise).
+struct Produced {
+  std::optional<CaseResult> refused;
+  exchange::CapsuleOwner capsule;
+};
+
+Produced produce_once(PluginSession& session, const CaseSpec& spec, ProduceRequest& request);
 
 }  // namespace dlpack_usm::suite

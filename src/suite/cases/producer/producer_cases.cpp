@@ -17,6 +17,7 @@
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/produce_request.hpp"
 #include "suite/cases/producer/producer_lifetime.hpp"
+#include "suite/cases/producer/producer_stream.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -73,7 +74,8 @@ CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
 // both structs' lifetime cases after each kind of a root device.
 class ProducerCaseList final : public LiveMatrixVisitor {
  public:
-  explicit ProducerCaseList(const OwnerAnswerBlocks& blocks) : blocks_(blocks) {}
+  ProducerCaseList(const OwnerAnswerBlocks& blocks, int stream_attempts)
+      : blocks_(blocks), stream_attempts_(stream_attempts) {}
 
   void no_usm(const DeviceInfo& device) override {
     cases.push_back(plugin_not_supported_case(fmt::format("producer/{}/usm", device.selector_name),
@@ -93,56 +95,29 @@ class ProducerCaseList final : public LiveMatrixVisitor {
     // Both structs: a legacy and a versioned one.
     cases.push_back(lifetime_case(device, {kind, "float32", "C", "0.8", false}));
     cases.push_back(lifetime_case(device, {kind, "float32", "C", "1.3", false}));
+    // And whether its elements are ready on the consumer's queue.
+    CaseSpec stream = stream_case(device, kind, stream_attempts_);
+    if (kind != UsmKind::host) blocks_.block(stream);
+    cases.push_back(std::move(stream));
   }
 
   std::vector<CaseSpec> cases;
 
  private:
   const OwnerAnswerBlocks& blocks_;
+  int stream_attempts_;
 };
 
 // Below 1.0 no flag can carry READ_ONLY: the library should decline.
 constexpr const char* kProducerReadOnlyVersions[] = {"0.8", "1.0", "1.3"};
-
-// The declared dtype, shape and flags against the request; the pattern
-// comparison needs the first two to mean anything.
-bool matches_request(const ProduceRequest& request, const facts::TensorFacts& tensor,
-                     CaseFindings& found) {
-  if (tensor.dtype.code != request.dtype.code || tensor.dtype.bits != request.dtype.bits ||
-      tensor.dtype.lanes != request.dtype.lanes) {
-    found.add(kContentRule,
-              fmt::format("rule {}: dtype is {}, {} was asked for", kContentRule,
-                          dl::dtype_display(tensor.dtype), dl::dtype_display(request.dtype)));
-    return false;
-  }
-  std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
-  if (shape != request.layout.shape) {
-    found.add(kContentRule,
-              fmt::format("rule {}: shape is [{}], [{}] was asked for", kContentRule,
-                          fmt::join(shape, ", "), fmt::join(request.layout.shape, ", ")));
-    return false;
-  }
-  // A legacy tensor has no flags (DLP-PRODUCER-READ-ONLY-LEGACY says so).
-  if (request.read_only && request.versioned() && (tensor.flags & dl::kFlagReadOnly) == 0) {
-    found.add(kContentRule,
-              fmt::format("rule {}: READ_ONLY was asked for and is not set", kContentRule));
-  }
-  return true;
-}
 
 // Reads every element in logical order through the declared strides and
 // byte_offset, as a consumer would, and compares it with the pattern.
 void compare_with_pattern(runtime::Runtime& runtime, ProducedTensor& tensor,
                           const runtime::DeviceRef& requested, CaseFindings& found,
                           std::uint64_t& elements_checked) {
-  exchange::ImportedPlacement placement;
-  placement.root_device = runtime::DeviceRef{requested.root_index, std::nullopt};
-  placement.owner_device = tensor.pointer.owner;
-  placement.context = tensor.context;
-  placement.usm_kind = tensor.pointer.kind;
   try {
-    exchange::ImportedView view(runtime, std::move(tensor.capsule), placement, tensor.facts,
-                                tensor.findings);
+    exchange::ImportedView view = import_produced(runtime, tensor, requested);
     std::vector<std::byte> elements = view.read_all();
     std::vector<std::byte> expected(view.element_bytes());
     std::uint64_t mismatches = 0;
@@ -233,7 +208,7 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
 
 std::vector<CaseSpec> ProducerCaseSource::cases() {
   OwnerAnswerBlocks blocks(runtime());
-  ProducerCaseList list(blocks);
+  ProducerCaseList list(blocks, stream_attempts_);
   walk_live_matrix(runtime().inventory(), kProducerReadOnlyVersions, list);
   return std::move(list.cases);
 }
@@ -242,6 +217,9 @@ CaseResult ProducerCaseSource::run_on(PluginSession& session, const CaseSpec& sp
                                       const runtime::DeviceInfo& device) {
   if (const auto* lifetime = dynamic_cast<const LifetimeCase*>(spec.details.get())) {
     return run_lifetime(session, spec, device, lifetime->tensor);
+  }
+  if (const auto* stream = dynamic_cast<const StreamCase*>(spec.details.get())) {
+    return run_stream(session, spec, device, *stream);
   }
   return run_produce(session, spec, device);
 }

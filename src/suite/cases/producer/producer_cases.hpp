@@ -5,7 +5,9 @@
 // with the pattern, the deleter called once and the allocation gone after.
 // A READ_ONLY request below DLPack 1.0 should be declined (a legacy tensor
 // has no flags), and each kind gets two lifetime cases (producer_lifetime.hpp)
-// for what its deleter frees beyond the allocation.
+// for what its deleter frees beyond the allocation, and a stream case
+// (producer_stream.hpp) for whether its elements are ready on the consumer's
+// queue when produce returns.
 // A library given as LIB:SYMBOL is driven through its DLPackExchangeAPI
 // instead (exchange_api_cases.hpp).
 #pragma once
@@ -16,7 +18,10 @@ namespace dlpack_usm::suite {
 
 class ProducerCaseSource final : public PluginCaseSource {
  public:
-  using PluginCaseSource::PluginCaseSource;
+  // `stream_attempts`: the requests each stream case makes (check --stream-attempts).
+  ProducerCaseSource(std::function<runtime::Runtime&()> runtime, plugin::PluginSpec spec,
+                     int stream_attempts)
+      : PluginCaseSource(std::move(runtime), std::move(spec)), stream_attempts_(stream_attempts) {}
 
   std::string_view kind() const override { return "producer"; }
   std::vector<CaseSpec> cases() override;
@@ -24,6 +29,8 @@ class ProducerCaseSource final : public PluginCaseSource {
  private:
   CaseResult run_on(PluginSession& session, const CaseSpec& spec,
                     const runtime::DeviceInfo& device) override;
+
+  int stream_attempts_;
 };
 
 }  // namespace dlpack_usm::suite

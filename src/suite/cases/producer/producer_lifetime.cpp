@@ -11,7 +11,6 @@
 #include <malloc.h>
 #endif
 
-#include "common/printable.hpp"
 #include "rules/rule_ids.hpp"
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/produce_request.hpp"
@@ -28,35 +27,6 @@ std::optional<std::uint64_t> heap_in_use() {
 #else
   return std::nullopt;
 #endif
-}
-
-struct Produced {
-  std::optional<CaseResult> refused;  // set when produce did not hand out a tensor
-  exchange::CapsuleOwner capsule;
-};
-
-Produced produce_once(PluginSession& session, const CaseSpec& spec, ProduceRequest& request) {
-  char message[512] = {};
-  void* out = nullptr;
-  int status =
-      session.table().table->produce(session.host(), &request.c, &out, message, sizeof message);
-  message[sizeof message - 1] = '\0';
-  Produced produced;
-  if (status == DLPACK_USM_UNSUPPORTED) {
-    produced.refused = CaseResult{spec.id, Outcome::not_supported,
-                                  fmt::format("the library cannot: {}", printable(message))};
-  } else if (status != DLPACK_USM_OK || out == nullptr) {
-    CaseFindings found;
-    found.add(std::string(rules::ids::kPluginStatus),
-              fmt::format("rule {}: produce returned {} and {}: {}", rules::ids::kPluginStatus,
-                          status, out == nullptr ? "no tensor" : "a tensor", printable(message)));
-    produced.refused = found.result(spec.id, "");
-  } else if (request.versioned()) {
-    produced.capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out));
-  } else {
-    produced.capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
-  }
-  return produced;
 }
 
 // A NULL deleter: a second tensor of the same request tells a buffer the

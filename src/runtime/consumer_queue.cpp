@@ -1,0 +1,24 @@
+#include "runtime/runtime.hpp"
+
+namespace dlpack_usm::runtime {
+
+ConsumerQueue& ConsumerQueue::operator=(ConsumerQueue&& other) noexcept {
+  if (this != &other) {
+    reset();
+    runtime_ = other.runtime_;
+    handle_ = other.handle_;
+    context_ = other.context_;
+    out_of_order_ = other.out_of_order_;
+    other.handle_ = nullptr;
+    other.runtime_ = nullptr;
+  }
+  return *this;
+}
+
+void ConsumerQueue::reset() noexcept {
+  if (runtime_ != nullptr && handle_ != nullptr) runtime_->release_queue(handle_);
+  handle_ = nullptr;
+  runtime_ = nullptr;
+}
+
+}  // namespace dlpack_usm::runtime

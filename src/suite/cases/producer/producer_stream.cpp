@@ -1,0 +1,196 @@
+#include "suite/cases/producer/producer_stream.hpp"
+
+#include <cstring>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exchange/pattern.hpp"
+#include "exchange/rule_refusal.hpp"
+#include "facts/element_size.hpp"
+#include "rules/rule_ids.hpp"
+#include "suite/cases/plugin/plugin_case_source.hpp"
+#include "suite/cases/plugin/produced_tensor.hpp"
+#include "suite/cases/producer/produce_request.hpp"
+#include "suite/model/case_findings.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+// Unity builds share an anonymous namespace per batch: names of their own.
+constexpr std::string_view kStreamRule = rules::ids::kProducerStream;
+constexpr std::string_view kLateContentRule = rules::ids::kProducerContent;
+
+// 64 x 1024 float32 (256 KiB): a write of that size is still in flight for
+// a while after a library enqueued it, and reading it costs little.
+const std::vector<std::int64_t> kStreamShape{64, 1024};
+constexpr std::chrono::milliseconds kReread{1};
+
+// What the reads of one attempt saw.
+struct AttemptReading {
+  std::uint64_t differing = 0;  // elements of the first read unlike the pattern
+  std::uint64_t first = 0;      // the first of them, in logical order
+  bool stale = false;           // ... and a later read held the pattern
+};
+
+// What the attempts saw together.
+struct StreamTally {
+  int attempts = 0;
+  int stale = 0;
+  std::uint64_t elements = 0;
+  AttemptReading worst;  // the stale attempt with the most differing elements
+};
+
+std::vector<std::byte> pattern_elements(std::uint64_t count, std::uint64_t element_bytes) {
+  std::vector<std::byte> elements(count * element_bytes);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    exchange::pattern_element(i, element_bytes, elements.data() + i * element_bytes);
+  }
+  return elements;
+}
+
+AttemptReading compare_reading(const std::vector<std::byte>& read,
+                               const std::vector<std::byte>& expected,
+                               std::uint64_t element_bytes) {
+  AttemptReading reading;
+  for (std::uint64_t i = 0; i * element_bytes < read.size(); ++i) {
+    if (std::memcmp(read.data() + i * element_bytes, expected.data() + i * element_bytes,
+                    element_bytes) != 0 &&
+        reading.differing++ == 0) {
+      reading.first = i;
+    }
+  }
+  return reading;
+}
+
+// Reads the elements on the queue now; where they differ from the pattern,
+// reads again until they hold it (stale) or kStreamSettle has passed
+// (wrong: nullopt).
+std::optional<AttemptReading> read_attempt(const exchange::ImportedView& view,
+                                           const runtime::ConsumerQueue& queue,
+                                           const std::vector<std::byte>& expected) {
+  AttemptReading reading = compare_reading(view.read_all_on(queue), expected, view.element_bytes());
+  if (reading.differing == 0) return reading;
+  auto deadline = std::chrono::steady_clock::now() + kStreamSettle;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(kReread);
+    if (view.read_all_on(queue) == expected) {
+      reading.stale = true;
+      return reading;
+    }
+  }
+  return std::nullopt;
+}
+
+// One request: produce, judge the tensor, read it on the queue at once.
+// nullopt when the attempt was read (tally updated), else the case's result.
+std::optional<CaseResult> stream_attempt(PluginSession& session, const CaseSpec& spec,
+                                         const runtime::DeviceInfo& device, ProduceRequest& request,
+                                         const runtime::ConsumerQueue& queue,
+                                         const std::vector<std::byte>& expected,
+                                         CaseFindings& found, StreamTally& tally) {
+  Produced produced = produce_once(session, spec, request);
+  if (produced.refused) return produced.refused;
+  runtime::Runtime& runtime = session.runtime();
+  // The rules' warnings once, from the first attempt; an error ends the case.
+  CaseFindings later;
+  CaseFindings& judged = tally.attempts == 0 ? found : later;
+  ProducedTensor tensor =
+      judge_produced(runtime, std::move(produced.capsule), device.ref,
+                     fmt::format("plugin:produce:{}", device.selector_name), judged);
+  if (judged.has_errors() || !tensor.facts.body_read ||
+      !matches_request(request, tensor.facts, judged)) {
+    return judged.result(spec.id, "");
+  }
+  try {
+    exchange::ImportedView view = import_produced(runtime, tensor, device.ref);
+    std::optional<AttemptReading> reading = read_attempt(view, queue, expected);
+    if (!reading) {
+      found.add(kLateContentRule,
+                fmt::format("rule {}: elements read on the consumer's queue still differ from the "
+                            "pattern {} ms after produce returned: they are wrong, not late",
+                            kLateContentRule, kStreamSettle.count()));
+      return found.result(spec.id, "");
+    }
+    ++tally.attempts;
+    tally.elements = view.element_count();
+    if (reading->stale) ++tally.stale;
+    if (reading->stale && reading->differing > tally.worst.differing) tally.worst = *reading;
+    // The view goes out of scope here and calls the deleter once.
+  } catch (const Error& error) {
+    if (error.code() != ExitCode::findings) throw;
+    std::vector<std::string> rules = exchange::refusing_rules(error);
+    found.add(rules.empty() ? kLateContentRule : rules.front(), error.what());
+    return found.result(spec.id, "");
+  }
+  return std::nullopt;
+}
+
+// What the queue was, for the messages: the tool's own, in or out of order.
+std::string queue_words(PluginSession& session, const runtime::ConsumerQueue& queue) {
+  const char* runtime = session.host()->runtime != nullptr ? session.host()->runtime : "";
+  return fmt::format("{} {}", queue.out_of_order() ? "an out-of-order" : "an in-order",
+                     std::strcmp(runtime, "sycl") == 0 ? "sycl::queue" : "cl_command_queue");
+}
+
+// Where the library declares an ABI older than 4 it never saw the queue.
+std::string abi_words(PluginSession& session) {
+  std::uint32_t abi = session.table().table->abi_version;
+  if (abi >= 4) return "";
+  return fmt::format(
+      " The library declares plugin ABI {}, which hands it no queue: its elements "
+      "must be ready when produce returns.",
+      abi);
+}
+
+}  // namespace
+
+CaseSpec stream_case(const runtime::DeviceInfo& device, facts::UsmKind kind, int attempts) {
+  return plugin_case(
+      fmt::format("producer/{}/{}/float32/stream", device.selector_name, facts::to_string(kind)),
+      "producer", device.selector_name, {std::string(kStreamRule), std::string(kLateContentRule)},
+      std::make_shared<const StreamCase>(kind, attempts));
+}
+
+CaseResult run_stream(PluginSession& session, const CaseSpec& spec,
+                      const runtime::DeviceInfo& device, const StreamCase& details) {
+  runtime::Runtime& runtime = session.runtime();
+  const runtime::PlatformInfo* platform = runtime.inventory().platform_of(device.ref);
+  if (platform == nullptr) fail_environment("the device has no platform");
+  runtime::ConsumerQueue queue =
+      runtime.make_consumer_queue(runtime.default_context(platform->index), device.ref);
+  ProduceRequest request =
+      make_produce_request(session, device, {details.kind, "float32", "C", "1.3", false});
+  reshape_request(request, kStreamShape);
+  request.c.consumer_queue = queue.handle();
+  std::uint64_t count = request.layout.allocation_bytes / request.element_bytes;
+  std::vector<std::byte> expected = pattern_elements(count, request.element_bytes);
+  CaseFindings found;
+  StreamTally tally;
+  for (int i = 0; i < details.attempts; ++i) {
+    if (auto ended =
+            stream_attempt(session, spec, device, request, queue, expected, found, tally)) {
+      return *ended;
+    }
+  }
+  std::string where = queue_words(session, queue);
+  if (tally.stale > 0) {
+    found.add(kStreamRule,
+              fmt::format("rule {}: stale data in {} of {} attempts: read on the consumer's queue "
+                          "({}) as soon as produce returned, up to {} of {} elements differed "
+                          "from the pattern they held moments later (the first at logical index "
+                          "{}): the library returned before its write was ordered before the "
+                          "consumer's work.{}",
+                          kStreamRule, tally.stale, tally.attempts, where, tally.worst.differing,
+                          tally.elements, tally.worst.first, abi_words(session)));
+  }
+  return found.result(
+      spec.id, fmt::format("no race observed in {} attempts: every read on the consumer's queue "
+                           "({}) as soon as produce returned gave the {} elements of the pattern",
+                           tally.attempts, where, tally.elements));
+}
+
+}  // namespace dlpack_usm::suite
