@@ -109,22 +109,20 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
       write_file_atomically(path, text, output.option);
     }
   }
-  std::FILE* summary_stream = outputs.report == "-" ? stderr : stdout;
-  fmt::print(summary_stream, "{}", report::check_run_summary(run, outputs.summary_detail));
-  std::vector<std::string> files = written_files(outputs);
-  if (!files.empty() && outputs.summary_detail != report::SummaryDetail::quiet) {
-    fmt::print(summary_stream, "wrote: {}\n", fmt::join(files, ", "));
-  }
-}
-
   // An output on stdout ('-') keeps it to itself.
   bool stdout_taken = false;
   for (const GateOutput& output : gate_outputs()) stdout_taken |= outputs.*output.path == "-";
   std::FILE* summary_stream = stdout_taken ? stderr : stdout;
-  if (outputs.format == "github")
+  if (outputs.format == "github") {
     fmt::print(summary_stream, "{}", report::check_run_annotations(run));
+  }
   fmt::print(summary_stream, "{}",
-             colored_for(outputs.color, summary_stream, report::check_run_summary(run)));
+             colored_for(outputs.color, summary_stream,
+                         report::check_run_summary(run, outputs.summary_detail)));
+  std::vector<std::string> files = written_files(outputs);
+  if (!files.empty() && outputs.summary_detail != report::SummaryDetail::quiet) {
+    fmt::print(summary_stream, "wrote: {}\n", fmt::join(files, ", "));
+  }
 }
 
 }  // namespace dlpack_usm::cli
