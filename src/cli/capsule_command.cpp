@@ -30,7 +30,8 @@ void add_dump(CLI::App& capsule, Invocation& invocation) {
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   command->add_option("FILE", *file, "Capsule file (JSON object, array of objects, or JSON lines)")
-      ->required();
+      ->required()
+      ->type_name("");
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->callback([&invocation, file, json] {
     // Tensor by tensor, each written as soon as it is read: a large file is
@@ -112,7 +113,7 @@ void add_check(CLI::App& capsule, Invocation& invocation) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
   auto strict = std::make_shared<bool>(false);
-  command->add_option("FILE", *files, "Capsule files")->required();
+  command->add_option("FILE", *files, "Capsule files")->required()->type_name("");
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->add_flag("--strict", *strict, "Fail (exit 1) on warnings as well as on errors");
   command->callback([&invocation, files, json, strict] {

@@ -21,7 +21,8 @@ constexpr std::size_t kGroupsShown = 8;
 std::vector<std::string> deciding_rules(const suite::CaseResult& result) {
   std::set<std::string> rules;
   rules::Severity worst = rules::Severity::info;
-  for (const suite::CaseFinding& finding : result.findings) worst = std::max(worst, finding.severity);
+  for (const suite::CaseFinding& finding : result.findings)
+    worst = std::max(worst, finding.severity);
   for (const suite::CaseFinding& finding : result.findings) {
     if (finding.severity == worst && !finding.rule_id.empty()) rules.insert(finding.rule_id);
   }
@@ -67,8 +68,7 @@ void print_group(Printer& printer, const CaseGroup& group) {
   const suite::RecordedCase& first = *group.cases.front();
   printer.line("");
   printer.line(fmt::format("{} \u00d7{}{}{}", group.heading, group.cases.size(),
-                           group.rule_ids.empty() ? "" : "  ",
-                           fmt::join(group.rule_ids, ", ")));
+                           group.rule_ids.empty() ? "" : "  ", fmt::join(group.rule_ids, ", ")));
   printer.line(fmt::format("  {}{}", first.result.message,
                            group.messages_vary ? " (the first; others differ in numbers)" : ""));
   printer.line(fmt::format("  cases: {}", ids_line(group)));
@@ -88,12 +88,12 @@ void print_warning_groups(Printer& printer, const suite::CheckRun& run) {
                            warnings.size(), warnings.size() == 1 ? "" : "s",
                            run.strict ? "" : ", --strict fails them"));
   for (const CaseGroup& group : warnings) {
-    printer.line(fmt::format("  \u00d7{} {}: {} ({})", group.cases.size(),
-                             group.cases.front()->result.id, group.cases.front()->result.message,
-                             group.rule_ids.empty()
-                                 ? std::string("no rule")
-                                 : fmt::format("see: dlpack-usm rules {}",
-                                               fmt::join(group.rule_ids, ", "))));
+    printer.line(fmt::format(
+        "  \u00d7{} {}: {} ({})", group.cases.size(), group.cases.front()->result.id,
+        group.cases.front()->result.message,
+        group.rule_ids.empty()
+            ? std::string("no rule")
+            : fmt::format("see: dlpack-usm rules {}", fmt::join(group.rule_ids, ", "))));
   }
 }
 
@@ -135,10 +135,12 @@ void print_failure_groups(Printer& printer, const suite::CheckRun& run) {
     printer.line("");
     printer.line(fmt::format("{} case{} not ok, in {} group{} (-v lists every case):", count,
                              count == 1 ? "" : "s", groups.size(), groups.size() == 1 ? "" : "s"));
-    for (std::size_t g = 0; g < groups.size() && g < kGroupsShown; ++g) print_group(printer, groups[g]);
+    for (std::size_t g = 0; g < groups.size() && g < kGroupsShown; ++g)
+      print_group(printer, groups[g]);
     if (groups.size() > kGroupsShown) {
       printer.line("");
-      printer.line(fmt::format("and {} more groups (-v lists every case)", groups.size() - kGroupsShown));
+      printer.line(
+          fmt::format("and {} more groups (-v lists every case)", groups.size() - kGroupsShown));
     }
   }
   print_warning_groups(printer, run);

@@ -59,6 +59,10 @@ bool usm_kind_supported(const UsmCapabilities& caps, facts::UsmKind kind);
 
 class Runtime;
 
+// The calls a round trip makes of the runtime, which reports name by the
+// runtime's own names: each runtime says what it calls.
+enum class RuntimeCall { allocate, copy };
+
 // Owns one USM allocation and frees it (blocking) when destroyed.
 class UsmBuffer {
  public:
@@ -128,6 +132,11 @@ class Runtime {
   // device, not the host, moves the bytes.
   virtual void copy(const ContextRef& context, const DeviceRef& device, void* destination,
                     const void* source, std::size_t bytes) = 0;
+
+  // The runtime's own name of `call` ("clEnqueueMemcpyINTEL" on OpenCL,
+  // "DPCTLQueue_Memcpy (sycl::queue::memcpy)" on SYCL); `kind` picks the
+  // allocation call and is ignored by the others.
+  virtual std::string call_name(RuntimeCall call, facts::UsmKind kind) const = 0;
 
   // Both null for a device the runtime does not know.
   virtual NativeHandles native_handles(const DeviceRef& device) const = 0;

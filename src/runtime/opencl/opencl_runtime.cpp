@@ -76,6 +76,7 @@ class OpenClRuntime final : public Runtime {
   PointerInfo query(const void* ptr, const ContextRef& context) override;
   void copy(const ContextRef& context, const DeviceRef& device, void* destination,
             const void* source, std::size_t bytes) override;
+  std::string call_name(RuntimeCall call, facts::UsmKind kind) const override;
   NativeHandles native_handles(const DeviceRef& device) const override;
 
  protected:
@@ -243,6 +244,19 @@ void OpenClRuntime::copy(const ContextRef& context, const DeviceRef& device, voi
   if (status != CL_SUCCESS) {
     fail_environment(
         fmt::format("clEnqueueMemcpyINTEL of {} bytes failed: {}", bytes, error_name(status)));
+  }
+}
+
+// The entry points of cl_intel_unified_shared_memory the runtime calls.
+std::string OpenClRuntime::call_name(RuntimeCall call, facts::UsmKind kind) const {
+  if (call == RuntimeCall::copy) return "clEnqueueMemcpyINTEL";
+  switch (kind) {
+    case facts::UsmKind::host:
+      return "clHostMemAllocINTEL";
+    case facts::UsmKind::shared:
+      return "clSharedMemAllocINTEL";
+    default:
+      return "clDeviceMemAllocINTEL";
   }
 }
 
