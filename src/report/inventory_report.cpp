@@ -235,7 +235,8 @@ void print_legend(Printer& printer, InventoryDetail detail) {
         "ID: kDLOneAPI device_id. USM: the kinds of USM the device can allocate (shared: "
         "single-device shared, cross: cross-device shared, system: shared system; '?': the "
         "runtime cannot say). SUB-DEVICES: the suffixes their names add to the device's (.0-.1: "
-        "DEVICE.0 and DEVICE.1) and the partition that made them. --verbose shows drivers, compute units, USM access "
+        "DEVICE.0 and DEVICE.1) and the partition that made them. --verbose shows drivers, compute "
+        "units, USM access "
         "bits and every sub-device.");
     return;
   }
