@@ -2,21 +2,9 @@
 anything else a usage error (exit 2) that says so in words, before any
 module EXPR names is imported."""
 
-import os
-import subprocess
-import sys
-
 import pytest
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
-
-
-def run(*arguments):
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join(
-        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS])
-    return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
-                          text=True, env=environment, timeout=120)
+from conftest import run_package
 
 
 @pytest.mark.parametrize("command", [("check", "nosuchmodule_xyz.zeros(3)"),
@@ -30,7 +18,7 @@ def run(*arguments):
     ("x", "'x' is not a number of seconds"),
 ])
 def test_a_timeout_out_of_range_is_a_usage_error_in_words(command, typed, words):
-    result = run(*command, "--timeout", typed)
+    result = run_package(*command, "--timeout", typed)
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert f"argument --timeout: {words}" in result.stderr, result.stderr
     assert "nosuchmodule_xyz" not in result.stderr, "the option is refused before EXPR is read"
