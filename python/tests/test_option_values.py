@@ -1,6 +1,7 @@
-"""--timeout of check and consume: a number of seconds from 0.01 to 86400,
-anything else a usage error (exit 2) that says so in words, before any
-module EXPR names is imported."""
+"""Option values as a user types them: --timeout of check and consume is a
+number of seconds from 0.01 to 86400, anything else a usage error (exit 2)
+that says so in words; a mistyped device, cell or feature of consume is
+offered the closest names. Both before any module EXPR names is imported."""
 
 import pytest
 
@@ -22,3 +23,19 @@ def test_a_timeout_out_of_range_is_a_usage_error_in_words(command, typed, words)
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert f"argument --timeout: {words}" in result.stderr, result.stderr
     assert "nosuchmodule_xyz" not in result.stderr, "the option is refused before EXPR is read"
+
+
+@pytest.mark.parametrize("option, typed, offered", [
+    ("--cell", "c-ordr", "c-ordr (did you mean 'c-order'"),
+    ("--require", "bol", "bol (did you mean 'bool'"),
+])
+def test_a_mistyped_name_of_the_matrix_is_offered_the_closest(option, typed, offered):
+    result = run_package("consume", "nosuchmodule_xyz.from_dlpack", option, typed)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert offered in result.stderr, result.stderr
+
+
+def test_a_name_close_to_nothing_is_offered_nothing():
+    result = run_package("consume", "nosuchmodule_xyz.from_dlpack", "--device", "gpu")
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "no device named gpu\n" in result.stderr, result.stderr

@@ -19,6 +19,10 @@ std::size_t columns_after(std::size_t width, std::size_t used) {
   return width > used + kFewest ? width - used : kFewest;
 }
 
+// A block's value wraps under itself where this much room is left beside
+// its keys, and under the keys otherwise.
+constexpr std::size_t kRoomForAValue = 20;
+
 }  // namespace
 
 TextPrinter::TextPrinter(std::size_t width) : width_(width) {
@@ -88,7 +92,7 @@ void TextPrinter::flush_block() {
   for (const auto& [key, shown] : block_) {
     std::string prefix = fmt::format("{}{:<{}}  ", block_indent_, key, width);
     // A value wraps under itself, unless the keys leave it too little room.
-    std::string under = display_columns(prefix) + 20 <= width_ || width_ == 0
+    std::string under = width_ == 0 || display_columns(prefix) + kRoomForAValue <= width_
                             ? std::string(display_columns(prefix), ' ')
                             : block_indent_ + "  ";
     write_wrapped(prefix, shown, under);
