@@ -62,6 +62,23 @@ def positive_count(text):
     return count
 
 
+# The range of the command line's --timeout (dlpack-usm-check(1)).
+SHORTEST_TIMEOUT_S, LONGEST_TIMEOUT_S = 0.01, 86400
+
+
+def parse_seconds(text):
+    """--timeout: seconds from 10 ms to a day, refused in words otherwise
+    (NaN, infinities and negative or zero times would time out every call)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not SHORTEST_TIMEOUT_S <= seconds <= LONGEST_TIMEOUT_S:  # NaN fails both
+        raise argparse.ArgumentTypeError(
+            f"{text} is not between {SHORTEST_TIMEOUT_S:g} and {LONGEST_TIMEOUT_S:g} seconds")
+    return seconds
+
+
 def report_bridge_error(error):
     print(f"dlpack-usm: error: {error.message}", file=sys.stderr)
     if error.hint:
@@ -272,7 +289,7 @@ def parser():
     check.add_argument("--no-consumer", action="store_true",
                        help="do not hand a capsule to numpy/dpnp to check consumed-capsule "
                             "renaming")
-    check.add_argument("--timeout", type=float, default=TIMEOUT_S,
+    check.add_argument("--timeout", type=parse_seconds, default=TIMEOUT_S,
                        metavar="SECONDS", help="a call into the producer that takes longer is a "
                        f"hang (default {TIMEOUT_S:g})")
     check.add_argument("--stream-attempts", type=positive_count,
@@ -319,7 +336,7 @@ def parser():
                               "ndim-40, ...); repeatable")
     consume.add_argument("--strict", action="store_true",
                          help="fail (exit 1) on warnings too, as check --strict does")
-    consume.add_argument("--timeout", type=float, default=TIMEOUT_S, metavar="SECONDS",
+    consume.add_argument("--timeout", type=parse_seconds, default=TIMEOUT_S, metavar="SECONDS",
                          help=f"a case that takes longer is a hang (default {TIMEOUT_S:g})")
     consume.add_argument("--max-failures", type=failure_count, default=0, metavar="N",
                          help="stop after N failing cases; the rest are not run (default 0: "

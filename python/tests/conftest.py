@@ -48,3 +48,16 @@ def error_ids(findings):
 def judged_ids(findings):
     """Rule ids of errors and warnings: what a failing vector may break."""
     return sorted({item.rule_id for item in findings if item.severity in ("error", "warning")})
+
+
+def run_package(*arguments, env=None):
+    """`python -m dlpack_usm ARGUMENTS` in a child of this interpreter, as a
+    user runs it, with this copy of the package and the tests' own modules."""
+    import subprocess
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)),
+         os.path.dirname(os.path.abspath(__file__))])
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
+                          text=True, env=environment, timeout=120)

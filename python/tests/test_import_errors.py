@@ -4,25 +4,16 @@ could not import it and what to do: run the venv's interpreter that
 scripts/setup.sh installs the peers into, or pip install the module."""
 
 import os
-import subprocess
 import sys
 
 import pytest
 
+from conftest import run_package
 from dlpack_usm import _expression
 from dlpack_usm._bridge.errors import BridgeError
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
 TOOLS_PYTHON = "/opt/dlpack-usm/venv/bin/python"
 MISSING = "nosuchmodule_xyz"
-
-
-def run(*arguments):
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join(
-        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS])
-    return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
-                          text=True, env=environment, timeout=120)
 
 
 def in_tools_venv():
@@ -35,7 +26,7 @@ def in_tools_venv():
     ("consume", f"{MISSING}.from_dlpack"),
 ], ids=lambda arguments: arguments[0])
 def test_a_missing_module_names_the_interpreter_and_the_way_out(arguments, tmp_path):
-    result = run(*[argument.format(tmp=tmp_path) for argument in arguments])
+    result = run_package(*[argument.format(tmp=tmp_path) for argument in arguments])
     assert result.returncode == 2, (result.stdout, result.stderr)
     lines = result.stderr.splitlines()
     assert lines[0] == (f"dlpack-usm: error: EXPR names '{MISSING}', which is no builtin and no "

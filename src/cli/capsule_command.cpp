@@ -34,7 +34,8 @@ void add_dump(CLI::App& capsule, Invocation& invocation) {
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   command->add_option("FILE", *file, "Capsule file (JSON object, array of objects, or JSON lines)")
-      ->required();
+      ->required()
+      ->type_name("");
   command->add_flag("--json", *json, "Print one JSON document instead of text");
   command->callback([&invocation, file, json] {
     // Tensor by tensor, each written as soon as it is read: a large file is
@@ -151,7 +152,7 @@ void add_check(CLI::App& capsule, Invocation& invocation) {
   auto* command = capsule.add_subcommand(
       "check", "Run the rule catalog on every tensor of the capsule files and print the findings");
   auto args = std::make_shared<CapsuleCheckArguments>();
-  command->add_option("FILE", args->files, "Capsule files")->required();
+  command->add_option("FILE", args->files, "Capsule files")->required()->type_name("");
   command->add_flag("--json", args->json, "Print one JSON document instead of text");
   command->add_flag("--strict", args->strict, "Fail (exit 1) on warnings as well as on errors");
   command

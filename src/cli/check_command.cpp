@@ -22,11 +22,13 @@
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
 #include "cli/library_options.hpp"
+#include "cli/number_options.hpp"
 #include "cli/result_stream.hpp"
 #include "cli/runtime_option.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/printable.hpp"
+#include "common/suggest.hpp"
 #include "plugin/plugin_spec.hpp"
 #include "report/formats/check_report.hpp"
 #include "runtime/selection.hpp"
@@ -45,6 +47,7 @@ constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;
 constexpr int kMaxJobs = 4096;
 constexpr int kMaxLimit = 1000000;  // --max-failures, --max-consecutive-hangs
+constexpr int kMaxBatch = 100000;
 
 struct CheckArguments {
   std::string suite;
@@ -78,7 +81,8 @@ void require_known_features(const CheckArguments& args,
   std::vector<std::string> known = suite::consumer_features();
   for (const std::string& feature : args.required_features) {
     if (std::find(known.begin(), known.end(), feature) != known.end()) continue;
-    fail_usage(fmt::format("--require {}: no consumer case needs this feature", feature),
+    fail_usage(fmt::format("--require {}: no consumer case needs this feature{}", feature,
+                           did_you_mean(feature, known)),
                fmt::format("known features: {}", fmt::join(known, ", ")));
   }
 }
@@ -103,25 +107,7 @@ CLI::Validator timeout_seconds() {
         }
         return {};
       },
-      "SECONDS");
-}
-
-// 0 (one per CPU) or a count; CLI11's own range check prints DBL_MAX.
-CLI::Validator job_count() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        int jobs = -1;
-        std::size_t used = 0;
-        try {
-          jobs = std::stoi(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == text.size() && jobs >= 0 && jobs <= kMaxJobs) return {};
-        return fmt::format("'{}' is not a number of jobs: give 1 to {}, or 0 for one per CPU", text,
-                           kMaxJobs);
-      },
-      "N");
+      "");
 }
 
 // A label becomes a prefix of case ids in merged reports: a short name
@@ -134,7 +120,7 @@ CLI::Validator label_syntax() {
             "{} is not a label: use 1 to {} letters, digits, '.', '_' or '-' (e.g. h100)",
             quote_for_message(text), suite::kMaxLabelLength);
       },
-      "NAME");
+      "");
 }
 
 CLI::Validator shard_syntax() {
@@ -147,7 +133,7 @@ CLI::Validator shard_syntax() {
         }
         return {};
       },
-      "I/N");
+      "");
 }
 
 // results.jsonl goes beside a report that is a file of its own: beside
@@ -321,18 +307,95 @@ void add_limit_options(CLI::App& command, CheckArguments& args) {
       ->type_name("N");
 }
 
-// The libraries under test and how their cases run.
-void add_library_options(CLI::App& command, CheckArguments& args) {
-  command.add_option("--producer", args.producer,
-                     "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
-                     "returning its DLPackExchangeAPI), instead of the built-in cases");
-  command.add_option("--consumer", args.consumer,
-                     "Test the consumer library LIB (plugin.h), instead of the built-in cases");
+// What runs: the suite, the cases chosen from it, and the shard.
+void add_selection_options(CLI::App* command, CheckArguments& args) {
   command
-      .add_option("--stream-attempts", args.stream_attempts,
-                  "With --producer: requests each stream case makes to catch a race (default "
-                  "16)")
-      ->check(CLI::Range(1, 100000));
+      ->add_option("--suite", args.suite, "Conformance suite directory (default: the shipped one)")
+      ->type_name("DIR");
+  command->add_option("--filter", args.filters, "Run only cases whose id matches GLOB (repeatable)")
+      ->type_name("GLOB");
+  command->add_option("--rule", args.rules, "Run only cases about rule ID or GLOB (repeatable)")
+      ->type_name("ID");
+  command
+      ->add_option("--device", args.devices,
+                   "Run only live cases on DEVICE or its sub-devices (repeatable)")
+      ->type_name("DEVICE");
+  command->add_option("--shard", args.shard, "Run shard I of N (I/N) of the selected cases")
+      ->check(shard_syntax())
+      ->type_name("I/N");
+  command->add_flag("--vectors-only", args.vectors_only,
+                    "Run the conformance vectors alone: no live case, no device needed");
+  command->add_flag("--allow-empty", args.allow_empty,
+                    "Selecting no case, or finding no device, is not an error");
+  command->add_flag("--list", args.list, "Print the ids of the selected cases and exit");
+}
+
+// What the gate expects: strictness, required features and devices, the
+// expectation files, and the machine's label in the report.
+void add_gate_options(CLI::App* command, CheckArguments& args) {
+  command->add_flag("--strict", args.strict,
+                    "Fail the gate on warnings too (a case whose worst finding is a warning)");
+  command
+      ->add_option("--require", args.required_features,
+                   "With --consumer: a clean decline of a case needing FEATURE (size0, "
+                   "negative-strides, bool, host-usm, legacy, ...) fails (repeatable)")
+      ->type_name("FEATURE");
+  command
+      ->add_option("--require-device", args.required_devices,
+                   "Exit 3 unless DEVICE (a name, glob, or 'usm') is present (repeatable)")
+      ->type_name("DEVICE");
+  command
+      ->add_option("--baseline", args.baselines, "File of case ids expected to fail (repeatable)")
+      ->type_name("FILE");
+  command->add_option("--flakes", args.flakes, "File of case ids allowed to be flaky (repeatable)")
+      ->type_name("FILE");
+  command
+      ->add_option("--label", args.label,
+                   "Name this run's machine in the report, for 'report merge' of several machines")
+      ->check(label_syntax())
+      ->type_name("NAME");
+  add_gate_output_options(*command, args.outputs);
+  add_summary_detail_options(*command, args.outputs);
+  command
+      ->add_option("--stream", args.outputs.stream,
+                   "Stream one JSON line per finished case to FILE (default: results.jsonl "
+                   "beside --report)")
+      ->type_name("FILE");
+}
+
+// How cases run: their time limit, parallelism, the runtime, and the
+// libraries under test.
+void add_run_options(CLI::App* command, CheckArguments& args) {
+  command
+      ->add_option("--timeout", args.timeout_s,
+                   "Seconds a case may run before it is killed (default 60)")
+      ->check(timeout_seconds())
+      ->type_name("SECONDS");
+  command->add_option("--jobs", args.jobs, "Cases run at once (default: number of CPUs)")
+      ->check(whole_number("a number of jobs", 0, kMaxJobs,
+                           fmt::format("give 1 to {}, or 0 for one per CPU", kMaxJobs)))
+      ->type_name("N");
+  command
+      ->add_option("--batch", args.batch,
+                   "Most cases one worker process runs (default 64; 1: a process per case)")
+      ->check(whole_number("a number of cases", 1, kMaxBatch))
+      ->type_name("N");
+  add_runtime_option(command, &args.runtime);
+  command
+      ->add_option("--producer", args.producer,
+                   "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
+                   "returning its DLPackExchangeAPI), instead of the built-in cases")
+      ->type_name("LIB");
+  command
+      ->add_option("--consumer", args.consumer,
+                   "Test the consumer library LIB (plugin.h), instead of the built-in cases")
+      ->type_name("LIB");
+  command
+      ->add_option("--stream-attempts", args.stream_attempts,
+                   "With --producer: requests each stream case makes to catch a race (default "
+                   "16)")
+      ->check(whole_number("a number of attempts", 1, 100000))
+      ->type_name("N");
 }
 
 }  // namespace
@@ -341,51 +404,10 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
   auto args = std::make_shared<CheckArguments>();
   auto* command = app.add_subcommand(
       "check", "Run the conformance vectors and the live cases on every USM device: the CI gate");
-  command->add_option("--suite", args->suite,
-                      "Conformance suite directory (default: the shipped one)");
-  command->add_option("--filter", args->filters,
-                      "Run only cases whose id matches GLOB (repeatable)");
-  command->add_option("--rule", args->rules, "Run only cases about rule ID or GLOB (repeatable)");
-  command->add_option("--device", args->devices,
-                      "Run only live cases on DEVICE or its sub-devices (repeatable)");
-  command->add_option("--shard", args->shard, "Run shard I of N (I/N) of the selected cases")
-      ->check(shard_syntax());
-  command
-      ->add_option("--label", args->label,
-                   "Name this run's machine in the report, for 'report merge' of several machines")
-      ->check(label_syntax());
-  command->add_flag("--allow-empty", args->allow_empty,
-                    "Selecting no case, or finding no device, is not an error");
-  command->add_flag("--strict", args->strict,
-                    "Fail the gate on warnings too (a case whose worst finding is a warning)");
-  command->add_flag("--vectors-only", args->vectors_only,
-                    "Run the conformance vectors alone: no live case, no device needed");
-  command->add_option("--require", args->required_features,
-                      "With --consumer: a clean decline of a case needing FEATURE (size0, "
-                      "negative-strides, bool, host-usm, legacy, ...) fails (repeatable)");
-  command->add_option("--require-device", args->required_devices,
-                      "Exit 3 unless DEVICE (a name, glob, or 'usm') is present (repeatable)");
-  command->add_option("--baseline", args->baselines,
-                      "File of case ids expected to fail (repeatable)");
-  command->add_option("--flakes", args->flakes,
-                      "File of case ids allowed to be flaky (repeatable)");
-  add_gate_output_options(*command, args->outputs);
-  add_summary_detail_options(*command, args->outputs);
-  command->add_option("--stream", args->outputs.stream,
-                      "Stream one JSON line per finished case to FILE (default: results.jsonl "
-                      "beside --report)");
-  command->add_option("--timeout", args->timeout_s, "Seconds a case may run before it is killed")
-      ->check(timeout_seconds());
-  command->add_option("--jobs", args->jobs, "Cases run at once (default: number of CPUs)")
-      ->check(job_count());
-  command
-      ->add_option("--batch", args->batch,
-                   "Most cases one worker process runs (default 64; 1: a process per case)")
-      ->check(CLI::Range(1, 100000));
+  add_selection_options(command, *args);
+  add_gate_options(command, *args);
+  add_run_options(command, *args);
   add_limit_options(*command, *args);
-  command->add_flag("--list", args->list, "Print the ids of the selected cases and exit");
-  add_runtime_option(command, &args->runtime);
-  add_library_options(*command, *args);
   command->callback([args, &invocation] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
     invocation.exit_code = run_gate(*args, invocation.command_line);

@@ -64,7 +64,7 @@ const std::vector<GateOutput>& gate_outputs() {
 
 void add_gate_output_options(CLI::App& command, CheckOutputs& outputs) {
   for (const GateOutput& output : gate_outputs()) {
-    command.add_option(output.option, outputs.*output.path, output.help);
+    command.add_option(output.option, outputs.*output.path, output.help)->type_name("FILE");
   }
   command
       .add_option("--format", outputs.format,

@@ -31,13 +31,13 @@ void print_json(const nlohmann::ordered_json& json) {
   std::fflush(stdout);
 }
 
-void print_report(bool json, const std::function<void(report::Printer&)>& walk) {
+void print_report(bool json, const std::function<void(report::Printer&)>& walk, std::size_t width) {
   if (json) {
     report::JsonPrinter printer;
     walk(printer);
     print_json(printer.document());
   } else {
-    report::TextPrinter printer;
+    report::TextPrinter printer(width);
     walk(printer);
     fmt::print("{}", printer.text());
     std::fflush(stdout);

@@ -18,7 +18,9 @@ void print_error(std::string_view message, std::string_view hint = {});
 // files is replaced rather than aborting the dump.
 void print_json(const nlohmann::ordered_json& json);
 // A report on stdout: `walk` writes it to the JSON printer (--json) or to the
-// text printer; the walk itself does not know which.
-void print_report(bool json, const std::function<void(report::Printer&)>& walk);
+// text printer, its lines fitted to `width` columns (0: not fitted); the
+// walk itself does not know which.
+void print_report(bool json, const std::function<void(report::Printer&)>& walk,
+                  std::size_t width = 0);
 
 }  // namespace dlpack_usm::cli

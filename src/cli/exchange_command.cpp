@@ -1,15 +1,20 @@
 // dlpack-usm exchange: one real round trip of a USM allocation through
 // DLPack (allocate, fill, export, dump, import, verify), step by step.
+#include <algorithm>
 #include <charconv>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "cli/number_options.hpp"
 #include "cli/runtime_option.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/suggest.hpp"
 #include "dlpack/names.hpp"
 #include "exchange/capsule_save.hpp"
 #include "exchange/round_trip.hpp"
@@ -60,6 +65,36 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
   return shape;
 }
 
+// The dtypes a round trip can use: every dtype of the table whose elements
+// are whole bytes, as the pattern is written and read back byte by byte.
+std::vector<std::string> exchange_dtype_names() {
+  std::vector<std::string> names;
+  for (const std::string& name : dl::dtype_names()) {
+    if (dl::parse_dtype(name)->bits % 8 == 0) names.push_back(name);
+  }
+  return names;
+}
+
+// --dtype, one of exchange_dtype_names(); anything else is a usage error
+// naming the value and the closest names (float33, float128, flot32).
+dl::DLDataType require_exchange_dtype(const std::string& text) {
+  std::vector<std::string> usable = exchange_dtype_names();
+  std::string hint = fmt::format("the dtypes exchange can use: {}", fmt::join(usable, ", "));
+  if (std::optional<dl::DLDataType> dtype = dl::parse_dtype(text)) {
+    std::span<const unsigned> widths = dl::valid_bits(dtype->code);
+    bool defined = std::find(widths.begin(), widths.end(), dtype->bits) != widths.end();
+    if (defined && dtype->bits % 8 == 0) return *dtype;
+    if (defined) {
+      fail_usage(
+          fmt::format("--dtype {} is narrower than a byte; the round trip reads whole bytes", text),
+          hint);
+    }
+  }
+  fail_usage(fmt::format("--dtype '{}' is not a dtype exchange can use{}", text,
+                         did_you_mean(text, usable)),
+             hint);
+}
+
 // The device named by --device (and --sub-device), or the first device with
 // cl_intel_unified_shared_memory.
 const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
@@ -76,7 +111,8 @@ const runtime::DeviceInfo& resolve_device(const runtime::Inventory& inventory,
   } else {
     device = inventory.find(options.device);
     if (device == nullptr) {
-      fail_environment(fmt::format("there is no device '{}'", options.device),
+      fail_environment(fmt::format("there is no device '{}'{}", options.device,
+                                   did_you_mean(options.device, inventory.device_names())),
                        "'dlpack-usm list-devices' shows the devices and their names");
     }
   }
@@ -106,22 +142,18 @@ exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
   exchange::RoundTripRequest request;
   auto kind = facts::parse_usm_kind(options.usm);
   if (!kind || *kind == facts::UsmKind::unknown) {
-    fail_usage(fmt::format("--usm '{}' is not host, device or shared", options.usm));
+    fail_usage(fmt::format("--usm '{}' is not host, device or shared{}", options.usm,
+                           did_you_mean(options.usm, {"host", "device", "shared"})));
   }
   request.kind = *kind;
-  auto dtype = dl::parse_dtype(options.dtype);
-  if (!dtype)
-    fail_usage(fmt::format("--dtype '{}' is not a dtype name", options.dtype),
-               "examples: int8, float16, bfloat16, float32, float64, complex128");
-  if (dtype->bits % 8 != 0) {
-    fail_usage(fmt::format("--dtype {} is narrower than a byte; the round trip reads whole bytes",
-                           options.dtype));
-  }
-  request.dtype = *dtype;
+  request.dtype = require_exchange_dtype(options.dtype);
   request.shape = parse_shape(options.shape);
   auto order = exchange::parse_order(options.order);
-  if (!order)
-    fail_usage(fmt::format("--order '{}' is not C, F, strided, offset or negative", options.order));
+  if (!order) {
+    fail_usage(
+        fmt::format("--order '{}' is not C, F, strided, offset or negative{}", options.order,
+                    did_you_mean(options.order, {"C", "F", "strided", "offset", "negative"})));
+  }
   request.order = *order;
   request.options.max_version = dl::require_max_version(options.max_version, "--max-version");
   request.options.read_only = options.read_only;
@@ -160,36 +192,49 @@ void add_exchange_command(CLI::App& app, Invocation& invocation) {
       "Allocate USM on a device, fill it, export it as DLPack, import it back and verify the "
       "data and zero copy");
   auto options = std::make_shared<ExchangeOptions>();
-  command->add_option("--device", options->device,
-                      "Device by list-devices name (opencl:cpu:0, or a sub-device opencl:cpu:0.1); "
-                      "default: the first device with USM");
-  command->add_option("--sub-device", options->sub_device,
-                      "Allocate on this sub-device of --device (its position among the "
-                      "sub-devices list-devices shows)");
+  command
+      ->add_option("--device", options->device,
+                   "Device by list-devices name (opencl:cpu:0, or a sub-device opencl:cpu:0.1); "
+                   "default: the first device with USM")
+      ->type_name("DEVICE");
+  command
+      ->add_option("--sub-device", options->sub_device,
+                   "Allocate on this sub-device of --device (its position among the "
+                   "sub-devices list-devices shows)")
+      ->check(whole_number("a sub-device position", 0, std::numeric_limits<std::int32_t>::max(),
+                           "give 0 for the first sub-device, 1 for the second, ..."))
+      ->type_name("M");
   command->add_option("--usm", options->usm, "USM kind: host, device or shared")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("KIND");
   command
       ->add_option("--dtype", options->dtype,
                    "Element type (int8, float16, bfloat16, float32, float64, complex128, ...)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DTYPE");
   command
       ->add_option("--shape", options->shape,
                    "Extents separated by commas; \"\" or 'scalar' for ndim 0")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("EXTENTS");
   command
       ->add_option("--order", options->order,
                    "Layout: C, F, strided (every other column), offset (byte_offset), "
                    "negative (first axis flipped)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("ORDER");
   command
       ->add_option("--max-version", options->max_version,
                    "Newest DLPack version the consumer reads; below 1.0 gives a legacy "
                    "DLManagedTensor")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("MAJOR.MINOR");
   command->add_flag("--read-only", options->read_only, "Export with the READ_ONLY flag");
-  command->add_option("--save", options->save,
-                      "Write the exported tensor (with what the runtime says about it) as a "
-                      "capsule file");
+  command
+      ->add_option("--save", options->save,
+                   "Write the exported tensor (with what the runtime says about it) as a "
+                   "capsule file")
+      ->type_name("FILE");
   command->add_flag("--json", options->json, "Print one JSON document instead of the steps");
   add_runtime_option(command, &options->runtime);
   command->callback([options, &invocation] { run_exchange(*options, invocation); });

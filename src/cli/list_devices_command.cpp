@@ -1,7 +1,8 @@
 // dlpack-usm list-devices: every platform, root device and sub-device the
 // chosen runtime (SYCL or OpenCL) sees, with USM capabilities and the
 // kDLOneAPI device_id each gets; then the CUDA devices with their kDLCUDA
-// ids, where a CUDA driver is installed.
+// ids, where a CUDA driver is installed. Text is a row per root device
+// (--verbose: every detail), fitted to the terminal's width.
 #include <memory>
 
 #include <fmt/core.h>
@@ -9,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
 #include "cli/runtime_option.hpp"
+#include "cli/terminal_width.hpp"
 #include "common/error.hpp"
 #include "report/cuda_inventory_report.hpp"
 #include "report/inventory_report.hpp"
@@ -20,13 +22,16 @@ namespace dlpack_usm::cli {
 void add_list_devices_command(CLI::App& app, Invocation& invocation) {
   auto* command = app.add_subcommand(
       "list-devices",
-      "List platforms, root devices and sub-devices with their USM capabilities and kDLOneAPI "
-      "device ids, as SYCL or OpenCL sees them, and CUDA devices with their kDLCUDA ids");
+      "List each root device's kDLOneAPI device id, USM kinds and sub-devices, as SYCL or OpenCL "
+      "sees them, and CUDA devices with their kDLCUDA ids");
   auto json = std::make_shared<bool>(false);
+  auto verbose = std::make_shared<bool>(false);
   auto runtime_choice = std::make_shared<std::string>("auto");
   command->add_flag("--json", *json, "Print one JSON document instead of a table");
+  command->add_flag("-v,--verbose", *verbose,
+                    "Show every sub-device, driver, compute unit count and USM access bit");
   add_runtime_option(command, runtime_choice.get());
-  command->callback([&invocation, json, runtime_choice] {
+  command->callback([&invocation, json, verbose, runtime_choice] {
     runtime::Runtime& runtime = start_runtime(*runtime_choice);
     const runtime::Inventory& inventory = runtime.inventory();
     if (inventory.selector) {
@@ -41,10 +46,15 @@ void add_list_devices_command(CLI::App& app, Invocation& invocation) {
     // Each USM device is asked who owns an allocation of its own: a runtime
     // that answers wrong is named here, as check names it before its cases.
     const auto& owner_answers = runtime::owner_answer_checks(runtime);
-    print_report(*json, [&inventory, &owner_answers, &cuda](report::Printer& printer) {
-      report::print_inventory(printer, inventory, owner_answers);
-      report::print_cuda_inventory(printer, cuda);
-    });
+    report::InventoryDetail detail =
+        *verbose ? report::InventoryDetail::verbose : report::InventoryDetail::summary;
+    print_report(
+        *json,
+        [&inventory, &owner_answers, &cuda, detail](report::Printer& printer) {
+          report::print_inventory(printer, inventory, owner_answers, detail);
+          report::print_cuda_inventory(printer, cuda, detail);
+        },
+        output_width());
     invocation.exit_code = static_cast<int>(report::decide_exit_code(inventory));
   });
 }

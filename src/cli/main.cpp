@@ -11,6 +11,37 @@
 #include "cli/usage_hints.hpp"
 #include "common/error.hpp"
 
+namespace {
+
+// The commands, in the order --help lists them: the main job first.
+void add_commands(CLI::App& app, dlpack_usm::cli::Invocation& invocation) {
+  namespace cli = dlpack_usm::cli;
+  // Each command's help ends with the exit codes (a subcommand takes the
+  // footer its parent has when it is added); the tool's own adds examples.
+  const char* exit_codes =
+      "Exit codes: 0 ok, 1 findings or gate failed, 2 usage or input error, "
+      "3 environment error, 4 internal error. See dlpack-usm(1).";
+  app.footer(exit_codes);
+
+  cli::add_check_command(app, invocation);
+  cli::add_list_devices_command(app, invocation);
+  cli::add_capsule_command(app, invocation);
+  cli::add_rules_command(app, invocation);
+  cli::add_explain_command(app, invocation);
+  cli::add_report_command(app, invocation);
+  cli::add_exchange_command(app, invocation);
+  cli::add_worker_command(app, invocation);
+  app.footer(fmt::format(
+      "Examples:\n"
+      "  dlpack-usm check --report report.json --junit junit.xml   the gate, on every device\n"
+      "  dlpack-usm check --producer ./libmine.so                  test a DLPack producer\n"
+      "  dlpack-usm list-devices                                   device ids and USM kinds\n"
+      "\n{}",
+      exit_codes));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using dlpack_usm::Error;
   using dlpack_usm::ExitCode;
@@ -21,20 +52,9 @@ int main(int argc, char** argv) {
       "dlpack-usm"};
   app.set_version_flag("--version", fmt::format("dlpack-usm {}", dlpack_usm::kToolVersion));
   app.require_subcommand(1);
-  app.footer(
-      "Exit codes: 0 ok, 1 findings or gate failed, 2 usage or input error, "
-      "3 environment error, 4 internal error. See dlpack-usm(1).");
-
   cli::Invocation invocation;
   invocation.command_line.assign(argv, argv + argc);
-  cli::add_list_devices_command(app, invocation);
-  cli::add_exchange_command(app, invocation);
-  cli::add_rules_command(app, invocation);
-  cli::add_explain_command(app, invocation);
-  cli::add_check_command(app, invocation);
-  cli::add_capsule_command(app, invocation);
-  cli::add_report_command(app, invocation);
-  cli::add_worker_command(app, invocation);
+  add_commands(app, invocation);
 
   try {
     app.parse(argc, argv);

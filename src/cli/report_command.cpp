@@ -73,17 +73,21 @@ void add_merge(CLI::App& report, Invocation& invocation) {
       "merge",
       "Combine the reports of 'check --shard I/N' runs, and of runs on several machines "
       "('check --label'), into one report, JUnit file, failures file and exit code");
-  command->add_option("REPORT", args->files, "Reports written by 'check --report'")->required();
+  command->add_option("REPORT", args->files, "Reports written by 'check --report'")
+      ->required()
+      ->type_name("");
   command
       ->add_option("--baseline", args->baselines,
                    "A baseline file the runs used (repeatable): verdicts are decided again "
                    "from it")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("FILE");
   command
       ->add_option("--flakes", args->flakes,
                    "A flakes file the runs used (repeatable): verdicts are decided again "
                    "from it")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("FILE");
   add_gate_output_options(*command, args->outputs);
   add_summary_detail_options(*command, args->outputs);
   command->callback([args, &invocation] {

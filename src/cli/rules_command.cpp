@@ -30,7 +30,8 @@ std::vector<const rules::RuleInfo*> select_rules(const std::string& family) {
   if (!family.empty()) {
     auto families = rules::rule_families();
     if (std::find(families.begin(), families.end(), family) == families.end()) {
-      fail_usage(fmt::format("unknown rule family '{}'", family),
+      std::vector<std::string> names(families.begin(), families.end());
+      fail_usage(fmt::format("unknown rule family '{}'{}", family, did_you_mean(family, names)),
                  fmt::format("the families are: {}", family_list()));
     }
   }
@@ -69,7 +70,8 @@ void add_explain_command(CLI::App& app, Invocation& invocation) {
   auto json = std::make_shared<bool>(false);
   auto id = std::make_shared<std::string>();
   command->add_option("ID", *id, "The rule's id, as findings name it (DLP-STRIDES-NULL)")
-      ->required();
+      ->required()
+      ->type_name("");
   command->add_flag("--json", *json, "Print it as one JSON document");
   command->callback([&invocation, json, id] {
     explain_rule(*id, *json);
@@ -84,10 +86,11 @@ void add_rules_command(CLI::App& app, Invocation& invocation) {
   auto family = std::make_shared<std::string>();
   command->add_flag("--json", *json,
                     "Print the full catalog (spec text and source included) as one JSON document");
-  command->add_option("--family", *family, "Only the rules of this family (" + family_list() + ")");
+  command->add_option("--family", *family, "Only the rules of this family (" + family_list() + ")")
+      ->type_name("FAMILY");
   auto id = std::make_shared<std::string>();
-  command->add_option("ID", *id,
-                      "One rule told whole: its quote, reference, rationale and vectors");
+  command->add_option("ID", *id, "One rule told whole: its quote, reference, rationale and vectors")
+      ->type_name("");
   command->callback([&invocation, json, family, id] {
     if (!id->empty()) {
       if (!family->empty()) fail_usage("--family lists rules, ID explains one", "choose one");

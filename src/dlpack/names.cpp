@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -80,6 +81,19 @@ bool name_carries_no_bits(std::uint8_t code) {
   return code == kDLBool || code >= kDLFloat8_e3m4;
 }
 
+// The widths each code may carry. Decisions beyond the header's examples:
+// int/uint also take 1, 2 and 4 bits, the sub-byte integers of ml_dtypes
+// and PyTorch that DLPack 1.1's packed sub-byte layout describes; complex
+// also takes 32 bits, PyTorch's complex32 (ComplexHalf). Opaque handles
+// take any width, as their layout is agreed between the two frameworks.
+constexpr std::array<unsigned, 7> kIntBits{1, 2, 4, 8, 16, 32, 64};
+constexpr std::array<unsigned, 3> kFloatBits{16, 32, 64};
+constexpr std::array<unsigned, 3> kComplexBits{32, 64, 128};
+constexpr std::array<unsigned, 1> k16Bits{16};
+constexpr std::array<unsigned, 1> k8Bits{8};
+constexpr std::array<unsigned, 1> k6Bits{6};
+constexpr std::array<unsigned, 1> k4Bits{4};
+
 }  // namespace
 
 std::string to_string(Release release) {
@@ -136,6 +150,41 @@ Release require_max_version(std::string_view text, std::string_view what) {
     fail_usage(fmt::format("{} '{}' is out of range", what, text));
   }
   return *read.release;
+}
+
+std::span<const unsigned> valid_bits(std::uint8_t code) {
+  switch (code) {
+    case kDLInt:
+    case kDLUInt:
+      return kIntBits;
+    case kDLFloat:
+      return kFloatBits;
+    case kDLBfloat:
+      return k16Bits;
+    case kDLComplex:
+      return kComplexBits;
+    case kDLBool:
+      return k8Bits;
+    case kDLFloat6_e2m3fn:
+    case kDLFloat6_e3m2fn:
+      return k6Bits;
+    case kDLFloat4_e2m1fn:
+      return k4Bits;
+    default:
+      break;
+  }
+  if (code >= kDLFloat8_e3m4 && code <= kDLFloat8_e8m0fnu) return k8Bits;
+  return {};
+}
+
+std::vector<std::string> dtype_names() {
+  std::vector<std::string> names;
+  for (const DtypeCodeName& code : kDtypeCodes) {
+    for (unsigned bits : valid_bits(code.code)) {
+      names.push_back(dtype_display({code.code, static_cast<std::uint8_t>(bits), 1}));
+    }
+  }
+  return names;
 }
 
 std::span<const DeviceTypeName> device_type_table() {

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dlpack/abi.hpp"
 
@@ -85,6 +86,13 @@ std::string dtype_code_display(std::uint8_t code);
 std::string dtype_display(DLDataType dtype);
 // "READ_ONLY|IS_COPIED|0x10"; "0" for none.
 std::string flags_display(std::uint64_t flags);
+
+// The widths in bits a dtype code may carry (the dtype rules judge by
+// them); empty for codes of any width (opaque handles) and unknown codes.
+std::span<const unsigned> valid_bits(std::uint8_t code);
+// The name of every one-lane dtype those widths give, table order: "int1",
+// ..., "float32", ..., "bool", "float8_e5m2", ...
+std::vector<std::string> dtype_names();
 
 // Parses "float32", "int8", "bool", "complex128", "bfloat16", "uint16",
 // "float8_e5m2" and the like into a dtype with one lane.

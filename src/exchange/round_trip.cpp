@@ -72,6 +72,8 @@ std::shared_ptr<runtime::UsmBuffer> allocate_pattern(runtime::Runtime& runtime,
       runtime.allocate(request.device, request.kind, report.allocation_bytes,
                        runtime::ContextChoice::platform_default));
   report.allocation_address = reinterpret_cast<std::uint64_t>(buffer->data());
+  report.allocate_call = runtime.call_name(runtime::RuntimeCall::allocate, request.kind);
+  report.copy_call = runtime.call_name(runtime::RuntimeCall::copy, request.kind);
   std::vector<std::byte> image = pattern_image(report.layout, report.element_bytes);
   runtime.copy(buffer->context(), request.device, buffer->data(), image.data(), image.size());
   report.bytes_written = image.size();

@@ -36,6 +36,10 @@ struct RoundTripReport {
   std::uint64_t allocation_address = 0;
   std::uint64_t allocation_bytes = 0;  // what was asked of the runtime
   std::uint64_t bytes_written = 0;     // the pattern, through the device
+  // The runtime's calls that allocated and filled it, by its own names
+  // (clDeviceMemAllocINTEL, DPCTLQueue_Memcpy): what the steps say was done.
+  std::string allocate_call;
+  std::string copy_call;
 
   // Set once export succeeded.
   std::optional<facts::TensorFacts> exported;

@@ -26,9 +26,22 @@ const char* cuda_managed_text(const CudaDevice& device) {
   return device.concurrent_managed_access ? "concurrent" : "yes";
 }
 
+// Why there is no kDLCUDA device. Without --verbose a driver that was not
+// loaded is said in a few words: most machines that list USM devices have
+// no NVIDIA driver, and the loader's own message is long.
+std::string no_devices_text(const CudaInventory& inventory, InventoryDetail detail) {
+  if (detail == InventoryDetail::summary && !inventory.driver_loaded) {
+    return fmt::format("CUDA: no kDLCUDA devices: driver {} not loaded (--verbose says why)",
+                       inventory.library);
+  }
+  return fmt::format("CUDA: no kDLCUDA device ids: {}",
+                     inventory.problem ? *inventory.problem : "the driver lists no device");
+}
+
 }  // namespace
 
-void print_cuda_inventory(Printer& printer, const CudaInventory& inventory) {
+void print_cuda_inventory(Printer& printer, const CudaInventory& inventory,
+                          InventoryDetail detail) {
   ObjectScope cuda(printer, "cuda");
   printer.data("driver_library", inventory.library);
   printer.data("driver_loaded", inventory.driver_loaded);
@@ -40,9 +53,7 @@ void print_cuda_inventory(Printer& printer, const CudaInventory& inventory) {
   printer.data("problem", inventory.problem ? Value(*inventory.problem) : Value(nullptr));
   printer.line("");
   if (inventory.devices.empty()) {
-    printer.line(
-        fmt::format("CUDA: no kDLCUDA device ids: {}",
-                    inventory.problem ? *inventory.problem : "the driver lists no device"));
+    printer.line(no_devices_text(inventory, detail));
   } else {
     printer.line(fmt::format(
         "CUDA driver {} ({}); kDLCUDA device ids are this process's CUDA ordinals ({}); {} "

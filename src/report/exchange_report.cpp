@@ -95,14 +95,15 @@ void print_allocation(Printer& printer, const RoundTripReport& report) {
                             {"strides", report.layout.strides},
                             {"byte_offset", report.layout.byte_offset}});
   printer.line(fmt::format(
-      "1. allocate  {} USM, {} bytes at {:#x}, in the default context of its platform",
-      facts::to_string(request.kind), report.allocation_bytes, report.allocation_address));
+      "1. allocate  {} USM, {} bytes at {:#x}, in the default context of its platform ({})",
+      facts::to_string(request.kind), report.allocation_bytes, report.allocation_address,
+      report.allocate_call));
   printer.data("fill", {{"bytes_written", report.bytes_written}});
   printer.line(fmt::format(
-      "2. fill      {} bytes of the pattern written through the device (clEnqueueMemcpyINTEL); "
-      "{} {} elements, order {}",
-      report.bytes_written, dims_text(report.layout.shape), dl::dtype_display(request.dtype),
-      exchange::to_string(request.order)));
+      "2. fill      {} bytes of the pattern written through the device ({}); {} {} elements, "
+      "order {}",
+      report.bytes_written, report.copy_call, dims_text(report.layout.shape),
+      dl::dtype_display(request.dtype), exchange::to_string(request.order)));
   printer.data("refused", report.refused_at ? Value{{"step", *report.refused_at},
                                                     {"message", report.refusal},
                                                     {"hint", report.refusal_hint}}

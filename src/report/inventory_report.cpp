@@ -23,6 +23,12 @@ const char* ordering_explanation(const Inventory& inventory) {
          "sycl::device::get_devices() order only where no Level Zero device is visible";
 }
 
+// The same, in the few words of the summary's first line.
+const char* ordering_summary(const Inventory& inventory) {
+  if (inventory.ordering_model == "sycl-get-devices") return "SYCL's get_devices() order";
+  return "ICD-loader order";
+}
+
 // null: the runtime cannot say (a bit SYCL's aspects do not express).
 Value bit_value(std::optional<bool> bit) {
   return bit ? Value(*bit) : Value(nullptr);
@@ -57,15 +63,51 @@ std::string usm_summary(const DeviceInfo& device) {
 }
 
 // On SYCL the OpenCL version column gives way to the device's SYCL backend.
-std::vector<Column> device_columns(bool sycl) {
-  return {{"ID", "dlpack_device_id"},
-          {"DEVICE", "selector"},
+std::vector<Column> device_columns(bool sycl, InventoryDetail detail) {
+  if (detail == InventoryDetail::summary) {
+    return {{"ID", "dlpack_device_id", true},
+            {"DEVICE", "selector", true},
+            {"NAME", "name"},
+            {"USM", "usm"},
+            {"SUB-DEVICES", "partition"}};
+  }
+  return {{"ID", "dlpack_device_id", true},
+          {"DEVICE", "selector", true},
           {"TYPE", "type"},
           {"NAME", "name"},
           {"DRIVER", "driver_version"},
           sycl ? Column{"BACKEND", "backend"} : Column{"OPENCL", "opencl_version"},
           {"CU", "compute_units"},
+          {"SUB-DEVICES", "partition"},
           {"USM", "usm"}};
+}
+
+// How a root device was partitioned, or why not, in its row: ".0-.15 equally"
+// (the sub-devices' names after the device's own), or with --verbose "16
+// equally (offered: equally, by_counts)".
+std::string partition_text(const DeviceInfo& device, InventoryDetail detail) {
+  if (device.partition_error) return fmt::format("none: {}", *device.partition_error);
+  std::size_t count = device.sub_devices.size();
+  if (count == 0) return "none";
+  if (detail == InventoryDetail::verbose) {
+    return fmt::format("{} {} (offered: {})", count, device.partition_used,
+                       fmt::join(device.partition_types, ", "));
+  }
+  std::string range = count == 1 ? ".0" : fmt::format(".0-.{}", count - 1);
+  return fmt::format("{} {}", range, device.partition_used);
+}
+
+Value partition_value(const DeviceInfo& device) {
+  return {{"supported", device.partition_types},
+          {"used", device.partition_used.empty() ? Value(nullptr) : Value(device.partition_used)},
+          {"error", optional_string(device.partition_error)}};
+}
+
+// In text, a sub-device's cell that says what its root device's says stays
+// blank: a PoCL device's long name and driver once, not once per sub-device.
+std::string unless_as_root(const std::string& shown, const std::string& roots_shown,
+                           const DeviceInfo* root) {
+  return root != nullptr && shown == roots_shown ? std::string() : shown;
 }
 
 // What the runtime answered when asked who owns an allocation on `device`;
@@ -107,59 +149,61 @@ void print_owner_query(Printer& printer, const runtime::OwnerAnswerCheck* check)
   }
 }
 
-// A device and, for a root device, its sub-devices: rows that follow it in text.
+// A device and, for a root device, its sub-devices: rows that follow it in
+// text with --verbose, JSON only otherwise. `root`: the sub-device's root.
 void print_device(Printer& printer, const DeviceInfo& device,
-                  const runtime::OwnerAnswerCheck* owner_check) {
+                  const runtime::OwnerAnswerCheck* owner_check, const DeviceInfo* root,
+                  InventoryDetail detail) {
   ObjectScope scope(printer, {});
-  bool sub = device.ref.sub_index.has_value();
+  bool verbose = detail == InventoryDetail::verbose;
+  auto as_root = [root](const std::string& shown, std::string DeviceInfo::*member) {
+    return unless_as_root(shown, root != nullptr ? root->*member : std::string(), root);
+  };
   printer.field("dlpack_device_id", device.dlpack_device_id(),
-                sub ? fmt::format("({})", device.dlpack_device_id())
-                    : std::to_string(device.dlpack_device_id()));
+                root != nullptr ? fmt::format("({})", device.dlpack_device_id())
+                                : std::to_string(device.dlpack_device_id()));
   printer.data("sub_device_index",
                device.ref.sub_index ? Value(*device.ref.sub_index) : Value(nullptr));
-  printer.field("selector", device.selector_name,
-                sub ? fmt::format("  {}", device.selector_name) : device.selector_name);
-  printer.field("backend", device.backend, device.backend);
+  printer.field("selector", device.selector_name, device.selector_name);
+  printer.field("backend", device.backend, as_root(device.backend, &DeviceInfo::backend));
   printer.data("sycl_filter", optional_string(device.sycl_filter));
-  printer.field("type", device.type, device.type);
-  printer.field("name", device.name, device.name);
+  printer.field("type", device.type, as_root(device.type, &DeviceInfo::type));
+  printer.field("name", device.name,
+                verbose ? as_root(device.name, &DeviceInfo::name) : short_device_name(device.name));
   printer.data("vendor", device.vendor);
-  printer.field("driver_version", device.driver_version, device.driver_version);
-  printer.field("opencl_version", device.opencl_version, device.opencl_version);
+  printer.field("driver_version", device.driver_version,
+                as_root(device.driver_version, &DeviceInfo::driver_version));
+  printer.field("opencl_version", device.opencl_version,
+                as_root(device.opencl_version, &DeviceInfo::opencl_version));
   printer.field("compute_units", device.compute_units, std::to_string(device.compute_units));
-  printer.field("usm", usm_value(device), usm_summary(device));
+  printer.field("usm", usm_value(device),
+                verbose ? unless_as_root(usm_summary(device),
+                                         root != nullptr ? usm_summary(*root) : std::string(), root)
+                        : usm_kinds(device));
   printer.data("owner_answer", owner_answer_value(owner_check, device));
-  if (sub) return;
-  printer.data("partition", {{"supported", device.partition_types},
-                             {"used", device.partition_used.empty() ? Value(nullptr)
-                                                                    : Value(device.partition_used)},
-                             {"error", optional_string(device.partition_error)}});
-  ListScope subs(printer, "sub_devices");
+  if (root != nullptr) return;
+  printer.field("partition", partition_value(device), partition_text(device, detail));
+  TextView sub_rows;
+  sub_rows.hidden = !verbose;
+  ListScope subs(printer, "sub_devices", sub_rows);
   for (const DeviceInfo& sub_device : device.sub_devices) {
-    print_device(printer, sub_device, owner_check);
+    print_device(printer, sub_device, owner_check, &device, detail);
   }
 }
 
-// How each root device was partitioned, or why it was not: under the table.
-void print_partitions(Printer& printer, const PlatformInfo& platform) {
-  for (const DeviceInfo& device : platform.devices) {
-    if (!device.partition_used.empty()) {
-      printer.line(fmt::format("{}: {} sub-device(s) by partition '{}' (supported: {})",
-                               device.selector_name, device.sub_devices.size(),
-                               device.partition_used, fmt::join(device.partition_types, ", ")));
-    }
-    if (device.partition_error) {
-      printer.line(fmt::format("{}: {}", device.selector_name, *device.partition_error));
-    }
+std::string platform_heading(const PlatformInfo& platform, InventoryDetail detail) {
+  if (detail == InventoryDetail::summary) {
+    return fmt::format("platform {}: {}, {}", platform.index, platform.name, platform.version);
   }
+  return fmt::format("platform {}: {} ({}), {}{}", platform.index, platform.name, platform.vendor,
+                     platform.version,
+                     platform.usm_extension ? ", cl_intel_unified_shared_memory" : "");
 }
 
 void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl,
-                    const runtime::OwnerAnswerCheck* owner_check) {
+                    const runtime::OwnerAnswerCheck* owner_check, InventoryDetail detail) {
   printer.line("");
-  printer.line(fmt::format("platform {}: {} ({}), {}{}", platform.index, platform.name,
-                           platform.vendor, platform.version,
-                           platform.usm_extension ? ", cl_intel_unified_shared_memory" : ""));
+  printer.line(platform_heading(platform, detail));
   TextView indented;
   indented.indent = 2;
   ObjectScope scope(printer, {}, indented);
@@ -174,12 +218,36 @@ void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl,
   if (platform.devices.empty()) printer.line("(no visible device)");
   {
     TextView table;
-    table.columns = device_columns(sycl);
+    table.columns = device_columns(sycl, detail);
     ListScope devices(printer, "devices", table);
-    for (const DeviceInfo& device : platform.devices) print_device(printer, device, owner_check);
+    for (const DeviceInfo& device : platform.devices) {
+      print_device(printer, device, owner_check, nullptr, detail);
+    }
   }
-  print_partitions(printer, platform);
   print_owner_query(printer, owner_check);
+}
+
+// What the columns mean, under the tables.
+void print_legend(Printer& printer, InventoryDetail detail) {
+  printer.line("");
+  if (detail == InventoryDetail::summary) {
+    printer.line(
+        "ID: kDLOneAPI device_id. USM: the kinds of USM the device can allocate (shared: "
+        "single-device shared, cross: cross-device shared, system: shared system; '?': the "
+        "runtime cannot say). SUB-DEVICES: the suffixes their names add to the device's (.0-.1: "
+        "DEVICE.0 and DEVICE.1) and the partition that made them. --verbose shows drivers, compute "
+        "units, USM access "
+        "bits and every sub-device.");
+    return;
+  }
+  printer.line(
+      "ID: kDLOneAPI device_id; a sub-device shows its parent's id in parentheses, and a blank "
+      "cell where it is as its root device.");
+  printer.line(
+      "USM letters: A access, T atomic access, C concurrent access, X concurrent atomic "
+      "access; '-' not supported; '?' unknown (a bit SYCL's aspects do not express).");
+  printer.line(
+      "shared = single-device shared, cross = cross-device shared, system = shared system.");
 }
 
 }  // namespace
@@ -198,8 +266,41 @@ ExitCode decide_exit_code(const Inventory& inventory) {
   return inventory.problems.empty() ? ExitCode::ok : ExitCode::environment;
 }
 
+std::string usm_kinds(const DeviceInfo& device) {
+  if (!device.usm) return "no USM";
+  const runtime::UsmCapabilities& usm = *device.usm;
+  const std::pair<const UsmAccess&, const char*> kinds[] = {{usm.host, "host"},
+                                                            {usm.device, "device"},
+                                                            {usm.single_device_shared, "shared"},
+                                                            {usm.cross_device_shared, "cross"},
+                                                            {usm.shared_system, "system"}};
+  std::string text;
+  for (const auto& [access, name] : kinds) {
+    if (access.access == false) continue;
+    text += fmt::format("{}{}{}", text.empty() ? "" : " ", name, access.access ? "" : "?");
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string short_device_name(std::string_view name) {
+  std::string text(name);
+  for (std::string_view sign : {"(R)", "(r)", "(TM)", "(tm)"}) {
+    for (std::size_t at = text.find(sign); at != std::string::npos; at = text.find(sign, at)) {
+      text.erase(at, sign.size());
+    }
+  }
+  std::string shown;
+  for (char c : text) {
+    if (c == ' ' && (shown.empty() || shown.back() == ' ')) continue;
+    shown += c;
+  }
+  while (!shown.empty() && shown.back() == ' ') shown.pop_back();
+  return shown;
+}
+
 void print_inventory(Printer& printer, const Inventory& inventory,
-                     const std::vector<runtime::OwnerAnswerCheck>& owner_answers) {
+                     const std::vector<runtime::OwnerAnswerCheck>& owner_answers,
+                     InventoryDetail detail) {
   // The same document stands alone (list-devices --json) and as the check
   // report's environment: it carries its own envelope in both.
   print_envelope(printer, kInventorySchema);
@@ -208,10 +309,16 @@ void print_inventory(Printer& printer, const Inventory& inventory,
   printer.data("ordering_model", {{"name", inventory.ordering_model},
                                   {"description", ordering_explanation(inventory)}});
   printer.data("root_device_count", inventory.root_device_count());
-  printer.line(
-      fmt::format("runtime {}; kDLOneAPI device ids: ordering model '{}' ({}); {} root device(s)",
-                  inventory.backend, inventory.ordering_model, ordering_explanation(inventory),
-                  inventory.root_device_count()));
+  if (detail == InventoryDetail::summary) {
+    printer.line(fmt::format("runtime {}: kDLOneAPI device_id = position in {}; {} root device(s)",
+                             inventory.backend, ordering_summary(inventory),
+                             inventory.root_device_count()));
+  } else {
+    printer.line(
+        fmt::format("runtime {}; kDLOneAPI device ids: ordering model '{}' ({}); {} root device(s)",
+                    inventory.backend, inventory.ordering_model, ordering_explanation(inventory),
+                    inventory.root_device_count()));
+  }
   printer.data("selector", optional_string(inventory.selector));
   if (inventory.selector) {
     printer.line(fmt::format("filtered by ONEAPI_DEVICE_SELECTOR={}", *inventory.selector));
@@ -222,16 +329,10 @@ void print_inventory(Printer& printer, const Inventory& inventory,
     ListScope platforms(printer, "platforms");
     for (const PlatformInfo& platform : inventory.platforms) {
       print_platform(printer, platform, inventory.backend == "sycl",
-                     runtime::find_owner_answer_check(owner_answers, platform.index));
+                     runtime::find_owner_answer_check(owner_answers, platform.index), detail);
     }
   }
-  printer.line("");
-  printer.line("ID: kDLOneAPI device_id; a sub-device shows its parent's id in parentheses.");
-  printer.line(
-      "USM letters: A access, T atomic access, C concurrent access, X concurrent atomic "
-      "access; '-' not supported; '?' unknown (a bit SYCL's aspects do not express).");
-  printer.line(
-      "shared = single-device shared, cross = cross-device shared, system = shared system.");
+  print_legend(printer, detail);
 }
 
 }  // namespace dlpack_usm::report

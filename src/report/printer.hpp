@@ -22,9 +22,13 @@ namespace dlpack_usm::report {
 using Value = nlohmann::ordered_json;
 
 // A column of a text table: its heading and the key of the field it shows.
+// A table narrowed to a width cuts the cells of its other columns, never
+// those of a `whole` column (names people type elsewhere): where that is not
+// enough, the line is cut at its end.
 struct Column {
   std::string heading;
   std::string key;
+  bool whole = false;
 };
 
 // How a scope looks in text. Machines see only its key; every member is

@@ -6,10 +6,26 @@
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
+#include "common/text_width.hpp"
 
 namespace dlpack_usm::report {
 
-TextPrinter::TextPrinter() {
+namespace {
+
+// Columns left for text after `used` columns of a line `width` wide; at
+// least a few, so that a deep indentation still shows words.
+std::size_t columns_after(std::size_t width, std::size_t used) {
+  constexpr std::size_t kFewest = 10;
+  return width > used + kFewest ? width - used : kFewest;
+}
+
+// A block's value wraps under itself where this much room is left beside
+// its keys, and under the keys otherwise.
+constexpr std::size_t kRoomForAValue = 20;
+
+}  // namespace
+
+TextPrinter::TextPrinter(std::size_t width) : width_(width) {
   scopes_.emplace_back();  // the document itself
 }
 
@@ -29,9 +45,13 @@ void TextPrinter::begin_scope(const TextView& view, bool is_list) {
     std::vector<std::string> headings;
     for (const Column& column : view.columns) headings.push_back(column.heading);
     scope.table.emplace(std::move(headings));
+    for (std::size_t i = 0; i < view.columns.size(); ++i) {
+      if (view.columns[i].whole) scope.table->keep_whole(i);
+    }
     scope.table_owner = scopes_.size();
-  } else if (!is_list && parent.is_list && in_table()) {
-    // An object of a list shown as a table is a row of that table.
+  } else if (!is_list && parent.is_list && in_table() && !scope.hidden) {
+    // An object of a list shown as a table is a row of that table (a
+    // hidden list's objects are rows of no table).
     Scope& owner = scopes_[parent.table_owner];
     scope.row = owner.table->row_count();
     owner.table->add_row(std::vector<std::string>(owner.columns.size()));
@@ -44,7 +64,7 @@ void TextPrinter::end_scope() {
   if (scope.table && !scope.table->empty() && !scope.hidden) {
     print_titles();
     flush_block();
-    out_ += scope.table->render(scope.indent);
+    out_ += scope.table->render(scope.indent, width_);
   }
   // A titled block ends with its scope: the enclosing scope's next rows
   // are aligned on their own.
@@ -61,9 +81,7 @@ void TextPrinter::print_titles() {
   for (Scope& scope : scopes_) {
     if (scope.pending_title.empty()) continue;
     flush_block();
-    out_ += scope.title_indent;
-    out_ += printable(scope.pending_title);
-    out_ += '\n';
+    write_wrapped(scope.title_indent, scope.pending_title, scope.title_indent + "  ");
     scope.pending_title.clear();
   }
 }
@@ -72,9 +90,31 @@ void TextPrinter::flush_block() {
   std::size_t width = 0;
   for (const auto& row : block_) width = std::max(width, row.first.size());
   for (const auto& [key, shown] : block_) {
-    out_ += fmt::format("{}{:<{}}  {}\n", block_indent_, key, width, shown);
+    std::string prefix = fmt::format("{}{:<{}}  ", block_indent_, key, width);
+    // A value wraps under itself, unless the keys leave it too little room.
+    std::string under = width_ == 0 || display_columns(prefix) + kRoomForAValue <= width_
+                            ? std::string(display_columns(prefix), ' ')
+                            : block_indent_ + "  ";
+    write_wrapped(prefix, shown, under);
   }
   block_.clear();
+}
+
+void TextPrinter::write_wrapped(const std::string& prefix, std::string_view text,
+                                const std::string& continuation) {
+  std::string shown = printable(text);
+  if (width_ == 0) {
+    out_ += prefix + shown + '\n';
+    return;
+  }
+  std::vector<std::string> lines =
+      wrap_to_columns(shown, columns_after(width_, display_columns(prefix)),
+                      columns_after(width_, display_columns(continuation)));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string line = (i == 0 ? prefix : continuation) + lines[i];
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out_ += line + '\n';
+  }
 }
 
 void TextPrinter::begin_object(std::string_view, const TextView& view) {
@@ -111,7 +151,7 @@ void TextPrinter::field(std::string_view key, const Value&, std::string_view sho
   print_titles();
   if (!block_.empty() && block_indent_ != scope.indent) flush_block();
   block_indent_ = scope.indent;
-  block_.emplace_back(std::string(key), printable(shown));
+  block_.emplace_back(std::string(key), std::string(shown));
 }
 
 void TextPrinter::line(std::string_view text) {
@@ -119,9 +159,11 @@ void TextPrinter::line(std::string_view text) {
   if (scope.hidden) return;
   print_titles();
   flush_block();
-  if (!text.empty()) out_ += scope.indent;
-  out_ += printable(text);
-  out_ += '\n';
+  if (text.empty()) {
+    out_ += '\n';
+    return;
+  }
+  write_wrapped(scope.indent, text, scope.indent + "  ");
 }
 
 void TextPrinter::table(const TextTable& table) {
@@ -129,7 +171,7 @@ void TextPrinter::table(const TextTable& table) {
   if (scope.hidden) return;
   print_titles();
   flush_block();
-  out_ += table.render(scope.indent);
+  out_ += table.render(scope.indent, width_);
 }
 
 std::string TextPrinter::text() {

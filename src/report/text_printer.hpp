@@ -16,7 +16,10 @@ namespace dlpack_usm::report {
 
 class TextPrinter final : public Printer {
  public:
-  TextPrinter();
+  // `width`: the columns every line is fitted to (0: none). Lines and
+  // titles wrap at blanks, continued two columns further in; a block's
+  // values wrap under themselves; tables narrow their widest columns.
+  explicit TextPrinter(std::size_t width = 0);
 
   void begin_object(std::string_view key, const TextView& view = {}) override;
   void end_object() override;
@@ -57,8 +60,13 @@ class TextPrinter final : public Printer {
   void print_titles();
   // Renders the pending block of aligned rows.
   void flush_block();
+  // Writes `text` (escaped) after `prefix`, wrapped to the width with its
+  // continuation lines starting with `continuation`.
+  void write_wrapped(const std::string& prefix, std::string_view text,
+                     const std::string& continuation);
   bool in_table() const;
 
+  std::size_t width_ = 0;
   std::string out_;
   std::vector<Scope> scopes_;
   // "key  shown" rows waiting to be aligned together, at `block_indent_`.

@@ -9,6 +9,9 @@ namespace dlpack_usm::report {
 class TextTable {
  public:
   explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
+  // Keeps column `column` whole when the table is narrowed to a width: the
+  // line is cut at its end rather than this column's cells.
+  void keep_whole(std::size_t column) { whole_.push_back(column); }
   void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   bool empty() const { return rows_.empty(); }
   std::size_t row_count() const { return rows_.size(); }
@@ -18,7 +21,11 @@ class TextTable {
   }
   // Columns are padded to their widest cell and separated by two spaces;
   // the last column is never padded, so lines carry no trailing blanks.
-  std::string render(const std::string& indent = "") const;
+  // With a `width` (columns of the terminal, 0 for none) the widest columns
+  // give way first, down to a few columns each, their cells cut with "…";
+  // the columns kept whole never; a line still too wide is cut at the
+  // width.
+  std::string render(const std::string& indent = "", std::size_t width = 0) const;
 
   // For writers of other table formats (Markdown).
   const std::vector<std::string>& header() const { return header_; }
@@ -27,6 +34,7 @@ class TextTable {
  private:
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
+  std::vector<std::size_t> whole_;
 };
 
 }  // namespace dlpack_usm::report

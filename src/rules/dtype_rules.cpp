@@ -8,44 +8,6 @@
 namespace dlpack_usm::rules {
 namespace {
 
-// The widths each code may carry. Decisions beyond the header's examples:
-// int/uint also take 1, 2 and 4 bits, the sub-byte integers of ml_dtypes
-// and PyTorch that DLPack 1.1's packed sub-byte layout describes; complex
-// also takes 32 bits, PyTorch's complex32 (ComplexHalf). Opaque handles
-// take any width, as their layout is agreed between the two frameworks.
-constexpr std::array<unsigned, 7> kIntBits{1, 2, 4, 8, 16, 32, 64};
-constexpr std::array<unsigned, 3> kFloatBits{16, 32, 64};
-constexpr std::array<unsigned, 3> kComplexBits{32, 64, 128};
-constexpr std::array<unsigned, 1> k16Bits{16};
-constexpr std::array<unsigned, 1> k8Bits{8};
-constexpr std::array<unsigned, 1> k6Bits{6};
-constexpr std::array<unsigned, 1> k4Bits{4};
-
-std::span<const unsigned> valid_bits(std::uint8_t code) {
-  switch (code) {
-    case dl::kDLInt:
-    case dl::kDLUInt:
-      return kIntBits;
-    case dl::kDLFloat:
-      return kFloatBits;
-    case dl::kDLBfloat:
-      return k16Bits;
-    case dl::kDLComplex:
-      return kComplexBits;
-    case dl::kDLBool:
-      return k8Bits;
-    case dl::kDLFloat6_e2m3fn:
-    case dl::kDLFloat6_e3m2fn:
-      return k6Bits;
-    case dl::kDLFloat4_e2m1fn:
-      return k4Bits;
-    default:
-      break;
-  }
-  if (code >= dl::kDLFloat8_e3m4 && code <= dl::kDLFloat8_e8m0fnu) return k8Bits;
-  return {};
-}
-
 bool is_fp6_or_fp4(std::uint8_t code) {
   return code == dl::kDLFloat6_e2m3fn || code == dl::kDLFloat6_e3m2fn ||
          code == dl::kDLFloat4_e2m1fn;
@@ -95,7 +57,7 @@ void check_bits_invalid(const RuleContext& context, Reporter& report) {
       is_fp6_or_fp4(dtype.code) || has_named_width(dtype.code)) {
     return;
   }
-  std::span<const unsigned> allowed = valid_bits(dtype.code);
+  std::span<const unsigned> allowed = dl::valid_bits(dtype.code);
   if (std::find(allowed.begin(), allowed.end(), dtype.bits) != allowed.end()) return;
   report("dl_tensor.dtype.bits",
          fmt::format("{} with {} bit{} is not a width array libraries use for it; {} takes {} "
@@ -107,7 +69,7 @@ void check_bits_invalid(const RuleContext& context, Reporter& report) {
 void check_bits_fixed(const RuleContext& context, Reporter& report) {
   const dl::DLDataType dtype = context.tensor.dtype;
   if (dtype.bits == 0 || !has_named_width(dtype.code)) return;
-  const unsigned width = valid_bits(dtype.code).front();
+  const unsigned width = dl::valid_bits(dtype.code).front();
   if (dtype.bits == width) return;
   report("dl_tensor.dtype.bits",
          fmt::format("{} with {} bits: the code names a {}-bit format, so no element of it has "
@@ -118,7 +80,7 @@ void check_bits_fixed(const RuleContext& context, Reporter& report) {
 void check_bits_fp6_fp4(const RuleContext& context, Reporter& report) {
   const dl::DLDataType dtype = context.tensor.dtype;
   if (!is_fp6_or_fp4(dtype.code)) return;
-  const unsigned expected = valid_bits(dtype.code).front();
+  const unsigned expected = dl::valid_bits(dtype.code).front();
   if (dtype.bits == expected) return;
   report("dl_tensor.dtype.bits",
          fmt::format("{} with {} bits: the header requires {} bits for this code, and a "

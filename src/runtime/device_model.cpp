@@ -10,6 +10,15 @@ std::vector<RootDevice> Inventory::roots() const {
   return roots;
 }
 
+std::vector<std::string> Inventory::device_names() const {
+  std::vector<std::string> names;
+  for (const auto& [platform, root] : roots()) {
+    names.push_back(root.selector_name);
+    for (const DeviceInfo& sub : root.sub_devices) names.push_back(sub.selector_name);
+  }
+  return names;
+}
+
 std::int32_t Inventory::root_device_count() const {
   std::size_t count = 0;
   for (const PlatformInfo& platform : platforms) count += platform.devices.size();

@@ -99,6 +99,9 @@ struct Inventory {
 
   // Every root device with its platform, platform by platform as listed.
   std::vector<RootDevice> roots() const;
+  // The name of every root device, each followed by its sub-devices'
+  // ("opencl:cpu:0", "opencl:cpu:0.0", ...): what --device takes.
+  std::vector<std::string> device_names() const;
   std::int32_t root_device_count() const;
   const DeviceInfo* find(const DeviceRef& ref) const;
   const DeviceInfo* find(const std::string& selector_name) const;

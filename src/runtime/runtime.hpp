@@ -87,6 +87,10 @@ class ConsumerQueue {
   bool out_of_order_ = false;
 };
 
+// The calls a round trip makes of the runtime, which reports name by the
+// runtime's own names: each runtime says what it calls.
+enum class RuntimeCall { allocate, copy };
+
 // Owns one USM allocation and frees it (blocking) when destroyed.
 class UsmBuffer {
  public:
@@ -167,6 +171,11 @@ class Runtime {
   // on that queue, and waits for that copy.
   virtual void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
                              std::size_t bytes) = 0;
+
+  // The runtime's own name of `call` ("clEnqueueMemcpyINTEL" on OpenCL,
+  // "DPCTLQueue_Memcpy (sycl::queue::memcpy)" on SYCL); `kind` picks the
+  // allocation call and is ignored by the others.
+  virtual std::string call_name(RuntimeCall call, facts::UsmKind kind) const = 0;
 
   // Both null for a device the runtime does not know.
   virtual NativeHandles native_handles(const DeviceRef& device) const = 0;

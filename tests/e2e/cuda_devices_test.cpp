@@ -37,11 +37,22 @@ TEST(CudaDevices, AMissingDriverIsNamedInJsonAndChangesNothingElse) {
   EXPECT_EQ(doc["platforms"], json::parse(plain.out)["platforms"]);
 }
 
-TEST(CudaDevices, AMissingDriverIsOneLineOfText) {
-  ToolResult result = run_tool({"list-devices", "--runtime", "opencl"}, without_driver());
-  EXPECT_NE(result.out.find("CUDA: no kDLCUDA device ids: cannot open the CUDA driver"),
+// Without --verbose the loader's long message gives way to a few words on
+// one line; --verbose says it whole.
+TEST(CudaDevices, AMissingDriverIsOneShortLineOfText) {
+  ToolEnvironment env = without_driver();
+  env.changes["COLUMNS"] = "100";
+  ToolResult result = run_tool({"list-devices", "--runtime", "opencl"}, env);
+  // The last line of the listing, alone.
+  std::string line = "\nCUDA: no kDLCUDA devices: driver " + std::string(kMissingDriver) +
+                     " not loaded (--verbose says why)\n";
+  ASSERT_GE(result.out.size(), line.size()) << result.out;
+  EXPECT_EQ(result.out.substr(result.out.size() - line.size()), line) << result.out;
+  ToolResult verbose =
+      run_tool({"list-devices", "--runtime", "opencl", "--verbose"}, without_driver());
+  EXPECT_NE(verbose.out.find("CUDA: no kDLCUDA device ids: cannot open the CUDA driver"),
             std::string::npos)
-      << result.out;
+      << verbose.out;
 }
 
 // Runs on every machine: without a driver the list is empty with a reason,

@@ -158,10 +158,87 @@ TEST_F(ExchangeCommand, UsageErrorsExit2) {
   }
 }
 
+// A dtype that is no name of the table, or one the round trip cannot use,
+// is a usage error naming what was typed and offering the closest names;
+// never a finding (exit 1) or a message about widths for a typo.
+TEST_F(ExchangeCommand, AWrongDtypeIsAUsageErrorOfferingTheClosest) {
+  struct Wrong {
+    const char* typed;
+    const char* offered;
+  };
+  for (Wrong wrong : {Wrong{"float33", "'float32'"}, Wrong{"float128", "'float16'"},
+                      Wrong{"flot32", "'float32'"}, Wrong{"complx64", "'complex64'"}}) {
+    SCOPED_TRACE(wrong.typed);
+    ToolResult result = exchange({"--dtype", wrong.typed});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find(std::string("error: --dtype '") + wrong.typed +
+                              "' is not a dtype exchange can use (did you mean "),
+              std::string::npos)
+        << result.err;
+    EXPECT_NE(result.err.find(wrong.offered), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("hint: the dtypes exchange can use: int8, "), std::string::npos)
+        << result.err;
+    EXPECT_EQ(result.err.find("narrower than a byte"), std::string::npos) << result.err;
+  }
+  // A real dtype narrower than a byte is refused for what it is.
+  ToolResult narrow = exchange({"--dtype", "int4"});
+  EXPECT_EQ(narrow.exit_code, 2) << narrow.err;
+  EXPECT_NE(narrow.err.find("--dtype int4 is narrower than a byte"), std::string::npos)
+      << narrow.err;
+}
+
+TEST_F(ExchangeCommand, ValuesFromATableOfferTheClosest) {
+  ToolResult usm = exchange({"--usm", "devise"});
+  EXPECT_EQ(usm.exit_code, 2);
+  EXPECT_NE(usm.err.find("--usm 'devise' is not host, device or shared (did you mean 'device'?)"),
+            std::string::npos)
+      << usm.err;
+  ToolResult order = exchange({"--order", "strided2"});
+  EXPECT_EQ(order.exit_code, 2);
+  EXPECT_NE(order.err.find("(did you mean 'strided'?)"), std::string::npos) << order.err;
+  ToolResult runtime = exchange({"--runtime", "opencll"});
+  EXPECT_EQ(runtime.exit_code, 2);
+  EXPECT_NE(runtime.err.find("(did you mean 'opencl'?)"), std::string::npos) << runtime.err;
+}
+
+// A sub-device position is a whole number from 0, said in words when it is not.
+TEST_F(ExchangeCommand, ASubDevicePositionThatIsNoneIsAUsageErrorInWords) {
+  for (const char* typed : {"-1", "x", "99999999999", "1.5"}) {
+    ToolResult result = exchange({"--sub-device", typed});
+    EXPECT_EQ(result.exit_code, 2) << typed << ": " << result.err;
+    EXPECT_NE(result.err.find("is not a sub-device position: give 0 for the first sub-device"),
+              std::string::npos)
+        << result.err;
+  }
+}
+
+// Each runtime names its own calls: SYCL's round trip is no clEnqueueMemcpyINTEL.
+TEST_F(ExchangeCommand, TheStepsNameTheCallsOfTheRuntimeUsed) {
+  SKIP_WITHOUT_USM_DEVICE();
+  ToolResult opencl = exchange({"--runtime", "opencl", "--usm", "shared"});
+  ASSERT_EQ(opencl.exit_code, 0) << opencl.out << opencl.err;
+  EXPECT_NE(opencl.out.find("(clSharedMemAllocINTEL)"), std::string::npos) << opencl.out;
+  EXPECT_NE(opencl.out.find("(clEnqueueMemcpyINTEL)"), std::string::npos) << opencl.out;
+  SKIP_WITHOUT_SYCL();
+  ToolResult sycl = exchange({"--runtime", "sycl", "--usm", "device"});
+  ASSERT_EQ(sycl.exit_code, 0) << sycl.out << sycl.err;
+  EXPECT_NE(sycl.out.find("(DPCTLmalloc_device (sycl::malloc_device))"), std::string::npos)
+      << sycl.out;
+  EXPECT_NE(sycl.out.find("(DPCTLQueue_Memcpy (sycl::queue::memcpy))"), std::string::npos)
+      << sycl.out;
+  EXPECT_EQ(sycl.out.find("INTEL"), std::string::npos) << sycl.out;
+}
+
 TEST_F(ExchangeCommand, MissingDeviceOrUsmExits3) {
   ToolResult result = exchange({"--device", "opencl:gpu:99"});
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_NE(result.err.find("opencl:gpu:99"), std::string::npos) << result.err;
+  std::string device = usm_device();
+  if (!device.empty()) {
+    ToolResult typo = exchange({"--runtime", "opencl", "--device", device + "x"});
+    EXPECT_EQ(typo.exit_code, 3);
+    EXPECT_NE(typo.err.find("(did you mean '" + device + "'"), std::string::npos) << typo.err;
+  }
   // A device without the USM extension, where there is one.
   for (const auto& [platform, root] : runtime::opencl_runtime().inventory().roots()) {
     if (root.usm) continue;

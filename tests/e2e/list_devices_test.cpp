@@ -2,9 +2,12 @@
 // and with the ICD loader pointed at nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -105,7 +108,8 @@ TEST(ListDevices, SyclShowsUsmBitsItsAspectsCannotExpressAsUnknown) {
   ToolResult result = run_tool({"list-devices", "--json", "--runtime", "sycl"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   json doc = json::parse(result.out);
-  ToolResult text = run_tool({"list-devices", "--runtime", "sycl"});
+  ToolResult text = run_tool({"list-devices", "--runtime", "sycl", "--verbose"});
+  ToolResult summary = run_tool({"list-devices", "--runtime", "sycl"});
   int usm_devices = 0;
   for (const json& platform : doc["platforms"]) {
     for (const json& device : platform["devices"]) {
@@ -130,6 +134,8 @@ TEST(ListDevices, SyclShowsUsmBitsItsAspectsCannotExpressAsUnknown) {
   ASSERT_GT(usm_devices, 0) << "SYCL lists no USM device here";
   EXPECT_NE(text.out.find("cross:????"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("'?' unknown"), std::string::npos) << text.out;
+  // Without --verbose, the kind SYCL cannot say is named with '?'.
+  EXPECT_NE(summary.out.find(" cross? "), std::string::npos) << summary.out;
 }
 
 TEST(ListDevices, PoclAndIntelCpuRuntimeAreBothListedWhereSetUp) {
@@ -150,18 +156,141 @@ TEST(ListDevices, PoclAndIntelCpuRuntimeAreBothListedWhereSetUp) {
   EXPECT_TRUE(intel_with_usm) << doc.dump();
 }
 
-TEST(ListDevices, TextTableShowsEveryDeviceSelector) {
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
+// Columns on a terminal: code points (UTF-8 continuation bytes take none).
+std::size_t columns_of(const std::string& line) {
+  return static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// The line that starts, after its indentation, with `word` and a blank.
+std::optional<std::string> row_of(const std::string& text, const std::string& id,
+                                  const std::string& word) {
+  for (const std::string& line : lines_of(text)) {
+    std::istringstream cells(line);
+    std::string first, second;
+    cells >> first >> second;
+    if (first == id && second == word) return line;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> runtimes_here() {
+  std::vector<std::string> runtimes{"opencl"};
+  if (run_tool({"list-devices", "--runtime", "sycl", "--json"}).exit_code == 0) {
+    runtimes.push_back("sycl");
+  }
+  return runtimes;
+}
+
+// Without --verbose: a row per root device with its id, name, USM kinds and
+// the range of its sub-devices, and no row of a sub-device.
+TEST(ListDevices, TextHasOneRowPerRootDevice) {
   ToolResult text = run_tool({"list-devices", "--runtime", "opencl"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   json doc = list_devices_json();
   for (const json& platform : doc["platforms"]) {
     for (const json& device : platform["devices"]) {
-      EXPECT_NE(text.out.find(device["selector"].get<std::string>()), std::string::npos);
-      for (const json& sub : device["sub_devices"]) {
-        EXPECT_NE(text.out.find(sub["selector"].get<std::string>()), std::string::npos);
+      std::string selector = device["selector"];
+      SCOPED_TRACE(selector);
+      std::optional<std::string> row =
+          row_of(text.out, std::to_string(device["dlpack_device_id"].get<int>()), selector);
+      ASSERT_TRUE(row) << text.out;
+      EXPECT_NE(row->find(device["usm"].is_null() ? "no USM" : "host device"), std::string::npos)
+          << *row;
+      std::size_t subs = device["sub_devices"].size();
+      if (subs > 0) {
+        std::string range = subs == 1 ? ".0" : ".0-." + std::to_string(subs - 1);
+        EXPECT_NE(row->find(range + " " + device["partition"]["used"].get<std::string>()),
+                  std::string::npos)
+            << *row;
       }
-      EXPECT_NE(text.out.find(device["usm"].is_null() ? "no USM" : "host:A"), std::string::npos);
+      for (const json& sub : device["sub_devices"]) {
+        EXPECT_EQ(text.out.find(sub["selector"].get<std::string>()), std::string::npos) << text.out;
+      }
     }
+  }
+  EXPECT_EQ(text.out.find("host:A"), std::string::npos) << "USM bits are --verbose's";
+}
+
+// --verbose: every sub-device a row of its root's table, its cells in the
+// columns of the heading, blank where they say what the root's say.
+TEST(ListDevices, VerboseShowsEverySubDeviceInItsTable) {
+  ToolResult text = run_tool({"list-devices", "--runtime", "opencl", "--verbose"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  std::vector<std::string> lines = lines_of(text.out);
+  for (const json& platform : list_devices_json()["platforms"]) {
+    for (const json& device : platform["devices"]) {
+      std::string id = std::to_string(device["dlpack_device_id"].get<int>());
+      ASSERT_TRUE(row_of(text.out, id, device["selector"])) << text.out;
+      EXPECT_NE(text.out.find(device["usm"].is_null() ? "no USM" : "host:A"), std::string::npos);
+      for (const json& sub : device["sub_devices"]) {
+        std::string selector = sub["selector"];
+        std::optional<std::string> row = row_of(text.out, "(" + id + ")", selector);
+        ASSERT_TRUE(row) << text.out;
+        // The heading of its table names DEVICE where the sub-device's name starts.
+        auto at = std::find(lines.begin(), lines.end(), *row);
+        auto heading = std::find_if(
+            std::make_reverse_iterator(at), lines.rend(),
+            [](const std::string& line) { return line.find("  ID  ") != std::string::npos; });
+        ASSERT_NE(heading, lines.rend()) << text.out;
+        EXPECT_EQ(heading->find("DEVICE"), row->find(selector)) << *heading << "\n" << *row;
+        if (sub["name"] == device["name"]) {
+          EXPECT_EQ(row->find(device["name"].get<std::string>()), std::string::npos)
+              << "a sub-device repeats its root's name: " << *row;
+        }
+      }
+    }
+  }
+}
+
+TEST(ListDevices, VerboseChangesNoJson) {
+  for (const std::string& runtime : runtimes_here()) {
+    ToolResult plain = run_tool({"list-devices", "--json", "--runtime", runtime});
+    ToolResult verbose = run_tool({"list-devices", "--json", "--verbose", "--runtime", runtime});
+    EXPECT_EQ(json::parse(plain.out), json::parse(verbose.out)) << runtime;
+  }
+}
+
+// COLUMNS is the width: no line of either runtime's listing, summary or
+// --verbose, is wider; the acceptance of issue 25 at 100 columns, and a
+// narrow terminal too.
+TEST(ListDevices, EveryLineFitsColumns) {
+  for (const std::string& runtime : runtimes_here()) {
+    for (const char* width : {"100", "80", "40"}) {
+      for (bool verbose : {false, true}) {
+        ToolEnvironment env;
+        env.changes["COLUMNS"] = width;
+        std::vector<std::string> arguments{"list-devices", "--runtime", runtime};
+        if (verbose) arguments.emplace_back("--verbose");
+        ToolResult text = run_tool(arguments, env);
+        ASSERT_EQ(text.exit_code, 0) << text.err;
+        SCOPED_TRACE(runtime + " COLUMNS=" + width + (verbose ? " --verbose" : ""));
+        for (const std::string& line : lines_of(text.out)) {
+          EXPECT_LE(columns_of(line), std::stoul(width)) << line;
+        }
+        EXPECT_NE(text.out.find("opencl:cpu:0"), std::string::npos) << text.out;
+      }
+    }
+  }
+}
+
+// Piped with no COLUMNS (as here: stdout is a pipe), nothing is cut.
+TEST(ListDevices, WithoutColumnsPipedTextIsNotCut) {
+  ToolEnvironment env;
+  env.changes["COLUMNS"] = std::nullopt;
+  ToolResult text = run_tool({"list-devices", "--runtime", "opencl", "--verbose"}, env);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.find("…"), std::string::npos) << text.out;
+  for (const json& platform : list_devices_json()["platforms"]) {
+    EXPECT_NE(text.out.find(platform["version"].get<std::string>()), std::string::npos);
   }
 }
 

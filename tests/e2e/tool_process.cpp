@@ -28,6 +28,9 @@ std::vector<std::string> merged_environment(const ToolEnvironment& env) {
     std::size_t eq = text.find('=');
     if (eq != std::string::npos) variables[text.substr(0, eq)] = text.substr(eq + 1);
   }
+  // The width of the terminal the tests were started from would fit text
+  // output to it: a test that wants a width sets COLUMNS itself.
+  variables.erase("COLUMNS");
   for (const auto& [name, value] : env.changes) {
     if (value) {
       variables[name] = *value;

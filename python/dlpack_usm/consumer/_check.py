@@ -5,6 +5,7 @@ is never a failure; harm is; a decline of a feature --require names
 fails)."""
 
 import datetime
+import difflib
 import sys
 import time
 from dataclasses import dataclass, field
@@ -12,6 +13,18 @@ from dataclasses import dataclass, field
 from .._bridge import child
 from .._bridge.errors import BridgeError
 from . import _cuda_stream, _offers, _plan, _report, _runner, _status
+
+
+def _named_with_closest(typed, known):
+    """The names typed, each with the known names close to it, as the
+    command line's usage errors say them: "c-ordr (did you mean 'c-order'?)"."""
+    shown = []
+    for name in typed:
+        close = [f"'{match}'" for match in difflib.get_close_matches(name, known, n=3, cutoff=0.75)]
+        if len(close) > 1:
+            close = [", ".join(close[:-1]) + " or " + close[-1]]
+        shown.append(f"{name} (did you mean {close[0]}?)" if close else name)
+    return ", ".join(shown)
 
 
 @dataclass
@@ -112,20 +125,23 @@ def check_consumer(consumer, devices=None, require=(), timeout_s=child.TIMEOUT_S
     if devices:
         unknown = sorted(set(devices) - set(known_devices))
         if unknown:
-            raise BridgeError(f"no device named {', '.join(unknown)}",
+            raise BridgeError(f"no device named {_named_with_closest(unknown, known_devices)}",
                               f"the devices here are {', '.join(known_devices)}")
     specs = _plan.cases(matrix, set(devices) if devices else None)
     specs += [spec for spec in cuda if not devices or spec["device"] in devices]
     if cells:
-        unknown = sorted(set(cells) - {cell["name"] for cell in matrix["cells"]})
+        cell_names = [cell["name"] for cell in matrix["cells"]]
+        unknown = sorted(set(cells) - set(cell_names))
         if unknown:
-            raise BridgeError(f"no cell of the matrix is named {', '.join(unknown)}",
-                              "the cells: " + ", ".join(cell["name"] for cell in matrix["cells"]))
+            raise BridgeError("no cell of the matrix is named "
+                              f"{_named_with_closest(unknown, cell_names)}",
+                              "the cells: " + ", ".join(cell_names))
         specs = [spec for spec in specs if spec["cell"]["name"] in set(cells)]
     known = _plan.features(specs)
     unknown = sorted(set(require) - set(known))
     if unknown:
-        raise BridgeError(f"--require names no feature of the matrix: {', '.join(unknown)}",
+        raise BridgeError("--require names no feature of the matrix: "
+                          f"{_named_with_closest(unknown, known)}",
                           f"features: {', '.join(known)}")
     ready = {}
     status = _status.StatusLines(len(specs), status_interval_s)

@@ -79,6 +79,7 @@ class OpenClRuntime final : public Runtime {
   ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) override;
   void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
                      std::size_t bytes) override;
+  std::string call_name(RuntimeCall call, facts::UsmKind kind) const override;
   NativeHandles native_handles(const DeviceRef& device) const override;
 
  protected:
@@ -294,6 +295,19 @@ void OpenClRuntime::read_on_queue(const ConsumerQueue& queue, void* destination,
         fmt::format("clEnqueueMemcpyINTEL of {} bytes on the consumer's queue "
                     "failed: {}",
                     bytes, error_name(status)));
+  }
+}
+
+// The entry points of cl_intel_unified_shared_memory the runtime calls.
+std::string OpenClRuntime::call_name(RuntimeCall call, facts::UsmKind kind) const {
+  if (call == RuntimeCall::copy) return "clEnqueueMemcpyINTEL";
+  switch (kind) {
+    case facts::UsmKind::host:
+      return "clHostMemAllocINTEL";
+    case facts::UsmKind::shared:
+      return "clSharedMemAllocINTEL";
+    default:
+      return "clDeviceMemAllocINTEL";
   }
 }
 

@@ -57,6 +57,7 @@ class SyclRuntime final : public Runtime {
   ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) override;
   void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
                      std::size_t bytes) override;
+  std::string call_name(RuntimeCall call, facts::UsmKind kind) const override;
   NativeHandles native_handles(const DeviceRef& device) const override;
   SyclHandles sycl_handles(const DeviceRef& device) override;
 
@@ -291,6 +292,19 @@ void SyclRuntime::read_on_queue(const ConsumerQueue& queue, void* destination, c
   }
   api_.DPCTLEvent_Wait(event);
   api_.DPCTLEvent_Delete(event);
+}
+
+// dpctl's C functions the runtime calls, and the SYCL calls they make.
+std::string SyclRuntime::call_name(RuntimeCall call, facts::UsmKind kind) const {
+  if (call == RuntimeCall::copy) return "DPCTLQueue_Memcpy (sycl::queue::memcpy)";
+  switch (kind) {
+    case facts::UsmKind::host:
+      return "DPCTLmalloc_host (sycl::malloc_host)";
+    case facts::UsmKind::shared:
+      return "DPCTLmalloc_shared (sycl::malloc_shared)";
+    default:
+      return "DPCTLmalloc_device (sycl::malloc_device)";
+  }
 }
 
 NativeHandles SyclRuntime::native_handles(const DeviceRef&) const {

@@ -127,11 +127,7 @@ void require_known_filters(const Selection& selection, const runtime::Inventory*
                "several");
   }
   if (inventory == nullptr) return;
-  std::vector<std::string> names;
-  for (const auto& [platform, root] : inventory->roots()) {
-    names.push_back(root.selector_name);
-    for (const runtime::DeviceInfo& sub : root.sub_devices) names.push_back(sub.selector_name);
-  }
+  std::vector<std::string> names = inventory->device_names();
   for (const std::string& wanted : selection.devices) {
     if (std::any_of(names.begin(), names.end(),
                     [&wanted](const std::string& name) { return device_matches(name, wanted); })) {

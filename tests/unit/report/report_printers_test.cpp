@@ -302,5 +302,56 @@ TEST(TextPrinter, TextTakenBetweenItemsAddsUpToTheWholeText) {
   EXPECT_FALSE(whole_printer.text().empty());
 }
 
+// Fitted to a width: a line wraps at blanks, continued two columns further
+// in; a block's value wraps under itself; nothing passes the width.
+TEST(TextPrinter, AWidthWrapsLinesAndValues) {
+  TextPrinter printer(40);
+  printer.line("one two three four five six seven eight nine ten");
+  {
+    ObjectScope section(printer, "s", titled("", 2));
+    printer.field("key", "v", "alpha beta gamma delta epsilon zeta eta theta");
+  }
+  EXPECT_EQ(printer.text(),
+            "one two three four five six seven eight\n"
+            "  nine ten\n"
+            "  key  alpha beta gamma delta epsilon\n"
+            "       zeta eta theta\n");
+}
+
+TEST(TextPrinter, WithoutAWidthNothingWrapsOrIsCut) {
+  TextPrinter printer;
+  std::string long_line(300, 'x');
+  printer.line(long_line + " end");
+  EXPECT_EQ(printer.text(), long_line + " end\n");
+}
+
+// A table narrowed to a width cuts its widest columns first, ending their
+// cells with "…", and keeps the columns marked whole.
+TEST(TextTable, AWidthNarrowsTheWidestColumnsAndKeepsWholeOnes) {
+  TextTable table({"ID", "DEVICE", "NAME", "USM"});
+  table.keep_whole(1);
+  table.add_row({"0", "opencl:cpu:0", "pthread-skylake-avx512-Intel Xeon Processor", "no USM"});
+  std::string text = table.render("", 40);
+  EXPECT_EQ(text,
+            "ID  DEVICE        NAME            USM\n"
+            "0   opencl:cpu:0  pthread-skyla…  no USM\n");
+}
+
+TEST(TextTable, ATooNarrowWidthCutsTheLinesThemselves) {
+  TextTable table({"DEVICE", "NAME"});
+  table.keep_whole(0);
+  table.add_row({"opencl:cpu:0.15", "Intel Xeon Processor"});
+  for (std::size_t width : {12u, 20u}) {
+    std::string text = table.render("  ", width);
+    std::size_t start = 0;
+    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+      std::string line = text.substr(start, end - start);
+      std::size_t columns = 0;
+      for (char c : line) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      EXPECT_LE(columns, width) << line;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dlpack_usm::report

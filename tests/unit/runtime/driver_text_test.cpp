@@ -62,9 +62,39 @@ TEST(DriverText, OpenClNamesAndTheSelectorAreEscapedInText) {
   platform.devices.push_back(device);
   inventory.platforms.push_back(platform);
 
-  TextPrinter text;
-  print_inventory(text, inventory, {});
-  expect_no_forged_line(text.text());
+  for (InventoryDetail detail : {InventoryDetail::summary, InventoryDetail::verbose}) {
+    TextPrinter text;
+    print_inventory(text, inventory, {}, detail);
+    expect_no_forged_line(text.text());
+    // Fitted to a width, a cut never leaves half an escape's line behind.
+    TextPrinter narrow(60);
+    print_inventory(narrow, inventory, {}, detail);
+    EXPECT_EQ(narrow.text().find("\nFAKE"), std::string::npos) << narrow.text();
+    EXPECT_EQ(narrow.text().find('\x1b'), std::string::npos) << narrow.text();
+  }
+}
+
+TEST(InventoryText, ShortNamesDropTrademarkSignsAndDoubledBlanks) {
+  EXPECT_EQ(short_device_name("Intel(R) Xeon(R) Processor"), "Intel Xeon Processor");
+  EXPECT_EQ(short_device_name("Intel(R) Data Center GPU Max 1100 (TM)  "),
+            "Intel Data Center GPU Max 1100");
+  EXPECT_EQ(short_device_name("NVIDIA H100 80GB HBM3"), "NVIDIA H100 80GB HBM3");
+}
+
+// The kinds of USM a device can allocate; a kind the runtime cannot say is
+// named with '?', one it cannot allocate is left out.
+TEST(InventoryText, UsmKindsNameWhatTheDeviceCanAllocate) {
+  runtime::DeviceInfo device;
+  EXPECT_EQ(usm_kinds(device), "no USM");
+  runtime::UsmCapabilities usm;
+  device.usm = usm;
+  EXPECT_EQ(usm_kinds(device), "none");
+  usm.host.access = true;
+  usm.device.access = true;
+  usm.cross_device_shared.access = std::nullopt;
+  usm.shared_system.access = true;
+  device.usm = usm;
+  EXPECT_EQ(usm_kinds(device), "host device cross? system");
 }
 
 }  // namespace

@@ -57,6 +57,9 @@ class MisattributingRuntime final : public runtime::Runtime {
                      std::size_t bytes) override {
     real_.read_on_queue(queue, destination, source, bytes);
   }
+  std::string call_name(runtime::RuntimeCall call, facts::UsmKind kind) const override {
+    return real_.call_name(call, kind);
+  }
   runtime::NativeHandles native_handles(const DeviceRef& device) const override {
     return real_.native_handles(device);
   }

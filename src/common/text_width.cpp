@@ -1,0 +1,91 @@
+#include "common/text_width.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace dlpack_usm {
+namespace {
+
+constexpr std::string_view kEllipsis = "…";
+
+bool starts_code_point(char byte) {
+  return (static_cast<unsigned char>(byte) & 0xC0) != 0x80;
+}
+
+// The byte offset where column `column` starts (the size when the text is
+// shorter).
+std::size_t offset_of_column(std::string_view text, std::size_t column) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!starts_code_point(text[i])) continue;
+    if (seen == column) return i;
+    ++seen;
+  }
+  return text.size();
+}
+
+void trim_right(std::string& line) {
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+}
+
+}  // namespace
+
+std::size_t display_columns(std::string_view text) {
+  std::size_t columns = 0;
+  for (char byte : text) columns += starts_code_point(byte) ? 1 : 0;
+  return columns;
+}
+
+std::string cut_to_columns(std::string_view text, std::size_t width) {
+  if (width == 0 || display_columns(text) <= width) return std::string(text);
+  std::string cut(text.substr(0, offset_of_column(text, width - 1)));
+  trim_right(cut);
+  return cut + std::string(kEllipsis);
+}
+
+std::vector<std::string> wrap_to_columns(std::string_view text, std::size_t first_width,
+                                         std::size_t width) {
+  if (first_width == 0 || width == 0) return {std::string(text)};
+  std::vector<std::string> lines;
+  // The text's own leading blanks stay (an indented line); blanks where a
+  // line breaks go.
+  std::size_t lead = std::min(text.find_first_not_of(' '), text.size());
+  std::string current(text.substr(0, lead));
+  bool has_words = false;
+  auto limit = [&lines, first_width, width] { return lines.empty() ? first_width : width; };
+  for (std::size_t start = lead; start < text.size();) {
+    std::size_t space = std::min(text.find(' ', start), text.size());
+    std::string_view word = text.substr(start, space - start);
+    start = space + 1;
+    if (!has_words && word.empty()) continue;
+    std::string candidate =
+        has_words ? current + ' ' + std::string(word) : current + std::string(word);
+    if (display_columns(candidate) <= limit()) {
+      current = std::move(candidate);
+      has_words = true;
+      continue;
+    }
+    if (has_words) {
+      trim_right(current);
+      lines.push_back(std::exchange(current, {}));
+      if (word.empty()) {
+        has_words = false;
+        continue;
+      }
+      candidate = std::string(word);
+    }
+    // A word wider than a line is split where the line ends.
+    while (display_columns(candidate) > limit()) {
+      std::size_t cut = offset_of_column(candidate, limit());
+      lines.push_back(candidate.substr(0, cut));
+      candidate.erase(0, cut);
+    }
+    current = std::move(candidate);
+    has_words = true;
+  }
+  trim_right(current);
+  if (!current.empty() || lines.empty()) lines.push_back(std::move(current));
+  return lines;
+}
+
+}  // namespace dlpack_usm

@@ -1,0 +1,70 @@
+// Lines fitted to a terminal: counted in code points, cut with an ellipsis
+// that keeps UTF-8 whole, wrapped at blanks with long words split.
+#include <gtest/gtest.h>
+
+#include "common/text_width.hpp"
+
+namespace dlpack_usm {
+namespace {
+
+using Lines = std::vector<std::string>;
+
+TEST(TextWidth, ColumnsCountCodePointsNotBytes) {
+  EXPECT_EQ(display_columns(""), 0u);
+  EXPECT_EQ(display_columns("opencl:cpu:0"), 12u);
+  EXPECT_EQ(display_columns("a…b"), 3u);
+  EXPECT_EQ(display_columns("\xc3\xa9t\xc3\xa9"), 3u);  // "été"
+}
+
+TEST(TextWidth, CutKeepsShortTextAndEndsLongTextWithAnEllipsis) {
+  EXPECT_EQ(cut_to_columns("Intel Xeon", 10), "Intel Xeon");
+  EXPECT_EQ(cut_to_columns("Intel Xeon", 0), "Intel Xeon");
+  EXPECT_EQ(cut_to_columns("Intel Xeon Processor", 10), "Intel Xeo…");
+  // A blank before the ellipsis goes: "Intel…", not "Intel …".
+  EXPECT_EQ(cut_to_columns("Intel Xeon", 7), "Intel…");
+  EXPECT_EQ(display_columns(cut_to_columns("Intel Xeon Processor", 10)), 10u);
+  EXPECT_EQ(cut_to_columns("abc", 1), "…");
+}
+
+TEST(TextWidth, CutNeverSplitsAUtf8Sequence) {
+  std::string text = "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9";  // four "é"
+  EXPECT_EQ(cut_to_columns(text, 3), "\xc3\xa9\xc3\xa9…");
+}
+
+TEST(TextWidth, WrapBreaksAtBlanksWithinTheWidth) {
+  EXPECT_EQ(wrap_to_columns("one two three four", 9, 9), (Lines{"one two", "three", "four"}));
+  EXPECT_EQ(wrap_to_columns("one two three four", 0, 0), (Lines{"one two three four"}));
+  EXPECT_EQ(wrap_to_columns("short", 80, 80), (Lines{"short"}));
+  EXPECT_EQ(wrap_to_columns("", 80, 80), (Lines{""}));
+}
+
+TEST(TextWidth, WrapGivesTheFirstLineItsOwnWidth) {
+  EXPECT_EQ(wrap_to_columns("aaa bbb ccc ddd", 3, 7), (Lines{"aaa", "bbb ccc", "ddd"}));
+}
+
+TEST(TextWidth, WrapSplitsAWordWiderThanALine) {
+  EXPECT_EQ(wrap_to_columns("x /a/very/long/path y", 6, 6),
+            (Lines{"x", "/a/ver", "y/long", "/path", "y"}));
+}
+
+TEST(TextWidth, WrapKeepsLeadingBlanksAndDropsBlanksAtBreaks) {
+  EXPECT_EQ(wrap_to_columns("  ab cd", 80, 80), (Lines{"  ab cd"}));
+  EXPECT_EQ(wrap_to_columns("  ab cd", 5, 5), (Lines{"  ab", "cd"}));
+  EXPECT_EQ(wrap_to_columns("ab  cd", 80, 80), (Lines{"ab  cd"}));
+  EXPECT_EQ(wrap_to_columns("ab    cd", 3, 3), (Lines{"ab", "cd"}));
+}
+
+TEST(TextWidth, EveryWrappedLineFits) {
+  std::string text =
+      "runtime sycl; kDLOneAPI device ids: ordering model 'sycl-get-devices' (SYCL's own "
+      "sycl::device::get_devices() order, read through dpctl's C interface)";
+  for (std::size_t width : {1u, 2u, 7u, 20u, 41u, 100u}) {
+    for (const std::string& line : wrap_to_columns(text, width, width)) {
+      EXPECT_LE(display_columns(line), width) << line;
+      EXPECT_FALSE(line.empty());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dlpack_usm
