@@ -1,8 +1,10 @@
 // dlpack-usm report merge: one gate decision (report, JUnit XML, failures
 // file, exit code) from the reports of the shards of a CI matrix and of the
-// runs of several machines.
+// runs of several machines. dlpack-usm report matrix: the compatibility
+// matrix of the libraries that profile, consume and check reports measured.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +14,12 @@
 #include "cli/check_outputs.hpp"
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "report/formats/matrix_html.hpp"
+#include "report/formats/matrix_markdown.hpp"
+#include "report/formats/matrix_text.hpp"
+#include "report/matrix/matrix_inputs.hpp"
 #include "report/merged_report.hpp"
 #include "suite/gate/report_merge.hpp"
 #include "suite/model/expectations.hpp"
@@ -26,26 +33,38 @@ struct MergeArguments {
   CheckOutputs outputs;
 };
 
-// An output that is one of the inputs would replace a report the merge
+// An output that is one of the inputs would replace a file the command
 // reads (the second run of 'report merge reports/*.json --report
 // reports/merged.json'): refused before anything is read or written.
+struct OutputAmongInputs {
+  const char* command;  // "report merge"
+  const char* inputs;   // "the reports to merge"
+  std::string hint;
+};
+
+void refuse_output_among_inputs(const OutputAmongInputs& refusal, std::string_view option,
+                                const std::string& path, const std::vector<std::string>& files) {
+  struct stat output {};
+  if (path.empty() || path == "-" || stat(path.c_str(), &output) != 0) return;
+  for (const std::string& file : files) {
+    struct stat input {};
+    if (stat(file.c_str(), &input) != 0) continue;
+    if (input.st_dev != output.st_dev || input.st_ino != output.st_ino) continue;
+    fail_usage(fmt::format("{}: {} {} is also one of {} ({})", refusal.command, option, path,
+                           refusal.inputs, file),
+               refusal.hint);
+  }
+}
+
 void refuse_outputs_among_inputs(const MergeArguments& args) {
   for (const GateOutput& gate_output : gate_outputs()) {
     std::string_view option = gate_output.option;
-    const std::string* path = &(args.outputs.*gate_output.path);
-    struct stat output {};
-    if (path->empty() || *path == "-" || stat(path->c_str(), &output) != 0) continue;
-    for (const std::string& file : args.files) {
-      struct stat input {};
-      if (stat(file.c_str(), &input) != 0) continue;
-      if (input.st_dev != output.st_dev || input.st_ino != output.st_ino) continue;
-      fail_usage(
-          fmt::format("report merge: {} {} is also one of the reports to merge ({})", option, *path,
-                      file),
-          fmt::format("write the merged outputs outside the list of inputs (another "
-                      "directory, or a name the input pattern does not match){}",
-                      option == "--report" ? "; a merged report cannot be merged again" : ""));
-    }
+    OutputAmongInputs refusal{
+        "report merge", "the reports to merge",
+        fmt::format("write the merged outputs outside the list of inputs (another "
+                    "directory, or a name the input pattern does not match){}",
+                    option == "--report" ? "; a merged report cannot be merged again" : "")};
+    refuse_output_among_inputs(refusal, option, args.outputs.*gate_output.path, args.files);
   }
 }
 
@@ -95,12 +114,68 @@ void add_merge(CLI::App& report, Invocation& invocation) {
   });
 }
 
+struct MatrixArguments {
+  std::vector<std::string> files;
+  std::string format = "text";
+  std::string output = "-";
+  bool fold = true;
+};
+
+std::string render_matrix(const report::CompatibilityMatrix& matrix, const MatrixArguments& args) {
+  report::MatrixOptions options;
+  options.fold = args.fold;
+  if (args.format == "md") return report::matrix_to_markdown(matrix, options);
+  if (args.format == "md-summary") return report::matrix_summary_to_markdown(matrix);
+  if (args.format == "html") return report::matrix_to_html(matrix);
+  return report::matrix_to_text(matrix, options);
+}
+
+int write_matrix(MatrixArguments args) {
+  resolve_output(args.output, "--output");
+  refuse_output_among_inputs(
+      {"report matrix", "the reports it reads", "write the matrix outside the list of inputs"},
+      "--output", args.output, args.files);
+  // Sorted, so that the same reports make the same page whatever the
+  // shell's order (the committed docs are compared byte for byte).
+  std::sort(args.files.begin(), args.files.end());
+  args.files.erase(std::unique(args.files.begin(), args.files.end()), args.files.end());
+  std::vector<report::LibraryProfile> profiles;
+  for (const std::string& file : args.files) {
+    std::vector<report::LibraryProfile> read = report::read_matrix_input(file);
+    profiles.insert(profiles.end(), read.begin(), read.end());
+  }
+  write_file_atomically(args.output, render_matrix(report::build_matrix(profiles), args),
+                        "--output");
+  return static_cast<int>(ExitCode::ok);
+}
+
+void add_matrix(CLI::App& report, Invocation& invocation) {
+  auto args = std::make_shared<MatrixArguments>();
+  auto* command = report.add_subcommand(
+      "matrix",
+      "The compatibility matrix of the libraries the reports measured: one column per library, "
+      "a row per cell, as text, Markdown or a self-contained HTML page");
+  command
+      ->add_option("REPORT", args->files,
+                   "Reports of 'python3 -m dlpack_usm profile' or 'consume', or of 'check "
+                   "--consumer/--producer' (--report FILE)")
+      ->required();
+  command->add_option("--format", args->format, "text (default), md, md-summary or html")
+      ->check(CLI::IsMember({"text", "md", "md-summary", "html"}));
+  command->add_option("--output", args->output, "Write it to FILE ('-': stdout, the default)");
+  command->add_flag("--fold,!--no-fold", args->fold,
+                    "Text and md: fold the rows where every library agrees (default), or not");
+  command->callback([args, &invocation] { invocation.exit_code = write_matrix(*args); });
+}
+
 }  // namespace
 
 void add_report_command(CLI::App& app, Invocation& invocation) {
-  auto* report = app.add_subcommand("report", "Work with the reports 'check' writes: merge shards");
+  auto* report = app.add_subcommand(
+      "report", "Work with the reports 'check' writes: merge shards; the compatibility matrix");
   report->require_subcommand(1);
   add_merge(*report, invocation);
+  add_matrix(*report, invocation);
 }
 
 }  // namespace dlpack_usm::cli

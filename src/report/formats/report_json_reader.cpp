@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "common/printable.hpp"
 #include "report/envelope.hpp"
+#include "report/formats/json_fields.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -41,112 +42,8 @@ constexpr const char* kReportHint =
   fail_usage(fmt::format("report merge: {}: {}", file, what), hint);
 }
 
-const char* type_name(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::object:
-      return "an object";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::boolean:
-      return "a boolean";
-    default:
-      return "a number";
-  }
-}
-
-// The members of one JSON object of a report, read by type: a member that
-// is missing or of another type is a usage error naming its JSON pointer.
-class Fields {
- public:
-  Fields(const std::string& file, const json& object, std::string pointer)
-      : file_(file), object_(object), pointer_(std::move(pointer)) {}
-
-  const json& value(const char* key, bool (json::*is_type)() const noexcept,
-                    const char* expected) const {
-    auto it = object_.find(key);
-    if (it == object_.end()) {
-      fail_report(file_, fmt::format("{} is missing ({} expected)", where(key), expected));
-    }
-    if (!((*it).*is_type)()) wrong(key, *it, expected);
-    return *it;
-  }
-  std::string text(const char* key) const {
-    return value(key, &json::is_string, "a string").get<std::string>();
-  }
-  // A string, or "" for null.
-  std::string text_or_null(const char* key) const {
-    const json& found = value(key, &json::is_primitive, "a string or null");
-    if (found.is_null()) return {};
-    if (!found.is_string()) wrong(key, found, "a string or null");
-    return found.get<std::string>();
-  }
-  bool flag(const char* key) const {
-    return value(key, &json::is_boolean, "true or false").get<bool>();
-  }
-  double milliseconds(const char* key) const {
-    double number = value(key, &json::is_number, "a number").get<double>();
-    if (!(number >= 0)) fail_report(file_, fmt::format("{} is negative", where(key)));
-    return number;
-  }
-  std::int64_t integer(const char* key, std::int64_t low, std::int64_t high) const {
-    const json& found = value(key, &json::is_number_integer, "an integer");
-    bool too_large =
-        found.is_number_unsigned() && found.get<std::uint64_t>() > static_cast<std::uint64_t>(high);
-    std::int64_t number = too_large ? high : found.get<std::int64_t>();
-    if (too_large || number < low || number > high) {
-      fail_report(file_,
-                  fmt::format("{} is {}, not from {} to {}", where(key), found.dump(), low, high));
-    }
-    return number;
-  }
-  Fields object(const char* key) const {
-    return {file_, value(key, &json::is_object, "an object"), where(key)};
-  }
-  const json& array(const char* key) const { return value(key, &json::is_array, "an array"); }
-  // The objects of an array member, each with its pointer.
-  std::vector<Fields> objects(const char* key) const {
-    std::vector<Fields> items;
-    const json& list = array(key);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      std::string pointer = fmt::format("{}/{}", where(key), i);
-      if (!list[i].is_object()) {
-        fail_report(file_, fmt::format("{} is {}, not an object", pointer, type_name(list[i])));
-      }
-      items.emplace_back(file_, list[i], std::move(pointer));
-    }
-    return items;
-  }
-  std::vector<std::string> texts(const char* key) const {
-    std::vector<std::string> items;
-    const json& list = array(key);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (!list[i].is_string()) {
-        fail_report(file_,
-                    fmt::format("{}/{} is {}, not a string", where(key), i, type_name(list[i])));
-      }
-      items.push_back(list[i].get<std::string>());
-    }
-    return items;
-  }
-  bool has(const char* key) const { return object_.contains(key); }
-  std::string where(const char* key) const {
-    return fmt::format("{}/{}", pointer_, capsule::pointer_token(key));
-  }
-  const std::string& file() const { return file_; }
-
- private:
-  [[noreturn]] void wrong(const char* key, const json& found, const char* expected) const {
-    fail_report(file_, fmt::format("{} is {}, not {}", where(key), type_name(found), expected));
-  }
-
-  const std::string& file_;
-  const json& object_;
-  std::string pointer_;
-};
+// The members of a report's objects, read by type (json_fields.hpp).
+using Fields = JsonFields;
 
 Outcome outcome_field(const Fields& fields, const char* key) {
   std::string text = fields.text(key);
@@ -276,8 +173,8 @@ std::string tool_version(const Fields& top, bool first_schema) {
   return top.text("version");
 }
 
-void read_header(ShardReport& report, bool first_schema) {
-  Fields top(report.file, report.document, "");
+void read_header(const JsonInput& input, ShardReport& report, bool first_schema) {
+  Fields top(input, report.document, "");
   report.tool_version = tool_version(top, first_schema);
   report.started_at = top.text("started_at");
   report.finished_at = top.text("finished_at");
@@ -316,35 +213,40 @@ void upgrade_first_environment(json& document) {
   environment["version"] = version;
 }
 
-json parse_report(const std::string& file, const std::string& text) {
+}  // namespace
+
+json parse_report_json(const JsonInput& input, std::string_view text, std::string_view depth_note,
+                       const capsule::RootEntryHandler& on_root_entry) {
   capsule::JsonLimits limits;
   limits.max_depth = kMaxReportDepth;
   limits.max_nested_array_entries = kMaxShardReportBytes;
   limits.max_object_members = 4096;
   limits.integers_only = false;
   limits.max_string_bytes = kMaxReportStringBytes;
-  limits.depth_note = "a check report nests 10 levels";
-  limits.members_note = "the objects of a check report have a few dozen";
+  limits.depth_note = depth_note;
+  limits.members_note = "the objects of a report have a few dozen";
   try {
-    return capsule::parse_bounded_json(text, limits, [&file](std::size_t, const json&) {
-      fail_report(file, "not a check report (a JSON array, not an object)");
-    });
+    return capsule::parse_bounded_json(text, limits, on_root_entry);
   } catch (const capsule::DocumentError& error) {
     std::string where = error.byte_offset()
                             ? fmt::format("byte {}", *error.byte_offset())
                             : fmt::format("{}", error.pointer().empty() ? "/" : error.pointer());
-    fail_report(file, fmt::format("{}: {}", where, error.what()));
+    fail_input(input, fmt::format("{}: {}", where, error.what()));
   }
 }
-
-}  // namespace
 
 ShardReport read_shard_report(const std::filesystem::path& path) {
   std::string text =
       read_bounded_file(path, kMaxShardReportBytes, "report merge", "a 'check --report' file");
   ShardReport report;
   report.file = path.string();
-  report.document = parse_report(report.file, text);
+  const JsonInput input{"report merge", report.file, kReportHint};
+  report.document = parse_report_json(input, text, "a check report nests 10 levels",
+                                      [&report](std::size_t, const json&) {
+                                        fail_report(report.file,
+                                                    "not a check report (a JSON array, not an "
+                                                    "object)");
+                                      });
   text = {};
   json schema = report.document.is_object() ? report.document.value("schema", json()) : json();
   bool first_schema = schema == json(kCheckReportSchemaV1);
@@ -353,11 +255,11 @@ ShardReport read_shard_report(const std::filesystem::path& path) {
                                          kCheckReportSchema, kCheckReportSchemaV1));
   }
   refuse_merged_report(report);
-  read_header(report, first_schema);
+  read_header(input, report, first_schema);
   // A /1 environment carried the tool as an object of its own; the merged
   // report, written as /2, copies environments with the envelope instead.
   if (first_schema) upgrade_first_environment(report.document);
-  for (const Fields& entry : Fields(report.file, report.document, "").objects("results")) {
+  for (const Fields& entry : Fields(input, report.document, "").objects("results")) {
     report.cases.push_back(read_case(entry));
   }
   return report;

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "capsule/bounded_json.hpp"
+#include "report/formats/json_fields.hpp"
 #include "suite/model/check_run.hpp"
 #include "suite/model/selection.hpp"
 
@@ -53,6 +55,15 @@ struct ShardReport {
   double duration_ms = 0;
   nlohmann::json document;  // the whole report, for the merged report's "runs"
 };
+
+// The JSON of a report `input` names, parsed within the bounds above (depth,
+// string length, members; `depth_note` says how deep the report nests): a
+// syntax error or a bound passed is a usage error naming the file and the
+// byte or JSON pointer of the place. A top-level array is handed to
+// `on_root_entry` entry by entry and comes back empty.
+nlohmann::json parse_report_json(const JsonInput& input, std::string_view text,
+                                 std::string_view depth_note,
+                                 const capsule::RootEntryHandler& on_root_entry);
 
 // Throws Error(usage) naming the file (and the JSON pointer of the place)
 // when it is not a regular file of at most kMaxShardReportBytes, not JSON

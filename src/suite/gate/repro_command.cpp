@@ -2,20 +2,11 @@
 
 #include <algorithm>
 
+#include "common/shell_quote.hpp"
 #include "runtime/selection.hpp"
 #include "suite/cases/vectors/vector_cases.hpp"
 
 namespace dlpack_usm::suite {
-namespace {
-
-// Single-quoted for POSIX shells.
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-}  // namespace
 
 std::string repro_command(const CaseSpec& spec, const std::filesystem::path& suite_dir,
                           bool default_suite, const std::vector<plugin::PluginSpec>& plugins,

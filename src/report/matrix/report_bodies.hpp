@@ -1,0 +1,37 @@
+// The profile cells of a consume report, and of the producer and consumer
+// sections of a profile report (the body of a consume report, with a
+// producer twin): the contract's entries, each completed from its case's
+// result where the entry leaves something out (memory, exception, worst
+// finding, repro).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/formats/json_fields.hpp"
+#include "report/matrix/matrix_model.hpp"
+
+namespace dlpack_usm::report {
+
+// The cells of one body, whose "profile" lists the entries and "results"
+// the cases. `direction` is the entries' default; `consumer` (the
+// consumer's expression, "numpy.from_dlpack") makes a repro for consumer
+// cells that carry none.
+std::vector<ProfileCell> read_body_cells(const JsonFields& body, const std::string& direction,
+                                         const std::string& consumer);
+
+// The rule and message of the worst of a result's "findings" (error, then
+// warning, then info; the first of equals): into cell.rule and cell.message.
+void take_worst_finding(const JsonFields& result, ProfileCell& cell);
+
+// The memory kind a case id names ("consumer/opencl:cpu:0/host/..." ->
+// "host-usm", ".../cpu/..." -> "cpu"), "" where it names none.
+std::string memory_of_case(const std::string& case_id);
+
+// A profile report's library, its cells from both sections.
+LibraryProfile read_profile_report(const JsonFields& top);
+// A consume report's consumer as a library ("numpy.from_dlpack" -> numpy
+// with the version of its package).
+LibraryProfile read_consume_report(const JsonFields& top);
+
+}  // namespace dlpack_usm::report

@@ -1,0 +1,111 @@
+// The three renderings of the compatibility matrix on what reports can
+// carry: library messages are untrusted text, so each rendering escapes
+// them for its medium (terminal, Markdown, HTML), and folds what agrees.
+#include <gtest/gtest.h>
+
+#include "report/formats/matrix_html.hpp"
+#include "report/formats/matrix_markdown.hpp"
+#include "report/formats/matrix_text.hpp"
+
+namespace dlpack_usm::report {
+namespace {
+
+constexpr const char* kHostile =
+    "BufferError: <script>window.__pwned = 1</script> | *bold* [link](x) `tick` \x1b[31mred";
+
+ProfileCell declined(std::string reason) {
+  ProfileCell cell;
+  cell.direction = "consumer";
+  cell.device = "opencl:cpu:0";
+  cell.memory = "device-usm";
+  cell.axis = "dtype";
+  cell.value = "int8";
+  cell.outcome = "declined";
+  cell.status = "warn";
+  cell.reason = std::move(reason);
+  cell.repro = "python3 -m dlpack_usm consume 'x|y' --cell dtype-int8";
+  return cell;
+}
+
+ProfileCell accepted(std::string value) {
+  ProfileCell cell = declined("");
+  cell.value = std::move(value);
+  cell.memory = "cpu";
+  cell.device = "cpu";
+  cell.outcome = "accepted";
+  cell.status = "pass";
+  return cell;
+}
+
+// Two libraries that differ on the USM row (one's decline warns, the
+// other's does not) and agree on the host row.
+CompatibilityMatrix sample() {
+  ProfileCell clean_decline = declined("TypeError");
+  clean_decline.status = "not_supported";
+  LibraryProfile a{"a.json", "consume report", "alib", "1.0", "", {}};
+  a.cells = {declined(kHostile), accepted("int8")};
+  LibraryProfile b{"b.json", "profile report", "blib", "2.0", "gpu", {}};
+  b.cells = {clean_decline, accepted("int8")};
+  return build_matrix({a, b});
+}
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t found = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++found;
+  }
+  return found;
+}
+
+TEST(MatrixText, TerminalControlBytesAreEscapedAndAgreeingRowsFolded) {
+  std::string folded = matrix_to_text(sample(), {});
+  EXPECT_EQ(folded.find('\x1b'), std::string::npos);
+  EXPECT_NE(folded.find("\\x1B[31mred"), std::string::npos);
+  EXPECT_NE(folded.find("1 where every library agrees are folded (--no-fold shows them)"),
+            std::string::npos)
+      << folded;
+  EXPECT_NE(folded.find("blib 2.0 (gpu)"), std::string::npos);
+  EXPECT_EQ(count(folded, "host"), 0u) << folded;  // the one row on host agrees
+  std::string unfolded = matrix_to_text(sample(), {.fold = false});
+  EXPECT_NE(unfolded.find("host"), std::string::npos);
+}
+
+TEST(MatrixMarkdown, TextIsEscapedAndAgreeingRowsGoIntoDetails) {
+  EXPECT_EQ(markdown_text("<b>|*x*_[y](z)&"), "&lt;b&gt;\\|\\*x\\*\\_\\[y\\](z)&amp;");
+  EXPECT_EQ(markdown_code("a`b", false), "``a`b``");
+  EXPECT_EQ(markdown_code("`a", false), "`` `a ``");
+  EXPECT_EQ(markdown_code("x|y", true), "`x\\|y`");
+  std::string page = matrix_to_markdown(sample(), {});
+  EXPECT_EQ(page.find("<script>"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;"), std::string::npos);
+  EXPECT_NE(page.find("<details><summary>1 row where every library agrees</summary>"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("| int8 | USM device | `-!`[^1] | `-`[^2] |"), std::string::npos) << page;
+  EXPECT_NE(page.find("Repro: `python3 -m dlpack_usm consume 'x|y' --cell dtype-int8`"),
+            std::string::npos);
+  std::string summary = matrix_summary_to_markdown(sample());
+  EXPECT_NE(summary.find("| alib 1.0 | 0 | 2 | 1 | 0 | 1 | 0 |"), std::string::npos) << summary;
+}
+
+TEST(MatrixHtml, ReportTextNeverBecomesMarkupAndThePageLoadsNothing) {
+  std::string page = matrix_to_html(sample());
+  EXPECT_EQ(count(page, "<script"), 1u);  // the page's own
+  EXPECT_EQ(page.find("window.__pwned = 1</script>"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;window.__pwned = 1&lt;/script&gt;"), std::string::npos);
+  EXPECT_EQ(page.find('\x1b'), std::string::npos);
+  EXPECT_EQ(page.find("src="), std::string::npos);
+  EXPECT_EQ(page.find("href="), std::string::npos);
+  EXPECT_NE(page.find("default-src 'none'"), std::string::npos);
+  // A real table without the script: the two libraries, the legend, the symbols.
+  EXPECT_EQ(count(page, "<th scope=\"col\" class=\"lib\">"), 2u);
+  EXPECT_NE(page.find("<th scope=\"col\" class=\"lib\">blib 2.0 (gpu)</th>"), std::string::npos);
+  EXPECT_NE(page.find("<section id=\"legend\""), std::string::npos);
+  EXPECT_NE(page.find(">-!</td>"), std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"row agree\""), std::string::npos);
+  EXPECT_NE(page.find("title=\"alib 1.0 — consumer dtype int8, USM device\ndeclined (warn): "),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlpack_usm::report
