@@ -60,7 +60,7 @@ suite::CheckCallbacks CheckProgress::callbacks() {
 void CheckProgress::started(const suite::CaseSpec& spec, std::size_t started, std::size_t total) {
   if (!terminal_) return;
   std::string line = fmt::format("[{}/{}] {}", started, total, printable(spec.id));
-  fmt::print(stderr, "\r\033[K{}", cut_to_columns(line, columns_ > 1 ? columns_ - 1 : 1));
+  fmt::print(stderr, "\r\033[K{}", truncate_to_columns(line, columns_ > 1 ? columns_ - 1 : 1));
 }
 
 void CheckProgress::tick(const suite::RunStatus& status) {

@@ -29,7 +29,7 @@ std::size_t terminal_columns(int fd) {
   return kDefaultColumns;
 }
 
-std::string cut_to_columns(std::string_view text, std::size_t columns) {
+std::string truncate_to_columns(std::string_view text, std::size_t columns) {
   std::size_t seen = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     // A byte that starts a code point (not 10xxxxxx) starts a column.

@@ -16,7 +16,8 @@ inline constexpr std::size_t kDefaultColumns = 80;
 std::size_t terminal_columns(int fd);
 
 // `text` cut to at most `columns` characters (UTF-8 code points, each
-// taken as one column; never cut inside one).
-std::string cut_to_columns(std::string_view text, std::size_t columns);
+// taken as one column; never cut inside one), with no mark of the cut: the
+// progress line is rewritten in place (text_width.hpp marks its cuts).
+std::string truncate_to_columns(std::string_view text, std::size_t columns);
 
 }  // namespace dlpack_usm

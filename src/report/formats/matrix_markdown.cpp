@@ -40,7 +40,7 @@ std::string intro(const CompatibilityMatrix& matrix) {
   return text;
 }
 
-std::string legend() {
+std::string markdown_legend() {
   std::string text = "\n## Legend\n\n";
   text += table_row({"symbol", "outcome", "as consumer", "as producer"}) +
           table_row({":-:", "---", "---", "---"});
@@ -146,7 +146,7 @@ std::string markdown_code(std::string_view text, bool in_table) {
 
 std::string matrix_to_markdown(const CompatibilityMatrix& matrix, const MatrixOptions& options) {
   MatrixNotes notes;
-  std::string text = intro(matrix) + legend();
+  std::string text = intro(matrix) + markdown_legend();
   std::vector<const MatrixRow*> rows;
   for (const MatrixRow& row : matrix.rows) {
     if (!rows.empty() &&

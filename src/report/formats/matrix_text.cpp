@@ -21,7 +21,7 @@ std::string headline(const CompatibilityMatrix& matrix, const MatrixOptions& opt
                             options.fold ? "shows" : "folds");
 }
 
-std::string libraries(const CompatibilityMatrix& matrix) {
+std::string text_libraries(const CompatibilityMatrix& matrix) {
   TextTable table({"library", "cells", "from"});
   for (const MatrixColumn& column : matrix.columns) {
     for (std::size_t i = 0; i < column.files.size(); ++i) {
@@ -41,7 +41,7 @@ std::string meanings(const MatrixOutcome& outcome) {
   return text;
 }
 
-std::string legend() {
+std::string text_legend() {
   TextTable table({"", "outcome", "meaning"});
   for (const MatrixOutcome& outcome : matrix_outcomes()) {
     table.add_row({std::string(1, outcome.symbol), outcome.name, meanings(outcome)});
@@ -102,7 +102,8 @@ std::string notes_text(const MatrixNotes& notes) {
 std::string matrix_to_text(const CompatibilityMatrix& matrix, const MatrixOptions& options) {
   MatrixNotes notes;
   std::string table = cells_table(matrix, options, notes);
-  return headline(matrix, options) + libraries(matrix) + legend() + table + notes_text(notes);
+  return headline(matrix, options) + text_libraries(matrix) + text_legend() + table +
+         notes_text(notes);
 }
 
 }  // namespace dlpack_usm::report

@@ -51,12 +51,12 @@ TEST(TerminalWidth, ColumnsWinsWhereItIsANumber) {
 }
 
 TEST(TerminalWidth, CutsAtCharactersNotBytes) {
-  EXPECT_EQ(cut_to_columns("[1/2] vector/x", 5), "[1/2]");
-  EXPECT_EQ(cut_to_columns("short", 80), "short");
+  EXPECT_EQ(truncate_to_columns("[1/2] vector/x", 5), "[1/2]");
+  EXPECT_EQ(truncate_to_columns("short", 80), "short");
   // "ä" is two bytes and one column; it is kept whole or left out whole.
-  EXPECT_EQ(cut_to_columns("a\u00e4b", 2), "a\u00e4");
-  EXPECT_EQ(cut_to_columns("a\u00e4b", 1), "a");
-  EXPECT_EQ(cut_to_columns("abc", 0), "");
+  EXPECT_EQ(truncate_to_columns("a\u00e4b", 2), "a\u00e4");
+  EXPECT_EQ(truncate_to_columns("a\u00e4b", 1), "a");
+  EXPECT_EQ(truncate_to_columns("abc", 0), "");
 }
 
 }  // namespace
