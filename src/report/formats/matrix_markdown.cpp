@@ -33,8 +33,8 @@ std::string intro(const CompatibilityMatrix& matrix) {
   text += table_row({"library", "cells", "from"}) + table_row({"---", "--:", "---"});
   for (const MatrixColumn& column : matrix.columns) {
     std::vector<std::string> files;
-    for (const std::string& file : column.files) files.push_back(markdown_text(file));
-    text += table_row({markdown_text(column.title()), std::to_string(column.cells),
+    for (const std::string& file : column.files) files.push_back(matrix_markdown_text(file));
+    text += table_row({matrix_markdown_text(column.title()), std::to_string(column.cells),
                        fmt::format("{}", fmt::join(files, "<br>"))});
   }
   return text;
@@ -67,12 +67,13 @@ std::string rows_table(const CompatibilityMatrix& matrix, const std::vector<cons
                        MatrixNotes& notes) {
   std::vector<std::string> header{"value", "memory"}, rule{"---", "---"};
   for (const MatrixColumn& column : matrix.columns) {
-    header.push_back(markdown_text(column.title()));
+    header.push_back(matrix_markdown_text(column.title()));
     rule.emplace_back(":-:");
   }
   std::string text = table_row(header) + table_row(rule);
   for (const MatrixRow* row : rows) {
-    std::vector<std::string> cells{markdown_text(row->value), markdown_text(row->place)};
+    std::vector<std::string> cells{matrix_markdown_text(row->value),
+                                   matrix_markdown_text(row->place)};
     for (std::size_t i = 0; i < row->cells.size(); ++i) {
       cells.push_back(cell_text(row->cells[i], matrix.columns[i], notes));
     }
@@ -87,8 +88,8 @@ std::string section(const CompatibilityMatrix& matrix, const std::vector<const M
   std::vector<const MatrixRow*> shown, folded;
   for (const MatrixRow* row : rows)
     (options.fold && matrix.folds(*row) ? folded : shown).push_back(row);
-  std::string text = fmt::format("\n## {}: {}\n\n", markdown_text(rows.front()->direction),
-                                 markdown_text(rows.front()->axis));
+  std::string text = fmt::format("\n## {}: {}\n\n", matrix_markdown_text(rows.front()->direction),
+                                 matrix_markdown_text(rows.front()->axis));
   if (!shown.empty()) text += rows_table(matrix, shown, notes);
   if (folded.empty()) return text;
   return text +
@@ -101,9 +102,9 @@ std::string footnotes(const MatrixNotes& notes) {
   std::string text = notes.notes().empty() ? "" : "\n## Notes\n\n";
   for (std::size_t i = 0; i < notes.notes().size(); ++i) {
     const MatrixNote& note = notes.notes()[i];
-    text +=
-        fmt::format("[^{}]: {}: {}{}", i + 1, markdown_text(note.library), markdown_text(note.text),
-                    note.cells > 1 ? fmt::format(" ({} cells)", note.cells) : "");
+    text += fmt::format("[^{}]: {}: {}{}", i + 1, matrix_markdown_text(note.library),
+                        matrix_markdown_text(note.text),
+                        note.cells > 1 ? fmt::format(" ({} cells)", note.cells) : "");
     if (!note.repro.empty()) text += fmt::format(" Repro: {}", markdown_code(note.repro, false));
     text += "\n";
   }
@@ -112,7 +113,7 @@ std::string footnotes(const MatrixNotes& notes) {
 
 }  // namespace
 
-std::string markdown_text(std::string_view text) {
+std::string matrix_markdown_text(std::string_view text) {
   std::string out;
   for (char c : printable(text)) {
     if (c == '&') {
@@ -167,12 +168,12 @@ std::string matrix_summary_to_markdown(const CompatibilityMatrix& matrix) {
                      table_row({"---", "--:", "--:", "--:", "--:", "--:", "--:", "---", "---"});
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     const ColumnSummary& summary = summaries[i];
-    text +=
-        table_row({markdown_text(matrix.columns[i].title()), std::to_string(summary.producer_cells),
-                   std::to_string(summary.consumer_cells), std::to_string(summary.good),
-                   std::to_string(summary.declined), std::to_string(summary.warns),
-                   std::to_string(summary.fails), markdown_text(rule_counts(summary.failing_rules)),
-                   markdown_text(rule_counts(summary.warning_rules))});
+    text += table_row(
+        {matrix_markdown_text(matrix.columns[i].title()), std::to_string(summary.producer_cells),
+         std::to_string(summary.consumer_cells), std::to_string(summary.good),
+         std::to_string(summary.declined), std::to_string(summary.warns),
+         std::to_string(summary.fails), matrix_markdown_text(rule_counts(summary.failing_rules)),
+         matrix_markdown_text(rule_counts(summary.warning_rules))});
   }
   return text;
 }

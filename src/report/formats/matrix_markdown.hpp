@@ -18,7 +18,7 @@ std::string matrix_to_markdown(const CompatibilityMatrix& matrix, const MatrixOp
 std::string matrix_summary_to_markdown(const CompatibilityMatrix& matrix);
 
 // `text` as literal Markdown text (one line; markup and HTML escaped).
-std::string markdown_text(std::string_view text);
+std::string matrix_markdown_text(std::string_view text);
 // `text` as an inline code span; `in_table` escapes the pipes GFM tables
 // would split the cell at.
 std::string markdown_code(std::string_view text, bool in_table);

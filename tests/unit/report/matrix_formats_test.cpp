@@ -71,7 +71,7 @@ TEST(MatrixText, TerminalControlBytesAreEscapedAndAgreeingRowsFolded) {
 }
 
 TEST(MatrixMarkdown, TextIsEscapedAndAgreeingRowsGoIntoDetails) {
-  EXPECT_EQ(markdown_text("<b>|*x*_[y](z)&"), "&lt;b&gt;\\|\\*x\\*\\_\\[y\\](z)&amp;");
+  EXPECT_EQ(matrix_markdown_text("<b>|*x*_[y](z)&"), "&lt;b&gt;\\|\\*x\\*\\_\\[y\\](z)&amp;");
   EXPECT_EQ(markdown_code("a`b", false), "``a`b``");
   EXPECT_EQ(markdown_code("`a", false), "`` `a ``");
   EXPECT_EQ(markdown_code("x|y", true), "`x\\|y`");
