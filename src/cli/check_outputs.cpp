@@ -70,7 +70,8 @@ void add_gate_output_options(CLI::App& command, CheckOutputs& outputs) {
       .add_option("--format", outputs.format,
                   "The summary for people: text, or github (GitHub Actions annotations, then "
                   "the text)")
-      ->check(CLI::IsMember({"text", "github"}));
+      ->check(CLI::IsMember({"text", "github"}).description(""))
+      ->type_name("FORMAT");
   add_color_option(command, outputs.color);
 }
 

@@ -22,6 +22,7 @@ import sys
 
 VENV_PYTHON = "/opt/dlpack-usm/venv/bin/python"
 SEPARATOR = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
+MAKES_VENV = re.compile(r"-m\s+venv\s+(\S+)")
 RUNS_PACKAGE = re.compile(r"(?P<interpreter>\S+)\s+-m\s+dlpack_usm\b")
 
 
@@ -48,14 +49,18 @@ def interpreter_problems(lines):
     """Shell examples that run dlpack_usm with an interpreter other than the venv's."""
     problems = []
     language = None
+    # A venv the example makes itself (pip install into it) has the package.
+    made = set()
     for number, line in enumerate(lines, 1):
         if line.startswith("```"):
             language = None if language is not None else (line[3:].strip() or "text")
+            made = set()
             continue
         if language not in ("sh", "bash", "shell", "console"):
             continue
+        made.update(f"{folder}/bin/python" for folder in MAKES_VENV.findall(line))
         for match in RUNS_PACKAGE.finditer(line):
-            if match.group("interpreter") != VENV_PYTHON:
+            if match.group("interpreter") not in made | {VENV_PYTHON}:
                 problems.append(f"README.md:{number}: runs dlpack_usm with "
                                 f"{match.group('interpreter')}, not {VENV_PYTHON} (the venv "
                                 "scripts/setup.sh installs the Python peers into)")

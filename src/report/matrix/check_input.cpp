@@ -10,6 +10,7 @@
 #include "matrix/live_matrix.hpp"
 #include "report/matrix/matrix_outcomes.hpp"
 #include "report/matrix/report_bodies.hpp"
+#include "rules/rule_ids.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -99,11 +100,11 @@ std::string combined_value(const ProducerCaseId& id) {
 std::string producer_outcome(const std::string& status, const ProfileCell& cell,
                              const std::string& message) {
   if (status == "skipped" || status == "not_run") return {};
-  if (status == "crash" || cell.rule == "DLP-PLUGIN-CRASH") return "crash";
-  if (status == "timeout" || cell.rule == "DLP-PLUGIN-HANG") return "hang";
+  if (status == "crash" || cell.rule == rules::ids::kPluginCrash) return "crash";
+  if (status == "timeout" || cell.rule == rules::ids::kPluginHang) return "hang";
   if (status == "not_supported") return "refused";
   if (status == "error") return "error";
-  if (status == "fail") return cell.rule == "DLP-PLUGIN-STATUS" ? "wrong" : "emitted-invalid";
+  if (status == "fail") return cell.rule == rules::ids::kPluginStatus ? "wrong" : "emitted-invalid";
   // A READ_ONLY tensor below 1.0 declined: the right answer, and a pass
   // (producer_cases.cpp words it so).
   return message.starts_with("the library declined") ? "refused" : "emitted";
