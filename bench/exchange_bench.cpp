@@ -99,6 +99,17 @@ class CountingRuntime final : public runtime::Runtime {
   runtime::NativeHandles native_handles(const runtime::DeviceRef& device) const override {
     return inner_.native_handles(device);
   }
+  runtime::ConsumerQueue make_consumer_queue(const runtime::ContextRef& context,
+                                             const runtime::DeviceRef& device) override {
+    return inner_.make_consumer_queue(context, device);
+  }
+  void read_on_queue(const runtime::ConsumerQueue& queue, void* destination, const void* source,
+                     std::size_t bytes) override {
+    inner_.read_on_queue(queue, destination, source, bytes);
+  }
+  std::string call_name(runtime::RuntimeCall call, facts::UsmKind kind) const override {
+    return inner_.call_name(call, kind);
+  }
   CallCounts counts;
 
  protected:
