@@ -115,6 +115,8 @@ class CountingRuntime final : public runtime::Runtime {
  protected:
   // Never reached: every buffer comes from inner_.allocate() and goes back there.
   void release(void*, const runtime::ContextRef&) noexcept override {}
+  // Never reached either: the queues are inner_'s, and go back to it.
+  void release_queue(void*) noexcept override {}
 
  private:
   runtime::Runtime& inner_;
