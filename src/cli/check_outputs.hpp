@@ -62,9 +62,9 @@ void require_writable_outputs(const CheckOutputs& outputs);
 // Writes the outputs that were asked for; `report_json` is the report as the
 // command builds it. Then prints the summary, on stderr when an output went
 // to stdout ('-'): with --format github the workflow commands first
-// (report/formats/github_annotations.hpp), in colour where --color says so.
-  // -q / -v: how much of the run the summary on stdout shows.
-  report::SummaryDetail summary_detail = report::SummaryDetail::grouped;
+// (report/formats/github_annotations.hpp), in colour where --color says so,
+// as summary_detail asks (-v, -q), and a closing "wrote: FILE, ..." naming
+// every file written, --stream's too.
 void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_json& report_json,
                          const CheckOutputs& outputs);
 
