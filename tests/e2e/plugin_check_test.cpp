@@ -105,6 +105,10 @@ TEST_P(BehaviourVectors, CaughtByItsRuleAndNoOther) {
     arguments.push_back("--require");
     arguments.push_back(feature);
   }
+  if (row.contains("stream_attempts")) {
+    arguments.push_back("--stream-attempts");
+    arguments.push_back(std::to_string(row.at("stream_attempts").get<int>()));
+  }
   if (row.contains("runtime")) {
     arguments.push_back("--runtime");
     arguments.push_back(row.at("runtime"));
