@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "common/printable.hpp"
 #include "common/terminal_width.hpp"
+#include "common/text_width.hpp"
 
 namespace dlpack_usm::cli {
 namespace {
@@ -42,7 +43,7 @@ std::chrono::milliseconds status_interval_from_environment() {
 
 CheckProgress::CheckProgress()
     : terminal_(isatty(STDERR_FILENO) != 0),
-      columns_(terminal_ ? terminal_columns(STDERR_FILENO) : kDefaultColumns),
+      columns_(terminal_width(STDERR_FILENO, kDefaultColumns)),
       schedule_(status_interval_from_environment()) {}
 
 suite::CheckCallbacks CheckProgress::callbacks() {
@@ -60,7 +61,7 @@ suite::CheckCallbacks CheckProgress::callbacks() {
 void CheckProgress::started(const suite::CaseSpec& spec, std::size_t started, std::size_t total) {
   if (!terminal_) return;
   std::string line = fmt::format("[{}/{}] {}", started, total, printable(spec.id));
-  fmt::print(stderr, "\r\033[K{}", truncate_to_columns(line, columns_ > 1 ? columns_ - 1 : 1));
+  fmt::print(stderr, "\r\033[K{}", cut_to_columns(line, columns_ > 1 ? columns_ - 1 : 1, ""));
 }
 
 void CheckProgress::tick(const suite::RunStatus& status) {

@@ -1,15 +1,26 @@
 #include "cli/console.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
 #include "common/printable.hpp"
+#include "common/terminal_width.hpp"
+#include "common/text_width.hpp"
 #include "report/json_printer.hpp"
 #include "report/text_printer.hpp"
 
 namespace dlpack_usm::cli {
+
+namespace {
+
+constexpr std::string_view kNotePrefix = "dlpack-usm: note: ";
+
+}  // namespace
 
 // Diagnostics quote paths, labels and driver text: escaped, each stays one
 // line that a log reader can trust.
@@ -17,8 +28,15 @@ void print_warning(std::string_view message) {
   fmt::print(stderr, "dlpack-usm: warning: {}\n", printable(message));
 }
 
+// A note is for people: where they set a width (a terminal, COLUMNS) it
+// wraps to it, its later lines indented; in a log it stays one line.
 void print_note(std::string_view message) {
-  fmt::print(stderr, "dlpack-usm: note: {}\n", printable(message));
+  std::size_t width = terminal_width(STDERR_FILENO, 0);
+  std::size_t first = width > kNotePrefix.size() ? width - kNotePrefix.size() : width;
+  std::vector<std::string> lines =
+      wrap_to_columns(printable(message), first, width > 2 ? width - 2 : width);
+  fmt::print(stderr, "{}{}\n", kNotePrefix, lines.front());
+  for (std::size_t i = 1; i < lines.size(); ++i) fmt::print(stderr, "  {}\n", lines[i]);
 }
 
 void print_error(std::string_view message, std::string_view hint) {

@@ -3,6 +3,8 @@
 // kDLOneAPI device_id each gets; then the CUDA devices with their kDLCUDA
 // ids, where a CUDA driver is installed. Text is a row per root device
 // (--verbose: every detail), fitted to the terminal's width.
+#include <unistd.h>
+
 #include <memory>
 
 #include <fmt/core.h>
@@ -10,8 +12,8 @@
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
 #include "cli/runtime_option.hpp"
-#include "cli/terminal_width.hpp"
 #include "common/error.hpp"
+#include "common/terminal_width.hpp"
 #include "report/cuda_inventory_report.hpp"
 #include "report/inventory_report.hpp"
 #include "runtime/owner_probe.hpp"
@@ -54,7 +56,7 @@ void add_list_devices_command(CLI::App& app, Invocation& invocation) {
           report::print_inventory(printer, inventory, owner_answers, detail);
           report::print_cuda_inventory(printer, cuda, detail);
         },
-        output_width());
+        terminal_width(STDOUT_FILENO, 0));
     invocation.exit_code = static_cast<int>(report::decide_exit_code(inventory));
   });
 }

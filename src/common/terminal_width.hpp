@@ -1,23 +1,23 @@
-// How wide the terminal is, and text cut to it: a line that wraps breaks
-// the progress line rewritten in place with '\r'.
+// How wide the lines people read may be: the width COLUMNS sets, else the
+// width of the terminal the text goes to. Text piped or written to a file
+// has no width unless COLUMNS gives one: it keeps every character, for grep
+// and logs.
 #pragma once
 
 #include <cstddef>
-#include <string>
-#include <string_view>
 
 namespace dlpack_usm {
 
-// Columns when nothing says otherwise (stderr is a log, COLUMNS unset).
+// Columns when a line must fit something and nothing says how wide it is
+// (the progress line on a terminal that does not answer).
 inline constexpr std::size_t kDefaultColumns = 80;
 
-// The width the user set in COLUMNS (a positive number), else the width of
-// the terminal on `fd`, else kDefaultColumns.
-std::size_t terminal_columns(int fd);
+// The width the user set in COLUMNS (digits only, 1 up to a width no
+// terminal has), else 0.
+std::size_t columns_setting();
 
-// `text` cut to at most `columns` characters (UTF-8 code points, each
-// taken as one column; never cut inside one), with no mark of the cut: the
-// progress line is rewritten in place (text_width.hpp marks its cuts).
-std::string truncate_to_columns(std::string_view text, std::size_t columns);
+// COLUMNS where it is set; else the width of the terminal `fd` is; else
+// `fallback` (0: no limit).
+std::size_t terminal_width(int fd, std::size_t fallback);
 
 }  // namespace dlpack_usm

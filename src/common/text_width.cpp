@@ -6,8 +6,6 @@
 namespace dlpack_usm {
 namespace {
 
-constexpr std::string_view kEllipsis = "…";
-
 bool starts_code_point(char byte) {
   return (static_cast<unsigned char>(byte) & 0xC0) != 0x80;
 }
@@ -36,11 +34,13 @@ std::size_t display_columns(std::string_view text) {
   return columns;
 }
 
-std::string cut_to_columns(std::string_view text, std::size_t width) {
+std::string cut_to_columns(std::string_view text, std::size_t width, std::string_view mark) {
   if (width == 0 || display_columns(text) <= width) return std::string(text);
-  std::string cut(text.substr(0, offset_of_column(text, width - 1)));
+  std::size_t mark_columns = std::min(display_columns(mark), width);
+  std::string cut(text.substr(0, offset_of_column(text, width - mark_columns)));
+  if (mark.empty()) return cut;
   trim_right(cut);
-  return cut + std::string(kEllipsis);
+  return cut + std::string(mark);
 }
 
 std::vector<std::string> wrap_to_columns(std::string_view text, std::size_t first_width,

@@ -13,9 +13,10 @@ namespace dlpack_usm {
 // Columns `text` takes: its code points.
 std::size_t display_columns(std::string_view text);
 
-// `text` cut to at most `width` columns, its end replaced by "…" when it was
-// cut; never split inside a UTF-8 sequence. A width of 0 means no limit.
-std::string cut_to_columns(std::string_view text, std::size_t width);
+// `text` cut to at most `width` columns, its end replaced by `mark` when it
+// was cut; never split inside a UTF-8 sequence. A width of 0 means no limit.
+// The progress line, rewritten in place, is cut with no mark.
+std::string cut_to_columns(std::string_view text, std::size_t width, std::string_view mark = "…");
 
 // `text` broken into lines of at most `width` columns at spaces; the first
 // line gets `first_width` columns, the rest `width`. A word longer than a
