@@ -205,7 +205,9 @@ std::string usm_cell(const json& usm) {
                            {"shared_system", "system"}}) {
     const json& access = usm[key]["access"];
     if (access == false) continue;
-    cell += (cell.empty() ? "" : " ") + std::string(name) + (access.is_null() ? "?" : "");
+    if (!cell.empty()) cell += ' ';
+    cell += name;
+    if (access.is_null()) cell += '?';
   }
   return cell.empty() ? "none" : cell;
 }
