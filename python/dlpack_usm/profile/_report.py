@@ -188,8 +188,19 @@ def text(document):
         lines.append("consumer: " + _summary_line(consumer["summary"]))
     results = [result for direction in (producer, consumer) if direction is not None
                for result in direction["results"]]
-    lines.append(consumer_report.gate_line(results, strict=False))
+    lines.append(gate_line(results))
     return "\n".join(lines)
+
+
+def gate_line(results):
+    """The profile's last line: FAILED where a case of either direction
+    fails or did not run (a stop signal names itself), as consume's gate
+    decides without --strict."""
+    failed = any(result["status"] in consumer_report.failing_statuses(strict=False)
+                 for result in results)
+    stopped = consumer_report.interrupted_by(results)
+    return f"gate: {'FAILED' if failed else 'PASSED'}" + \
+        (f" (interrupted by {stopped})" if stopped else "")
 
 
 def _lines(value, indent):
