@@ -71,6 +71,12 @@ def test_numpy_emits_read_only_views_flagged_and_refuses_other_devices(tmp_path)
     assert document["library"]["name"] == "numpy" and document["machine"]["label"] == "ci"
     assert "producer: __dlpack__ on cpu" in text and "consumer: numpy.from_dlpack" in text
     assert text.rstrip().endswith("gate: PASSED")
+    # The stream numpy.from_dlpack passed, in the report and in the text
+    # (issue 27): None, on every device and memory kind it was offered.
+    streams = document["consumer"]["streams"]
+    assert streams and all(entry["passed"] == [None] for entry in streams)
+    assert "consumer: the stream it passed to __dlpack__, per device and memory" in text
+    assert "  cpu              cpu     stream    passed None" in text
     places = [(item["direction"], item["device"], item["axis"], item["value"])
               for direction in ("producer", "consumer") for item in document[direction]["profile"]]
     assert len(places) == len(set(places))

@@ -62,6 +62,13 @@ def streams(results):
             for (device, memory), passed in seen.items()]
 
 
+def stream_lines(entries):
+    """A line per device and memory kind: the streams the consumer passed
+    to __dlpack__ (the entries of streams())."""
+    return [f"  {entry['device']:<16} {entry['memory']:<7} {'stream':<9} passed " +
+            ", ".join(repr(value) for value in entry["passed"]) for entry in entries]
+
+
 def summary(results):
     counts = {}
     for result in results:
@@ -110,9 +117,7 @@ def text(consumer, results, classes, strict=False, detail="grouped", required=()
         rows.setdefault(key, []).append(f"{result['value']}{mark}")
     for (device, memory, axis), marks in rows.items():
         lines.append(f"  {device:<16} {memory:<7} {axis:<9} {' '.join(marks)}")
-    for entry in streams(results):
-        lines.append(f"  {entry['device']:<16} {entry['memory']:<7} {'stream':<9} passed " +
-                     ", ".join(repr(value) for value in entry["passed"]))
+    lines += stream_lines(streams(results))
     lines.append("  (" + ", ".join(f"{entry['symbol']} {entry['meaning']}" for entry in classes) +
                  ", . not applicable" +
                  (", ? not run)" if interrupted_by(results) else ")"))

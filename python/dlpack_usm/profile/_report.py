@@ -184,6 +184,9 @@ def text(document):
     if consumer is not None:
         lines.append(f"consumer: {consumer['consumer']}")
         lines += _table(consumer["profile"], consumer_report.AXES, consumer_report.OUTCOMES)
+        if consumer.get("streams"):
+            lines.append("consumer: the stream it passed to __dlpack__, per device and memory")
+            lines += consumer_report.stream_lines(consumer["streams"])
         lines += failures(consumer["results"])
         lines.append("consumer: " + _summary_line(consumer["summary"]))
     results = [result for direction in (producer, consumer) if direction is not None
