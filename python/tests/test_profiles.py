@@ -71,3 +71,17 @@ def test_a_committed_profile_is_judged_as_the_tool_judges_today(path):
         verdict = bridge.consumer_verdict(result["observation"])
         assert (verdict["outcome"], verdict["status"]) == (result["outcome"], result["status"]), \
             result["id"]
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=os.path.basename)
+def test_a_committed_profile_holds_the_consumer_entries_derived_today(path):
+    """The consumer's entries as the profile derives them today, down to the
+    memory names (the stream case of cuda:N: CUDA memory, not USM)."""
+    import types
+    from dlpack_usm.consumer import _report as consumer_report
+    from dlpack_usm.profile import _report
+    report = load(path)
+    results = report["consumer"]["results"]
+    found = types.SimpleNamespace(results=results, profile=consumer_report.profile(results))
+    assert _report.consumer_profile(found, report["library"]["module"]) == \
+        report["consumer"]["profile"]

@@ -8,6 +8,7 @@ import json
 
 from ..consumer import _report as consumer_report
 from . import _cells, _judge, _requests
+from ._run import CUDA_MEMORY
 
 PRODUCER_OUTCOMES = ("emitted", "emitted-invalid", "wrong", "refused", "not-applicable",
                      "crash", "hang")
@@ -16,6 +17,13 @@ REQUEST_AXES = ("max_version", "dl_device", "copy", "stream")
 # The consumer's memory kinds (the bridge's USM kinds), as entries name them.
 CONSUMER_MEMORY = {"cpu": "cpu", "host": "host-usm", "device": "device-usm",
                    "shared": "shared-usm"}
+
+
+def _consumer_memory(result):
+    """The memory of a consumer case as the profile names it: the stream
+    case of a CUDA device offers CUDA device memory, not USM."""
+    names = CUDA_MEMORY if result["device"].startswith("cuda") else CONSUMER_MEMORY
+    return names.get(result["memory"], result["memory"])
 
 
 def _worst_finding(findings):
@@ -95,7 +103,7 @@ def consumer_profile(found, module):
         result = results[entry["case"]]
         worst = _worst_finding(result.get("findings") or [])
         entries.append({"direction": "consumer", **entry,
-                        "memory": CONSUMER_MEMORY.get(result["memory"], result["memory"]),
+                        "memory": _consumer_memory(result),
                         **({"rule": worst["rule_id"], "message": worst["message"]}
                            if worst else {"message": result.get("message", "")}),
                         "repro": f"python3 -m dlpack_usm consume {module}.from_dlpack "

@@ -12,8 +12,14 @@ namespace {
 
 using nlohmann::json;
 
-// The consume report's results name the USM kind alone ("host").
-std::string contract_memory(const std::string& memory) {
+// The consume report's results name the kind alone ("host"), on a CUDA
+// device too ("device" of cuda:0 is CUDA device memory, not USM).
+std::string contract_memory(const std::string& memory, const std::string& device) {
+  if (device.starts_with("cuda")) {
+    if (memory == "device") return "cuda";
+    if (memory == "host" || memory == "managed") return "cuda-" + memory;
+    return memory;
+  }
   if (memory == "host" || memory == "device" || memory == "shared") return memory + "-usm";
   return memory;
 }
@@ -65,7 +71,9 @@ std::string consumer_cell_name(const JsonFields& result, const std::string& case
 
 void complete_from_result(const JsonFields& result, const std::string& consumer,
                           ProfileCell& cell) {
-  if (cell.memory.empty()) cell.memory = contract_memory(result.optional_text("memory"));
+  if (cell.memory.empty()) {
+    cell.memory = contract_memory(result.optional_text("memory"), cell.device);
+  }
   if (cell.status.empty()) cell.status = result.optional_text("status");
   if (cell.exception.empty()) cell.exception = result.optional_text("exception_type");
   if (cell.rule.empty() && cell.message.empty() && result.has("findings")) {
@@ -107,9 +115,11 @@ std::string memory_of_case(const std::string& case_id) {
   std::size_t second = first == std::string::npos ? first : case_id.find('/', first + 1);
   std::size_t third = second == std::string::npos ? second : case_id.find('/', second + 1);
   if (third == std::string::npos) return {};
+  std::string device = case_id.substr(first + 1, second - first - 1);
   std::string kind = case_id.substr(second + 1, third - second - 1);
   if (kind == "cpu") return kind;
-  return kind == "host" || kind == "device" || kind == "shared" ? kind + "-usm" : "";
+  std::string memory = contract_memory(kind, device);
+  return memory == kind ? "" : memory;  // a kind of no contract: unknown
 }
 
 std::vector<ProfileCell> read_body_cells(const JsonFields& body, const std::string& direction,

@@ -100,6 +100,8 @@ TEST(MatrixInputs, TheCommittedConsumerProfilesReadAsConsumeReports) {
     EXPECT_GT(profiles[0].cells.size(), 100u);
     for (const ProfileCell& cell : profiles[0].cells) {
       EXPECT_FALSE(cell.memory.empty()) << cell.case_id;
+      // The stream case's memory on cuda:N is CUDA memory, not USM.
+      EXPECT_EQ(cell.device.starts_with("cuda"), cell.memory.starts_with("cuda")) << cell.case_id;
       // "1.0/host-usm" of the versions axis is 1.0 in a row of USM host memory.
       EXPECT_TRUE(cell.axis == "usm-kind" || !cell.value.ends_with("-usm")) << cell.value;
     }
