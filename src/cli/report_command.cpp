@@ -3,6 +3,7 @@
 // runs of several machines. dlpack-usm report matrix: the compatibility
 // matrix of the libraries that profile, consume and check reports measured.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "cli/console.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/terminal_width.hpp"
 #include "report/formats/matrix_html.hpp"
 #include "report/formats/matrix_markdown.hpp"
 #include "report/formats/matrix_text.hpp"
@@ -124,6 +126,9 @@ struct MatrixArguments {
 std::string render_matrix(const report::CompatibilityMatrix& matrix, const MatrixArguments& args) {
   report::MatrixOptions options;
   options.fold = args.fold;
+  // Text on standard output is for people: fitted to COLUMNS or the
+  // terminal. In a file, or piped without COLUMNS, a sentence stays a line.
+  if (args.output == "-") options.width = terminal_width(STDOUT_FILENO, 0);
   if (args.format == "md") return report::matrix_to_markdown(matrix, options);
   if (args.format == "md-summary") return report::matrix_summary_to_markdown(matrix);
   if (args.format == "html") return report::matrix_to_html(matrix);

@@ -88,4 +88,25 @@ std::vector<std::string> wrap_to_columns(std::string_view text, std::size_t firs
   return lines;
 }
 
+std::string wrap_after(std::string_view prefix, std::string_view text,
+                       std::string_view continuation, std::size_t width) {
+  if (width == 0) return std::string(prefix) + std::string(text) + '\n';
+  // Columns left after `used`; at least a few, so that a deep indentation
+  // still shows words.
+  auto columns_after = [width](std::string_view used) {
+    constexpr std::size_t kFewest = 10;
+    std::size_t taken = display_columns(used);
+    return width > taken + kFewest ? width - taken : kFewest;
+  };
+  std::vector<std::string> lines =
+      wrap_to_columns(text, columns_after(prefix), columns_after(continuation));
+  std::string wrapped;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string line = std::string(i == 0 ? prefix : continuation) + lines[i];
+    trim_right(line);
+    wrapped += line + '\n';
+  }
+  return wrapped;
+}
+
 }  // namespace dlpack_usm

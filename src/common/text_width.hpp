@@ -24,4 +24,11 @@ std::string cut_to_columns(std::string_view text, std::size_t width, std::string
 std::vector<std::string> wrap_to_columns(std::string_view text, std::size_t first_width,
                                          std::size_t width);
 
+// `text` after `prefix`, wrapped to `width` columns with its later lines
+// starting with `continuation`: the lines, each ending in a newline. Every
+// line keeps at least a few columns for words, however long its prefix. A
+// width of 0 means no limit: one line.
+std::string wrap_after(std::string_view prefix, std::string_view text,
+                       std::string_view continuation, std::size_t width);
+
 }  // namespace dlpack_usm

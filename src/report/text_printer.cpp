@@ -12,13 +12,6 @@ namespace dlpack_usm::report {
 
 namespace {
 
-// Columns left for text after `used` columns of a line `width` wide; at
-// least a few, so that a deep indentation still shows words.
-std::size_t columns_after(std::size_t width, std::size_t used) {
-  constexpr std::size_t kFewest = 10;
-  return width > used + kFewest ? width - used : kFewest;
-}
-
 // A block's value wraps under itself where this much room is left beside
 // its keys, and under the keys otherwise.
 constexpr std::size_t kRoomForAValue = 20;
@@ -102,19 +95,7 @@ void TextPrinter::flush_block() {
 
 void TextPrinter::write_wrapped(const std::string& prefix, std::string_view text,
                                 const std::string& continuation) {
-  std::string shown = printable(text);
-  if (width_ == 0) {
-    out_ += prefix + shown + '\n';
-    return;
-  }
-  std::vector<std::string> lines =
-      wrap_to_columns(shown, columns_after(width_, display_columns(prefix)),
-                      columns_after(width_, display_columns(continuation)));
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string line = (i == 0 ? prefix : continuation) + lines[i];
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out_ += line + '\n';
-  }
+  out_ += wrap_after(prefix, printable(text), continuation, width_);
 }
 
 void TextPrinter::begin_object(std::string_view, const TextView& view) {

@@ -93,6 +93,32 @@ TEST(ReportMatrix, EveryFormatWritesItsOutputFileAndStdoutAlike) {
   }
 }
 
+// On standard output the text fits COLUMNS (but for the table's rows and a
+// repro, copied whole); a file gets the same text as a pipe with no width.
+TEST(ReportMatrix, TextOnStdoutFitsColumnsAndAFileKeepsItsLines) {
+  std::vector<std::string> arguments{"report", "matrix", matrix_data("profile-tinyarray.json"),
+                                     matrix_data("consume-otherlib.json")};
+  ToolEnvironment env;
+  env.changes["COLUMNS"] = "50";
+  ToolResult fitted = run_tool(arguments, env);
+  ASSERT_EQ(fitted.exit_code, 0) << fitted.err;
+  std::size_t notes = fitted.out.find("\nnotes:\n");
+  ASSERT_NE(notes, std::string::npos) << fitted.out;
+  std::istringstream lines(fitted.out.substr(notes));
+  std::size_t wrapped = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("repro: ") != std::string::npos) continue;
+    EXPECT_LE(line.size(), 50u) << line;
+    wrapped += line.starts_with("       ") ? 1 : 0;
+  }
+  EXPECT_GT(wrapped, 0u) << fitted.out;
+  fs::path file = scratch_dir("matrix-columns") / "matrix.txt";
+  arguments.insert(arguments.end(), {"--output", file.string()});
+  ASSERT_EQ(run_tool(arguments, env).exit_code, 0);
+  arguments.resize(arguments.size() - 2);
+  EXPECT_EQ(read_file(file), run_tool(arguments).out);
+}
+
 TEST(ReportMatrix, MarkdownAndHtmlShowBothDirectionsWithTheirFindingsAndRepros) {
   std::vector<std::string> inputs{matrix_data("profile-tinyarray.json"),
                                   matrix_data("consume-otherlib.json")};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
+#include "common/text_width.hpp"
 #include "report/matrix/matrix_notes.hpp"
 #include "report/matrix/matrix_outcomes.hpp"
 #include "report/text_table.hpp"
@@ -15,10 +16,12 @@ std::string headline(const CompatibilityMatrix& matrix, const MatrixOptions& opt
       fmt::format("DLPack compatibility matrix: {} librar{}, {} rows", matrix.columns.size(),
                   matrix.columns.size() == 1 ? "y" : "ies", matrix.rows.size());
   std::size_t folded = matrix.folded_rows();
-  if (folded == 0) return text + "\n";
-  return text + fmt::format("; {} where every library agrees {} (--{}fold {} them)\n", folded,
-                            options.fold ? "are folded" : "are shown", options.fold ? "no-" : "",
-                            options.fold ? "shows" : "folds");
+  if (folded != 0) {
+    text += fmt::format("; {} where every library agrees {} (--{}fold {} them)", folded,
+                        options.fold ? "are folded" : "are shown", options.fold ? "no-" : "",
+                        options.fold ? "shows" : "folds");
+  }
+  return wrap_after("", text, "  ", options.width);
 }
 
 std::string text_libraries(const CompatibilityMatrix& matrix) {
@@ -41,15 +44,17 @@ std::string meanings(const MatrixOutcome& outcome) {
   return text;
 }
 
-std::string text_legend() {
+std::string text_legend(std::size_t width) {
   TextTable table({"", "outcome", "meaning"});
   for (const MatrixOutcome& outcome : matrix_outcomes()) {
     table.add_row({std::string(1, outcome.symbol), outcome.name, meanings(outcome)});
   }
   table.add_row({"?", "other", "an outcome this dlpack-usm does not know (see its note)"});
   return fmt::format("\nlegend:\n{}", table.render("  ")) +
-         "  After the symbol: ! the cell warns, !! it fails the gate; a number is its note "
-         "below. Blank: not measured.\n";
+         wrap_after("  ",
+                    "After the symbol: ! the cell warns, !! it fails the gate; a number is its "
+                    "note below. Blank: not measured.",
+                    "  ", width);
 }
 
 std::vector<std::string> row_fields(const CompatibilityMatrix& matrix, const MatrixRow& row,
@@ -85,13 +90,15 @@ std::string cells_table(const CompatibilityMatrix& matrix, const MatrixOptions& 
   return fmt::format("\n{}", table.render());
 }
 
-std::string notes_text(const MatrixNotes& notes) {
+std::string notes_text(const MatrixNotes& notes, std::size_t width) {
   if (notes.notes().empty()) return {};
   std::string text = "\nnotes:\n";
   for (std::size_t i = 0; i < notes.notes().size(); ++i) {
     const MatrixNote& note = notes.notes()[i];
-    text += fmt::format("  {:>3}  {}: {}{}\n", i + 1, printable(note.library), printable(note.text),
-                        note.cells > 1 ? fmt::format(" ({} cells)", note.cells) : "");
+    text += wrap_after(fmt::format("  {:>3}  ", i + 1),
+                       fmt::format("{}: {}{}", printable(note.library), printable(note.text),
+                                   note.cells > 1 ? fmt::format(" ({} cells)", note.cells) : ""),
+                       "       ", width);
     if (!note.repro.empty()) text += fmt::format("       repro: {}\n", printable(note.repro));
   }
   return text;
@@ -102,8 +109,8 @@ std::string notes_text(const MatrixNotes& notes) {
 std::string matrix_to_text(const CompatibilityMatrix& matrix, const MatrixOptions& options) {
   MatrixNotes notes;
   std::string table = cells_table(matrix, options, notes);
-  return headline(matrix, options) + text_libraries(matrix) + text_legend() + table +
-         notes_text(notes);
+  return headline(matrix, options) + text_libraries(matrix) + text_legend(options.width) + table +
+         notes_text(notes, options.width);
 }
 
 }  // namespace dlpack_usm::report

@@ -90,6 +90,9 @@ struct MatrixOptions {
   // Text and Markdown leave out (text) or tuck away (Markdown) the rows where
   // every library agrees; HTML always has them, collapsed by its script.
   bool fold = true;
+  // Text: the columns its sentences and notes wrap to (0: none, one line
+  // each). The table keeps its rows, a repro its line, to be copied whole.
+  std::size_t width = 0;
 };
 
 // Inputs of one library (same name, as pip compares names, and version)

@@ -66,5 +66,15 @@ TEST(TextWidth, EveryWrappedLineFits) {
   }
 }
 
+TEST(TextWidth, WrapAfterStartsWithThePrefixAndIndentsTheRest) {
+  EXPECT_EQ(wrap_after("  1  ", "numpy: declined it twice", "     ", 0),
+            "  1  numpy: declined it twice\n");
+  EXPECT_EQ(wrap_after("  1  ", "numpy: declined it twice", "     ", 20),
+            "  1  numpy: declined\n     it twice\n");
+  // A prefix wider than the line still leaves a few columns for words.
+  EXPECT_EQ(wrap_after("0123456789", "one two three", "    ", 12),
+            "0123456789one two\n    three\n");
+}
+
 }  // namespace
 }  // namespace dlpack_usm

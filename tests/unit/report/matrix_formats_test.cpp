@@ -3,6 +3,10 @@
 // them for its medium (terminal, Markdown, HTML), and folds what agrees.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
+#include <string>
+
 #include "report/formats/matrix_html.hpp"
 #include "report/formats/matrix_markdown.hpp"
 #include "report/formats/matrix_text.hpp"
@@ -68,6 +72,32 @@ TEST(MatrixText, TerminalControlBytesAreEscapedAndAgreeingRowsFolded) {
   EXPECT_EQ(count(folded, "host"), 0u) << folded;  // the one row on host agrees
   std::string unfolded = matrix_to_text(sample(), {.fold = false});
   EXPECT_NE(unfolded.find("host"), std::string::npos);
+}
+
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(MatrixText, AWidthWrapsTheHeadlineAndNotesButNotARepro) {
+  std::string whole = matrix_to_text(sample(), {});
+  std::string fitted = matrix_to_text(sample(), {.width = 40});
+  std::size_t notes = fitted.find("\nnotes:\n");
+  ASSERT_NE(notes, std::string::npos) << fitted;
+  // The headline, then the notes.
+  std::istringstream lines(fitted.substr(0, fitted.find('\n') + 1) + fitted.substr(notes + 1));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("repro: ") == std::string::npos) {
+      EXPECT_LE(line.size(), 40u) << line;
+    }
+  }
+  // The repro stays one line, to be copied whole.
+  EXPECT_NE(fitted.find("repro: python3 -m dlpack_usm consume 'x|y' --cell dtype-int8\n"),
+            std::string::npos)
+      << fitted;
+  // Without a width, a note and a sentence stay one line each.
+  EXPECT_NE(whole.find("a number is its note below. Blank: not measured.\n"), std::string::npos);
+  EXPECT_EQ(fitted.find("a number is its note below. Blank: not measured.\n"), std::string::npos);
+  EXPECT_GT(line_count(fitted), line_count(whole));
 }
 
 TEST(MatrixMarkdown, TextIsEscapedAndAgreeingRowsGoIntoDetails) {
