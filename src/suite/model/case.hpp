@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/rule.hpp"
+#include "suite/model/case_place.hpp"
+#include "suite/model/exchange_outcome.hpp"
 
 namespace dlpack_usm::suite {
 
@@ -82,6 +84,13 @@ struct CaseSpec {
   // Empty for every other case.
   std::string profile_axis = {};
   std::string profile_value = {};
+  // Its place in the compatibility matrix (empty for the tool's own cases).
+  CasePlace place = {};
+  // The worker a case runs in: cases of one key share a worker process (a
+  // batch), cases of two keys never do. Empty: the tool's own worker (the
+  // vectors, live cases, C plugins); a Python library's cases name their
+  // interpreter and library, so that two libraries never share one.
+  std::string worker = {};
   // The capsule file the case reads (a vector's), as a path a user can give
   // to `capsule check`; empty where the case reads none. CI annotations
   // (check --format github) point at it.
@@ -134,6 +143,15 @@ struct CaseResult {
   // (matrix/consumer_verdict.hpp) and, for a decline, the consumer's reason.
   std::string profile_class;
   std::string decline_reason;
+  // The exchange as the matrix shows it (set where the source judged one).
+  ExchangeOutcome exchange = ExchangeOutcome::none;
+  // A Python library's exception ("BufferError: ..."), and what a producer
+  // emitted ("dltensor_versioned 1.3, strides [5, 1], kDLCPU:0").
+  std::string exception;
+  std::string emitted;
+  // What the case observed beyond its findings, for the report's readers
+  // (a consumer's calls and the stream it passed); null where nothing.
+  nlohmann::json evidence = nullptr;
 
   // Records a finding and its rule id.
   void add_finding(CaseFinding finding);
