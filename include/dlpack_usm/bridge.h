@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_11; version 10 added no function). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_12; version 10 added no function). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 11u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 12u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -259,6 +259,14 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_cuda_stream_device(uint64_t stream, 
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_queue_read(void* queue, uint64_t address,
                                                             uint64_t size, void* destination,
                                                             char** result_json);
+
+/* ABI version 12: the steps of a Python producer's check, in order, as
+ * `dlpack-usm check --python-producer` plans them (one case each):
+ * {"steps": [{"name", "asked" (what the step asks the producer, as messages
+ * say it), "escape_rule" (the rule an exception of the producer's code that
+ * escapes the step breaks; "" for none)}]}. The Python API's check() runs
+ * the same steps in this order. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_python_steps(char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

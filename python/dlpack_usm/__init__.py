@@ -5,8 +5,11 @@ catalog, through libdlpack_usm (ctypes; no compiler needed).
     dlpack_usm.inspect(numpy.arange(6))        # the facts, as `capsule dump` shows them
     dlpack_usm.check(numpy.arange(6))          # the findings: tensor rules and protocol rules
     dlpack_usm.capture(numpy.arange(6), "a.json")  # a capsule file for `capsule check`
-    dlpack_usm.check_consumer(numpy.from_dlpack)  # the consumer matrix offered to numpy
-    dlpack_usm.profile_library("numpy")        # both directions: what it emits and accepts
+
+Consumers and whole libraries are put under test by the tool's one runner,
+contained, with every gate option: `python3 -m dlpack_usm consume
+numpy.from_dlpack` and `python3 -m dlpack_usm profile numpy` run
+`dlpack-usm check --python-consumer ...` and `--python-library ...`.
 
 The library is found through DLPACK_USM_LIBRARY, else where CMake put it for
 this copy of the package. `python3 -m dlpack_usm --help` is the command line;
@@ -14,15 +17,13 @@ man dlpack-usm-python(7) documents both."""
 
 from ._bridge.errors import BridgeError, NotApplicable
 from ._bridge.library import tool_version
-from .consumer import ConsumerCheck, check_consumer
 from .producer import (DEFAULT_MAX_VERSION, Inspection, capture, check, check_report,
                        inspect)
-from .profile import Profile, profile_library
 from .rules import Finding, PythonRule, catalog
 
-__all__ = ["BridgeError", "CATALOG", "ConsumerCheck", "DEFAULT_MAX_VERSION", "Finding",
-           "Inspection", "NotApplicable", "Profile", "PythonRule", "capture", "catalog", "check",
-           "check_consumer", "check_report", "inspect", "profile_library", "tool_version"]
+__all__ = ["BridgeError", "CATALOG", "DEFAULT_MAX_VERSION", "Finding", "Inspection",
+           "NotApplicable", "PythonRule", "capture", "catalog", "check", "check_report", "inspect",
+           "tool_version"]
 
 
 def __getattr__(name):

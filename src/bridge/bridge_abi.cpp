@@ -1,6 +1,7 @@
 // The C ABI of include/dlpack_usm/bridge.h. Every entry point catches
 // everything: a C++ exception must never unwind into a caller that may be
 // CPython or any other C program.
+#include "suite/cases/python/python_producer_cases.hpp"
 #include "dlpack_usm/bridge.h"
 
 #include <cstdlib>
@@ -269,6 +270,17 @@ int dlpack_usm_bridge_run_summary(const char* request_json, char** result_json) 
       throw Error(ExitCode::usage, "dlpack_usm_bridge_run_summary was given no request");
     }
     return dlpack_usm::bridge::run_summary_json(request_json);
+  });
+}
+
+int dlpack_usm_bridge_python_steps(char** result_json) {
+  return guarded(result_json, [] {
+    ordered_json steps = ordered_json::array();
+    for (const dlpack_usm::suite::PythonStep& step : dlpack_usm::suite::python_steps()) {
+      steps.push_back(
+          {{"name", step.name}, {"asked", step.asked}, {"escape_rule", step.escape_rule}});
+    }
+    return ordered_json{{"steps", steps}};
   });
 }
 

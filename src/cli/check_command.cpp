@@ -23,6 +23,7 @@
 #include "cli/console.hpp"
 #include "cli/library_options.hpp"
 #include "cli/number_options.hpp"
+#include "cli/python_options.hpp"
 #include "cli/result_stream.hpp"
 #include "cli/runtime_option.hpp"
 #include "common/atomic_file.hpp"
@@ -51,7 +52,7 @@ constexpr int kMaxBatch = 100000;
 
 struct CheckArguments {
   std::string suite;
-  std::vector<std::string> filters, rules, devices, required_devices, baselines, flakes;
+  std::vector<std::string> filters, rules, devices, cells, required_devices, baselines, flakes;
   std::vector<std::string> required_features;  // --require
   std::string shard;
   std::string label;
@@ -66,6 +67,7 @@ struct CheckArguments {
   int max_consecutive_hangs = suite::kDefaultMaxConsecutiveHangs;
   CheckOutputs outputs;  // --report, --junit, --failures (gate_outputs()) and --stream
   std::string producer, consumer;
+  PythonOptions python;     // --python-producer, --python-consumer, --python-library, ...
   int stream_attempts = 0;  // 0: not given
   std::string runtime = "auto";
 };
@@ -151,6 +153,7 @@ suite::CheckOptions check_options(const CheckArguments& args,
   options.selection.id_globs = args.filters;
   options.selection.rule_globs = args.rules;
   options.selection.devices = args.devices;
+  options.selection.cells = args.cells;
   if (!args.shard.empty()) options.selection.shard = suite::parse_shard(args.shard);
   options.required_devices = args.required_devices;
   options.required_features = args.required_features;
@@ -201,9 +204,11 @@ void write_summary_unless_stopped(const suite::CheckRun& run, const CheckOutputs
 
 // check --list: the ids, one a line. A reader that went away (head) stops
 // the listing as SIGPIPE would: exit 141.
-int list_cases(suite::CaseSources& sources, const suite::Selection& selection) {
+int list_cases(suite::CaseSources& sources, const suite::Selection& selection,
+               bool values_from_cases) {
   try {
-    for (const suite::CaseSpec& spec : suite::collect_cases(sources, selection).selected.to_run) {
+    for (const suite::CaseSpec& spec :
+         suite::collect_cases(sources, selection, values_from_cases).selected.to_run) {
       fmt::print("{}\n", printable(spec.id));
     }
     std::fflush(stdout);
@@ -214,15 +219,18 @@ int list_cases(suite::CaseSources& sources, const suite::Selection& selection) {
 }
 
 // The runtime started and its devices checked against what the options ask
-// for, before any case runs.
-void check_devices(const CheckArguments& args, const suite::CheckOptions& options) {
+// for, before any case runs. Python libraries share SYCL's handles where
+// the runtime is SYCL (dpnp takes the tool's USM in SYCL's default
+// contexts), as the bridge's offers do.
+void check_devices(const CheckArguments& args, const suite::CheckOptions& options, bool python) {
   // --rule first: a typo there needs no device to be found.
   suite::require_known_filters(options.selection, nullptr);
   // The note on --runtime auto's choice is for runs that use a device.
   bool no_note =
       args.vectors_only || args.list || args.outputs.summary_detail == report::SummaryDetail::quiet;
-  const runtime::Inventory& inventory =
-      start_runtime(args.runtime, libraries_under_test(options.plugins), no_note).inventory();
+  runtime::LibrariesUnderTest libraries = libraries_under_test(options.plugins);
+  if (python && options.plugins.empty()) libraries = runtime::LibrariesUnderTest::sycl_handles;
+  const runtime::Inventory& inventory = start_runtime(args.runtime, libraries, no_note).inventory();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
@@ -233,7 +241,16 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
   }
   if (!devices_optional) suite::require_live_devices(inventory);
   suite::require_devices(inventory, options.required_devices);
-  suite::require_known_filters(options.selection, args.vectors_only ? nullptr : &inventory);
+  bool by_inventory = !args.vectors_only && !options.values_from_cases;
+  suite::require_known_filters(options.selection, by_inventory ? &inventory : nullptr);
+}
+
+// The tool's own cases (vectors and live round trips), or, with libraries
+// under test, the runtime's owner answer and their cases alone.
+suite::CaseSources case_sources_of(const CheckArguments& args, const suite::CheckOptions& options) {
+  if (args.vectors_only) return suite::vector_case_sources(options.suite_dir);
+  if (options.plugins.empty() && args.python.any()) return suite::library_case_sources({}, options.stream_attempts);
+  return suite::case_sources(options.suite_dir, options.plugins, options.stream_attempts);
 }
 
 int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
@@ -247,21 +264,27 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
                               [](const plugin::PluginSpec& spec) {
                                 return spec.role == plugin::Role::producer && !spec.exchange_api();
                               });
-  if (args.stream_attempts > 0 && !producer) {
+  if (args.stream_attempts > 0 && !producer && args.python.producers.empty()) {
     fail_usage("--stream-attempts counts the requests of a producer's stream cases",
-               "add --producer LIB (a library of plugin.h)");
+               "add --producer LIB (a library of plugin.h) or --python-producer EXPR");
   }
-  if (args.vectors_only && !options.plugins.empty()) {
+  PythonLibraries python(python_targets(args.python, args.stream_attempts));
+  if (args.vectors_only && (!options.plugins.empty() || !python.empty())) {
     fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
                "choose one");
   }
-  check_devices(args, options);
+  options.values_from_cases = !python.empty();
+  check_devices(args, options, !python.empty());
 
-  suite::CaseSources sources =
-      args.vectors_only
-          ? suite::vector_case_sources(options.suite_dir)
-          : suite::case_sources(options.suite_dir, options.plugins, options.stream_attempts);
-  if (args.list) return list_cases(sources, options.selection);
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  // A Python library is imported once before its cases are planned: what
+  // it is, and the devices it has, decide them. Stopped there: no report.
+  if (!python.empty() && !python.probe(self, options.suite_dir.string(), options.timeout)) {
+    return 128 + suite::stop_signal();
+  }
+  suite::CaseSources sources = case_sources_of(args, options);
+  python.add_sources(sources);
+  if (args.list) return list_cases(sources, options.selection, options.values_from_cases);
 
   // Every output is checked before the first case runs: a refusal after a
   // long run would lose its verdict.
@@ -270,20 +293,23 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   require_writable_outputs(outputs);
   ResultStream stream(outputs.stream);
 
-  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   if (!options.plugins.empty() && !suite::stop_requested()) {
     // Stopped during the probe: no case runs, and every one is reported not_run.
     options.plugin_descriptions =
         suite::probe_plugins(self, options.suite_dir, options.plugins, options.timeout)
             .value_or(nlohmann::json::array());
   }
-  auto child_command = worker_command(self, args.suite, options.plugins, args.stream_attempts);
+  for (nlohmann::json& described : python.descriptions()) {
+    options.plugin_descriptions.push_back(std::move(described));
+  }
+  suite::WorkerLaunch launch = python.launch(
+      self, args.suite, worker_command(self, args.suite, options.plugins, args.stream_attempts));
   CheckProgress progress;
   suite::CheckCallbacks callbacks = progress.callbacks();
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };
   callbacks.on_warning = [](const std::string& warning) { print_warning(warning); };
 
-  suite::CheckRun run = suite::run_check(options, sources, child_command, callbacks);
+  suite::CheckRun run = suite::run_check(options, sources, std::move(launch), callbacks);
   progress.finish();
 
   write_summary_unless_stopped(run, outputs);
@@ -320,6 +346,11 @@ void add_selection_options(CLI::App* command, CheckArguments& args) {
       ->add_option("--device", args.devices,
                    "Run only live cases on DEVICE or its sub-devices (repeatable)")
       ->type_name("DEVICE");
+  command
+      ->add_option("--cell", args.cells,
+                   "Run only the cases of the matrix cell NAME (c-order, dtype-bool, ...) of a "
+                   "Python library under test (repeatable)")
+      ->type_name("NAME");
   command->add_option("--shard", args.shard, "Run shard I of N (I/N) of the selected cases")
       ->check(shard_syntax())
       ->type_name("I/N");
@@ -390,6 +421,7 @@ void add_run_options(CLI::App* command, CheckArguments& args) {
       ->add_option("--consumer", args.consumer,
                    "Test the consumer library LIB (plugin.h), instead of the built-in cases")
       ->type_name("LIB");
+  add_python_options(*command, args.python);
   command
       ->add_option("--stream-attempts", args.stream_attempts,
                    "With --producer: requests each stream case makes to catch a race (default "

@@ -4,16 +4,21 @@
 // them. Both answer on the result channel only, errors included, so the
 // runner never reads their stderr for a verdict. Not for people: its options
 // may change with any release.
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "cli/commands.hpp"
 #include "cli/library_options.hpp"
 #include "cli/runtime_option.hpp"
 #include "common/error.hpp"
 #include "suite/cases/plugin/plugin_probe.hpp"
+#include "suite/cases/python/python_worker.hpp"
 #include "suite/cases/producer/producer_stream.hpp"
 #include "suite/cases/registry.hpp"
 #include "suite/runner/result_channel.hpp"
@@ -32,6 +37,7 @@ struct WorkerArguments {
   int stream_attempts = suite::kDefaultStreamAttempts;
   long runner_pid = 0;
   bool describe_libraries = false;
+  suite::PythonSetup python;  // a Python worker: becomes this interpreter
 };
 
 int run_task(const WorkerArguments& args, suite::ResultChannel& channel) {
@@ -45,11 +51,27 @@ int run_task(const WorkerArguments& args, suite::ResultChannel& channel) {
   return suite::run_cases_in_child(channel, sources, args.case_ids, start);
 }
 
+// A Python worker, contained, becomes the interpreter: the channel on
+// descriptor 3 and the batch on stdin are still unread, for it to take.
+// Only a failed exec comes back, and is said on the channel.
+int become_python_worker(const WorkerArguments& args) {
+  suite::exec_python_worker(args.python);
+  std::string why = std::strerror(errno);
+  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
+  Error error(ExitCode::environment,
+              fmt::format("cannot run the Python interpreter {}: {}", args.python.interpreter, why),
+              "name an interpreter that exists with --python (the one with the library under "
+              "test installed)");
+  channel.send(suite::error_line(error));
+  throw error;
+}
+
 int run_worker(const WorkerArguments& args) {
   // A worker dies with the run that started it, also when that run is
   // killed with SIGKILL, and so does every process a library under test
   // starts in it; one whose run is already gone does not start.
   if (!suite::contain_worker(args.runner_pid)) return 1;
+  if (!args.python.interpreter.empty()) return become_python_worker(args);
   // Before any library is loaded: the channel moves out of its way.
   suite::ResultChannel channel = suite::ResultChannel::take_inherited();
   try {
@@ -83,6 +105,8 @@ void add_worker_command(CLI::App& app, Invocation& invocation) {
   command->add_option("--stream-attempts", args->stream_attempts);
   command->add_option("--runner-pid", args->runner_pid)->required();
   command->add_flag("--describe-libraries", args->describe_libraries);
+  command->add_option("--python", args->python.interpreter);
+  command->add_option("--python-package", args->python.package_dir);
   command->callback([args, &invocation] { invocation.exit_code = run_worker(*args); });
 }
 

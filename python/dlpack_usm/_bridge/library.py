@@ -7,7 +7,7 @@ import os
 
 from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 11
+ABI_VERSION = 12
 
 _library = None
 
@@ -66,6 +66,7 @@ _SIGNATURES = {
     "dlpack_names": (_INT, [_OUT]),
     "max_version": (_INT, [_TEXT, _TEXT, _OUT]),
     "run_summary": (_INT, [_TEXT, _OUT]),
+    "python_steps": (_INT, [_OUT]),
     "free": (None, [_POINTER]),
 }
 
@@ -161,6 +162,14 @@ def rules_catalog():
     """The tool's whole rule catalog, as `dlpack-usm rules --json` prints it."""
     result = ctypes.c_void_p()
     return read_answer(library().dlpack_usm_bridge_rules(ctypes.byref(result)), result)
+
+
+def python_steps():
+    """The steps of a Python producer's check, in order (bridge.h,
+    dlpack_usm_bridge_python_steps): [{"name", "asked", "escape_rule"}]."""
+    result = ctypes.c_void_p()
+    return read_answer(library().dlpack_usm_bridge_python_steps(ctypes.byref(result)),
+                       result)["steps"]
 
 
 def dlpack_names():

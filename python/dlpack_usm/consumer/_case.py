@@ -6,6 +6,7 @@ model, asked through the bridge (judge()), as `check --consumer` asks it for
 C libraries. Runs in the process it is called in (_runner contains
 it)."""
 
+import functools
 import gc
 import time
 
@@ -22,6 +23,16 @@ REFERENCE_CELL = "dtype-float32"
 # the device (TypeError, which earlier revisions recommended for devices,
 # is clean there and an info elsewhere: that needs the question).
 CLEAN_DECLINE = "BufferError"
+
+
+@functools.lru_cache(maxsize=1)
+def _matrix_cells():
+    return {cell["name"]: cell for cell in _offers.matrix()["cells"]}
+
+
+def matrix_cell(name):
+    """The cell `name` of the consumer matrix, as the bridge describes it."""
+    return _matrix_cells()[name]
 
 
 def _view_difference(view, offered):
@@ -209,7 +220,7 @@ def judge(record):
 
 def run_case(consumer, spec, required=(), on_probe=None):
     """The judged record of one case, timed."""
-    if spec["axis"] == "stream":
+    if spec.get("axis") == "stream":
         from . import _cuda_stream
         return _cuda_stream.run_stream_case(consumer, spec)
     started = time.monotonic()

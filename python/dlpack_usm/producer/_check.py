@@ -1,6 +1,7 @@
 """check_report and check: the steps of a producer's check run in a row, in
 this process (the Python API)."""
 
+from .._bridge import library
 from . import _steps, _stream_race
 from ._inspect import DEFAULT_MAX_VERSION
 
@@ -27,8 +28,9 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
         return None, found
     check = _steps.Check(obj, base, tuple(max_version), origin, consumer, stream_attempts, remake,
                          flagged=any(item.severity == "error" for item in found))
-    for index in range(len(_steps.STEPS)):
-        found += _steps.run_step(check, index)
+    for step in library.python_steps():
+        if step["name"] in _steps.STEPS:
+            found += _steps.run_step(check, step["name"])
     return base, found
 
 

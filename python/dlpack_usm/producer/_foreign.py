@@ -9,6 +9,11 @@ import contextlib
 
 _listener = None
 
+# A call that makes what the cases of a setup group share (the array of a
+# profile's cell) starts so: the runner charges a crash or hang there to
+# every case of the group (src/suite/runner/worker_calls.hpp).
+MAKING = "making "
+
 
 def listen(function):
     """function(kind, payload) hears every call from now on ("C" before a

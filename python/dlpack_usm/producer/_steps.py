@@ -25,7 +25,9 @@ class Check:
     consumer: object = "auto"
     stream_attempts: int = _stream_race.DEFAULT_ATTEMPTS
     remake: object = None  # evaluates EXPR again (the command line); None in the Python API
-    speaks_versioned: bool = False  # the versioned step found DLPack 1.x keywords
+    # Whether the producer takes DLPack 1.x keywords: found by the versioned
+    # step, or asked where a step needs it before that step ran here.
+    speaks_versioned: bool = None
     flagged: bool = False  # an error so far: the consumer probe runs in a child
 
 
@@ -112,16 +114,23 @@ def _stream_on_cpu(check):
     return _protocol.check_stream_on_cpu(check.obj, check.base, check.max_version)
 
 
+def _speaks_versioned(check):
+    if check.speaks_versioned is None:
+        _, check.speaks_versioned = _protocol.check_versioned(check.obj, check.max_version,
+                                                              check.origin)
+    return check.speaks_versioned
+
+
 @_reading
 def _dl_device(check):
-    if not check.speaks_versioned:
+    if not _speaks_versioned(check):
         return []
     return _protocol.check_dl_device(check.obj, check.base, check.max_version, check.origin)
 
 
 @_reading
 def _copy(check):
-    if not check.speaks_versioned:
+    if not _speaks_versioned(check):
         return []
     return _protocol.check_copy(check.obj, check.base, check.max_version, check.origin)
 
@@ -164,27 +173,27 @@ def _probe_consumer(check):
     return found
 
 
-# (what the step asks, as messages name it; the rule an exception of the
-# producer's code that escapes the step is charged to; the step)
-STEPS = (
-    ("__dlpack__() without max_version", "DLP-PY-LEGACY-DEFAULT", _legacy_default),
-    ("__dlpack__(max_version=(0, 8))", "DLP-PY-VERSION-ABOVE-MAX", _legacy_max_version),
-    ("__dlpack__(max_version=MAX)", "DLP-PY-VERSIONED-OFFERED", _versioned),
-    ("__dlpack_device__()", "DLP-PY-DEVICE-AGREES", _device_agrees),
-    ("__dlpack__(stream=1) of a host array", "DLP-PY-STREAM-CPU", _stream_on_cpu),
-    ("__dlpack__(dl_device=..., copy=False)", "DLP-PY-DL-DEVICE-OWN", _dl_device),
-    ("__dlpack__(copy=True)", "DLP-PY-COPY-FLAG", _copy),
-    ("__dlpack__(stream=...) of a CUDA array", "DLP-PY-STREAM-CUDA-ZERO", _cuda_streams),
-    ("__dlpack__(stream=...) of an array with a pending write", "DLP-PY-STREAM-RACE",
-     _stream_races),
-    ("__sycl_usm_array_interface__", "DLP-PY-SUAI-FIELD", _usm_array_interface),
-    ("__dlpack_c_exchange_api__", "DLP-PY-EXCHANGE-API-CAPSULE", _exchange_api_capsule),
-    ("a consumer with a capsule", None, _probe_consumer),
-)
+# The steps by the names the plan gives them (src/suite/cases/python/
+# python_producer_cases.cpp: what each asks, the rule an exception escaping
+# it is charged to, their order). "capsule" is the inspection itself.
+STEPS = {
+    "legacy-default": _legacy_default,
+    "legacy-max-version": _legacy_max_version,
+    "versioned": _versioned,
+    "device-agrees": _device_agrees,
+    "stream-cpu": _stream_on_cpu,
+    "dl-device": _dl_device,
+    "copy": _copy,
+    "cuda-streams": _cuda_streams,
+    "stream-race": _stream_races,
+    "usm-array-interface": _usm_array_interface,
+    "exchange-api": _exchange_api_capsule,
+    "consumer-probe": _probe_consumer,
+}
 
 
-def run_step(check, index):
-    """The findings of step `index`; an error among them flags the tensor."""
-    found = STEPS[index][2](check)
+def run_step(check, name):
+    """The findings of step `name`; an error among them flags the tensor."""
+    found = STEPS[name](check)
     check.flagged = check.flagged or any(item.severity == "error" for item in found)
     return found

@@ -84,3 +84,26 @@ def discover(namespace, named=None):
         found.append({"index": index, "library_device": device_text(device),
                       "dlpack_device": dlpack_device, "error": error})
     return found
+
+
+def _memory_on(namespace, device):
+    """The memory zeros(3) made on `device` exports ("cpu", "device-usm",
+    "cuda"), as _run.memory names it; None where it exports none."""
+    from .._bridge import dlpack
+    from ..producer._inspect import inspect
+    from ._run import memory
+    try:
+        with calling(f"zeros(3, device={device!r}).__dlpack__()"):
+            array = namespace.zeros(3, **on(device))
+            return memory(inspect(array, dlpack.NEWEST, f"zeros(3) of {device_text(device)}"))
+    except BaseException:  # noqa: B036 - the library's code; the cases say what fails
+        return None
+
+
+def discover_with_memory(namespace, named=None):
+    """discover(), each device that exports with the memory its arrays are in."""
+    found = discover(namespace, named)
+    for entry, device in zip(found, devices(namespace, named)):
+        if entry["dlpack_device"] is not None:
+            entry["memory"] = _memory_on(namespace, device)
+    return found

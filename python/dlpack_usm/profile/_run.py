@@ -9,13 +9,11 @@ import time
 from .._bridge import capsules, dlpack, tensor_json
 from .._bridge.errors import describe_exception
 from ..producer import _protocol
-from ..producer._foreign import calling
-from . import _cells, _judge, _requests
+from ..producer._foreign import MAKING, calling
+from . import _cells, _judge
+from ._requests import request_of
 
-# The call a crash or hang while making an array is charged to starts so.
-MAKING = "making "
 CELLS = {cell.name: cell for cell in _cells.cells()}
-REQUESTS = {request.id: request for request in _requests.REQUESTS}
 
 
 class Arrays:
@@ -26,12 +24,15 @@ class Arrays:
         self.namespace = namespace
         self.library_devices = library_devices
         self.origin = origin
+        self.base_request = None
         self.key = None
         self.array = self.reason = self.base = self.own = None
         self.keep = {}
 
     def select(self, spec):
-        """Makes the array of `spec`'s cell on its device, unless it is made."""
+        """Makes the array of `spec`'s cell on its device, unless it is made;
+        its base request (spec["base"]) is asked at once."""
+        self.base_request = request_of(spec["base"])
         key = (spec["device_index"], spec["cell"])
         if key == self.key:
             return
@@ -59,7 +60,7 @@ class Arrays:
 
     def _base(self):
         """The Inspection of the base request's capsule, or None."""
-        capsule, error = _protocol.ask(self.array, **_requests.BASE.keywords(self.own))
+        capsule, error = _protocol.ask(self.array, **self.base_request.keywords(self.own))
         if error is not None:
             return None
         return _judge.read(self.array, capsule, self.origin)[0]
@@ -121,7 +122,7 @@ def run_case(arrays, spec):
     if arrays.array is None:
         record.update(_not_applicable(arrays.reason))
     else:
-        record.update(_answer(arrays, spec, REQUESTS[spec["request"]["id"]]))
+        record.update(_answer(arrays, spec, request_of(spec["request"])))
     record["duration_ms"] = round((time.monotonic() - started) * 1000, 3)
     return record
 

@@ -29,8 +29,12 @@ CaseSources default_case_sources(const std::filesystem::path& suite_dir) {
 CaseSources case_sources(const std::filesystem::path& suite_dir,
                          const std::vector<plugin::PluginSpec>& plugins, int stream_attempts) {
   if (plugins.empty()) return default_case_sources(suite_dir);
+  return library_case_sources(plugins, stream_attempts);
+}
+
+CaseSources library_case_sources(const std::vector<plugin::PluginSpec>& plugins,
+                                 int stream_attempts) {
   auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
-  // The runtime's owner answer is named once however many libraries run.
   CaseSources sources;
   sources.push_back(std::make_unique<OwnerAnswerCaseSource>(runtime));
   for (const plugin::PluginSpec& spec : plugins) {

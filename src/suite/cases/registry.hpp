@@ -22,4 +22,10 @@ CaseSources default_case_sources(const std::filesystem::path& suite_dir);
 CaseSources case_sources(const std::filesystem::path& suite_dir,
                          const std::vector<plugin::PluginSpec>& plugins, int stream_attempts);
 
+// The runtime's owner answer (named once however many libraries run) and
+// the cases of the C plugins `plugins` (none: the caller adds the sources of
+// its Python libraries, suite/cases/python).
+CaseSources library_case_sources(const std::vector<plugin::PluginSpec>& plugins,
+                                 int stream_attempts);
+
 }  // namespace dlpack_usm::suite

@@ -49,6 +49,9 @@ struct CheckOptions {
   // --stream-attempts: the requests each producer stream case makes.
   int stream_attempts = kDefaultStreamAttempts;
   nlohmann::json plugin_descriptions = nlohmann::json::array();
+  // Python libraries are under test: --device and --cell name the devices
+  // and cells of their cases ("cpu" is plain host memory there).
+  bool values_from_cases = false;
 };
 
 }  // namespace dlpack_usm::suite

@@ -36,6 +36,7 @@ nlohmann::json options_to_json(const CheckOptions& options) {
           {"filter", options.selection.id_globs},
           {"rule", options.selection.rule_globs},
           {"device", options.selection.devices},
+          {"cell", options.selection.cells},
           {"shard", options.selection.shard
                         ? nlohmann::json(fmt::format("{}/{}", options.selection.shard->index,
                                                      options.selection.shard->count))
@@ -62,11 +63,13 @@ std::string suite_digest(const std::vector<CaseSpec>& all) {
 
 }  // namespace
 
-CollectedCases collect_cases(CaseSources& sources, const Selection& selection) {
+CollectedCases collect_cases(CaseSources& sources, const Selection& selection,
+                             bool values_from_cases) {
   std::vector<CaseSpec> all;
   for (auto& source : sources) {
     for (CaseSpec& spec : source->cases()) all.push_back(std::move(spec));
   }
+  if (values_from_cases) require_known_case_values(selection, all);
   std::sort(all.begin(), all.end(),
             [](const CaseSpec& a, const CaseSpec& b) { return a.id < b.id; });
   CollectedCases collected;
@@ -113,6 +116,26 @@ void require_devices(const runtime::Inventory& inventory,
   }
 }
 
+namespace {
+
+// Error(usage) for a value of `option` none of `known` matches.
+void require_known_values(const std::vector<std::string>& wanted_values,
+                          const std::vector<std::string>& known, const char* option,
+                          const char* what) {
+  for (const std::string& wanted : wanted_values) {
+    if (std::any_of(known.begin(), known.end(),
+                    [&wanted](const std::string& name) { return device_matches(name, wanted); })) {
+      continue;
+    }
+    fail_usage(fmt::format("{} {}: no {} of this name in this run{}", option,
+                           quote_for_message(wanted), what, did_you_mean(wanted, known)),
+               known.empty() ? fmt::format("no {} was found: 'dlpack-usm list-devices' says why", what)
+                             : fmt::format("the {}s here: {}", what, fmt::join(known, ", ")));
+  }
+}
+
+}  // namespace
+
 void require_known_filters(const Selection& selection, const runtime::Inventory* inventory) {
   std::vector<std::string> rule_ids;
   for (const rules::RuleInfo& rule : rules::rule_catalog()) rule_ids.emplace_back(rule.id);
@@ -127,18 +150,17 @@ void require_known_filters(const Selection& selection, const runtime::Inventory*
                "several");
   }
   if (inventory == nullptr) return;
-  std::vector<std::string> names = inventory->device_names();
-  for (const std::string& wanted : selection.devices) {
-    if (std::any_of(names.begin(), names.end(),
-                    [&wanted](const std::string& name) { return device_matches(name, wanted); })) {
-      continue;
-    }
-    fail_usage(fmt::format("--device {}: no device of this name on this machine{}",
-                           quote_for_message(wanted), did_you_mean(wanted, names)),
-               names.empty()
-                   ? std::string("no device was found: 'dlpack-usm list-devices' says why")
-                   : fmt::format("the devices here: {}", fmt::join(names, ", ")));
+  require_known_values(selection.devices, inventory->device_names(), "--device", "device");
+}
+
+void require_known_case_values(const Selection& selection, const std::vector<CaseSpec>& cases) {
+  std::set<std::string> devices, cells;
+  for (const CaseSpec& spec : cases) {
+    if (!spec.device.empty()) devices.insert(spec.device);
+    if (!spec.cell.empty()) cells.insert(spec.cell);
   }
+  require_known_values(selection.devices, {devices.begin(), devices.end()}, "--device", "device");
+  require_known_values(selection.cells, {cells.begin(), cells.end()}, "--cell", "cell");
 }
 
 namespace {
@@ -169,7 +191,8 @@ Expectations read_expectations(const CheckOptions& options) {
 // The cases the selection runs (Error(usage) when none is left and the
 // options do not allow an empty run); the run's options record the suite.
 CollectedCases select_cases(const CheckOptions& options, CaseSources& sources, CheckRun& run) {
-  CollectedCases collected = collect_cases(sources, options.selection);
+  CollectedCases collected =
+      collect_cases(sources, options.selection, options.values_from_cases);
   // The report's environment shows what the runtime answered when asked who
   // owns an allocation (asked once per process: the case sources that
   // depend on the answer asked already).
@@ -187,11 +210,10 @@ CollectedCases select_cases(const CheckOptions& options, CaseSources& sources, C
   return collected;
 }
 
-RunnerOptions runner_options(
-    const CheckOptions& options,
-    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command) {
+RunnerOptions runner_options(const CheckOptions& options, WorkerLaunch launch) {
   RunnerOptions runner;
-  runner.child_command = std::move(child_command);
+  runner.child_command = std::move(launch.command);
+  runner.child_input = std::move(launch.input);
   runner.timeout = options.timeout;
   runner.jobs = options.jobs;
   runner.batch_size = options.batch_size;
@@ -200,10 +222,8 @@ RunnerOptions runner_options(
 
 }  // namespace
 
-CheckRun run_check(
-    const CheckOptions& options, CaseSources& sources,
-    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,
-    const CheckCallbacks& callbacks) {
+CheckRun run_check(const CheckOptions& options, CaseSources& sources, WorkerLaunch launch,
+                   const CheckCallbacks& callbacks) {
   CheckRun run = start_run(options);
   Expectations expectations = read_expectations(options);
   run.expectation_files = expectations.files;
@@ -225,7 +245,7 @@ CheckRun run_check(
   RunLimits limits(options);
   RunStatus status;
   status.total = selected.size();
-  RunnerOptions runner = runner_options(options, std::move(child_command));
+  RunnerOptions runner = runner_options(options, std::move(launch));
   runner.on_start = callbacks.on_start;
   runner.on_result = [&](const CaseResult& result) {
     RecordedCase recorded = recorder.record(*by_id.at(result.id), result);

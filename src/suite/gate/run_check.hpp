@@ -27,7 +27,10 @@ struct CollectedCases {
   std::set<std::string> suite_ids;  // every case id, before the filters and the shard
   std::string suite_digest;         // SHA-256 of every case id, in order
 };
-CollectedCases collect_cases(CaseSources& sources, const Selection& selection);
+// `values_from_cases`: --device and --cell name devices and cells of the
+// cases (require_known_case_values), not of the runtime's inventory.
+CollectedCases collect_cases(CaseSources& sources, const Selection& selection,
+                             bool values_from_cases = false);
 
 // Throws Error(environment) when the runtime has problems (no loader, no
 // platform, a platform that fails, a malformed ONEAPI_DEVICE_SELECTOR) or no
@@ -44,6 +47,10 @@ void require_devices(const runtime::Inventory& inventory, const std::vector<std:
 // select nothing, and "the filters selected no case" would not say which
 // value was wrong. The error names the value and offers the closest names.
 void require_known_filters(const Selection& selection, const runtime::Inventory* inventory);
+
+// The same for --device and --cell against the devices and cells of
+// `cases` (a run of Python libraries: "cpu" is plain host memory there).
+void require_known_case_values(const Selection& selection, const std::vector<CaseSpec>& cases);
 
 struct CheckCallbacks {
   std::function<void(const CaseSpec&, std::size_t started, std::size_t total)> on_start;
@@ -62,9 +69,8 @@ struct CheckCallbacks {
 // nothing is left and allow_empty is false), runs and records. The limits
 // of the options (--max-failures, --max-consecutive-hangs) turn cases away:
 // not_run, with the reasons in the run's stop_reasons.
-CheckRun run_check(
-    const CheckOptions& options, CaseSources& sources,
-    std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)> child_command,
-    const CheckCallbacks& callbacks);
+// `launch` starts the worker of a batch (the tool's own, or a Python one).
+CheckRun run_check(const CheckOptions& options, CaseSources& sources, WorkerLaunch launch,
+                   const CheckCallbacks& callbacks);
 
 }  // namespace dlpack_usm::suite

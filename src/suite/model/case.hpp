@@ -91,6 +91,13 @@ struct CaseSpec {
   // vectors, live cases, C plugins); a Python library's cases name their
   // interpreter and library, so that two libraries never share one.
   std::string worker = {};
+  // Cases that share what their worker makes once for them (the array of
+  // one cell, asked every request): a crash or hang while the worker makes
+  // it is charged to every case of the group. Empty: the case shares none.
+  std::string setup_group = {};
+  // The cell of the matrix the case offers or makes ("dtype-int8",
+  // "c-order"), which check --cell selects by; empty for other cases.
+  std::string cell = {};
   // The capsule file the case reads (a vector's), as a path a user can give
   // to `capsule check`; empty where the case reads none. CI annotations
   // (check --format github) point at it.

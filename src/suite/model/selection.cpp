@@ -56,6 +56,11 @@ bool passes_filters(const CaseSpec& spec, const Selection& selection) {
       })) {
     return false;
   }
+  if (!selection.cells.empty() &&
+      std::find(selection.cells.begin(), selection.cells.end(), spec.cell) ==
+          selection.cells.end()) {
+    return false;
+  }
   return selection.devices.empty() ||
          std::any_of(
              selection.devices.begin(), selection.devices.end(),

@@ -22,6 +22,7 @@ struct Selection {
   std::vector<std::string> id_globs;    // --filter: any may match (fnmatch)
   std::vector<std::string> rule_globs;  // --rule: the case names a matching rule
   std::vector<std::string> devices;     // --device: the case runs on it or its sub-device
+  std::vector<std::string> cells;       // --cell: the case offers or makes that cell
   std::optional<Shard> shard;
 };
 

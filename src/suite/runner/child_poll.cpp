@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "suite/runner/stop_signals.hpp"
+
 namespace dlpack_usm::suite {
 
 void read_children(const std::vector<ChildProcess*>& children,
@@ -24,6 +26,19 @@ void read_children(const std::vector<ChildProcess*>& children,
   if (poll(fds.data(), fds.size(), static_cast<int>(std::max(0LL, wait_ms))) <= 0) return;
   for (std::size_t f = 0; f < fds.size(); ++f) {
     if (fds[f].revents != 0) owners[f]->read_from(fds[f].fd);
+  }
+}
+
+void wait_for_child(ChildProcess& child) {
+  for (;;) {
+    if (child.output_closed() && child.reap()) return;
+    if (child.past_deadline() || stop_requested()) {
+      child.kill_group();
+      child.wait();
+      return;
+    }
+    read_children({&child}, std::min(child.deadline(),
+                                     ChildProcess::Clock::now() + std::chrono::milliseconds(200)));
   }
 }
 

@@ -14,4 +14,9 @@ namespace dlpack_usm::suite {
 void read_children(const std::vector<ChildProcess*>& children,
                    ChildProcess::Clock::time_point wake);
 
+// Reads one child until it ended (output closed and reaped); kills its
+// group at its deadline or on a stop signal (stop_signals.hpp). The probes
+// of libraries under test wait so.
+void wait_for_child(ChildProcess& child);
+
 }  // namespace dlpack_usm::suite

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,12 +57,33 @@ ChildEnds open_child_ends() {
   return ends;
 }
 
+// A memory file holding `input`, read from its start, close-on-exec (the
+// child gets its own copy as stdin); none for an empty input.
+UniqueFd input_file(const std::string& input) {
+  if (input.empty()) return {};
+  UniqueFd file(memfd_create("dlpack-usm-worker-input", MFD_CLOEXEC));
+  if (!file) fail_to_open("memfd_create");
+  for (std::size_t written = 0; written < input.size();) {
+    ssize_t n = write(file.get(), input.data() + written, input.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail_to_open("write");
+    written += static_cast<std::size_t>(n);
+  }
+  if (lseek(file.get(), 0, SEEK_SET) != 0) fail_to_open("lseek");
+  return file;
+}
+
 // posix_spawn's status: argv[0] in a process group of its own, stdin from
-// /dev/null, the child ends on 1, 2 and kResultFd.
-int spawn_child(const std::vector<std::string>& argv, const ChildEnds& ends, pid_t* pid) {
+// `input` (/dev/null where it is none), the child ends on 1, 2 and kResultFd.
+int spawn_child(const std::vector<std::string>& argv, const ChildEnds& ends, const UniqueFd& input,
+                pid_t* pid) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (input) {
+    posix_spawn_file_actions_adddup2(&actions, input.get(), 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, ends.out_child.get(), 1);
   posix_spawn_file_actions_adddup2(&actions, ends.err_child.get(), 2);
   posix_spawn_file_actions_adddup2(&actions, ends.result_child.get(), kResultFd);
@@ -99,12 +121,14 @@ void send_nonce(int fd, const std::string& nonce) {
 
 }  // namespace
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout)
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout,
+                           const std::string& input)
     : nonce_(make_channel_nonce()) {
   ChildEnds ends = open_child_ends();
+  UniqueFd stdin_file = input_file(input);
   started_ = Clock::now();
   deadline_ = started_ + timeout;
-  if (int status = spawn_child(argv, ends, &pid_); status != 0) {
+  if (int status = spawn_child(argv, ends, stdin_file, &pid_); status != 0) {
     pid_ = -1;
     throw Error(ExitCode::internal,
                 fmt::format("cannot start {}: {}", argv.front(), std::strerror(status)));

@@ -19,8 +19,11 @@ class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Starts argv[0] with `arguments`. Throws Error(internal) if it cannot.
-  ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout);
+  // Starts argv[0] with `arguments`, `input` on its stdin (a memory file,
+  // so that the runner never blocks on a child that reads slowly;
+  // /dev/null where empty). Throws Error(internal) if it cannot.
+  ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout,
+               const std::string& input = {});
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
   ChildProcess(ChildProcess&& other) noexcept;

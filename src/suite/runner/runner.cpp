@@ -18,6 +18,7 @@
 #include "suite/runner/child_poll.hpp"
 #include "suite/runner/child_process.hpp"
 #include "suite/runner/stop_signals.hpp"
+#include "suite/runner/worker_calls.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -33,24 +34,32 @@ std::string signal_name(int signal) {
   return fmt::format("signal {} ({})", signal, description != nullptr ? description : "unknown");
 }
 
+// " in CALL" where the worker announced the call it was in, else "".
+std::string in_call(const WorkerCall& call) {
+  return call.call.empty() ? std::string() : fmt::format(" in {}", quote_for_message(call.call, 200));
+}
+
 // The case a worker was running when it ended or hung without reporting it:
-// the crash or timeout is charged to that case alone.
+// the crash or timeout is charged to that case alone, and to the call the
+// worker announced, if any.
 CaseResult charge_running_case(const CaseSpec& spec, const ChildProcess& child,
-                               std::chrono::milliseconds timeout, double duration_ms) {
+                               std::chrono::milliseconds timeout, double duration_ms,
+                               const WorkerCall& call) {
   CaseResult result;
   result.id = spec.id;
   if (child.timed_out()) {
     result.outcome = Outcome::timeout;
-    result.message =
-        fmt::format("no result within {} ms; the watchdog killed the case", timeout.count());
+    result.message = fmt::format("no result within {} ms{}; the watchdog killed the case",
+                                 timeout.count(), in_call(call));
   } else if (!child.exited()) {
     result.outcome = Outcome::crash;
-    result.message = fmt::format("the case died on {}", signal_name(child.signal()));
+    result.message = fmt::format("the case died on {}{}", signal_name(child.signal()), in_call(call));
   } else {
     // exit(), even exit(0), from inside the case: it never reported.
     result.outcome = Outcome::crash;
-    result.message = fmt::format(
-        "the case ended its process (exit code {}) before reporting a result", child.exit_code());
+    result.message =
+        fmt::format("the case ended its process (exit code {}){} before reporting a result",
+                    child.exit_code(), in_call(call));
   }
   if (!child.err().empty()) result.message += "; its stderr ended with: " + tail_of(child.err());
   const std::string& rule = result.outcome == Outcome::crash ? spec.crash_rule : spec.timeout_rule;
@@ -97,6 +106,7 @@ struct Active {
   ChildProcess child;
   ChildProcess::Clock::time_point case_started;
   bool ready = false;  // the worker said kWorkerReadyLine
+  WorkerCall call = {};  // the call the running case is in, as announced
 };
 
 // A re-run alone after a failing first attempt. It is a flake only where
@@ -162,6 +172,7 @@ class IsolatedRun {
 
  private:
   void finish(const Pending& job, CaseResult result, const RunContext& where, bool may_rerun);
+  void charge_setup_group(const Pending& job, const CaseResult& charged);
   void settle(std::size_t index, CaseResult result);
   std::optional<std::string> skip_reason(const Pending& job) const;
   bool stop_if_turned_away(Active& worker);
@@ -257,7 +268,8 @@ void IsolatedRun::announce(const Pending& job) {
 }
 
 // A re-run goes alone; first runs share a worker, in batches small enough
-// that every job gets work.
+// that every job gets work, and of one worker key (the next key starts a
+// batch of its own).
 std::vector<Pending> IsolatedRun::next_batch() {
   std::vector<Pending> batch{pending_.front()};
   pending_.pop_front();
@@ -266,7 +278,9 @@ std::vector<Pending> IsolatedRun::next_batch() {
   std::size_t fair = (pending_.size() + 1 + jobs - 1) / jobs;
   std::size_t size =
       std::clamp<std::size_t>(fair, 1, std::max<std::size_t>(1, options_.batch_size));
-  while (batch.size() < size && !pending_.empty() && pending_.front().attempt == 1) {
+  const std::string& worker = cases_[batch.front().index].worker;
+  while (batch.size() < size && !pending_.empty() && pending_.front().attempt == 1 &&
+         cases_[pending_.front().index].worker == worker) {
     batch.push_back(pending_.front());
     pending_.pop_front();
   }
@@ -280,11 +294,14 @@ void IsolatedRun::start_workers() {
     for (const Pending& job : batch) specs.push_back(&cases_[job.index]);
     announce(batch.front());
     try {
-      active_.push_back(std::make_unique<Active>(Active{
-          batch, 0,
-          ChildProcess(options_.child_command(specs), std::max<std::chrono::milliseconds>(
-                                                          options_.timeout, kWorkerStartupTimeout)),
-          ChildProcess::Clock::now()}));
+      std::string input = options_.child_input ? options_.child_input(specs) : std::string();
+      active_.push_back(std::make_unique<Active>(
+          Active{batch, 0,
+                 ChildProcess(options_.child_command(specs),
+                              std::max<std::chrono::milliseconds>(options_.timeout,
+                                                                  kWorkerStartupTimeout),
+                              input),
+                 ChildProcess::Clock::now()}));
     } catch (const Error& error) {
       for (const Pending& job : batch) {
         finish(job, CaseResult{cases_[job.index].id, Outcome::error, error.what()}, {}, true);
@@ -328,6 +345,10 @@ bool IsolatedRun::take_results(Active& worker) {
     // A worker that ends on an Error says so before it exits; its running
     // case is charged when it has exited (step), with its stderr.
     if (payload && error_from_line(*payload)) continue;
+    if (std::optional<WorkerCall> call = payload ? call_from_line(*payload) : std::nullopt) {
+      worker.call = std::move(*call);
+      continue;
+    }
     if (payload) result = result_from_line(spec.id, *payload);
     if (!result) {
       CaseResult charged = channel_error(
@@ -341,6 +362,7 @@ bool IsolatedRun::take_results(Active& worker) {
     }
     result->duration_ms = milliseconds_since(worker.case_started);
     RunContext where = context_of(worker);
+    worker.call = {};
     ++worker.next;
     worker.case_started = ChildProcess::Clock::now();
     child.restart_deadline(options_.timeout);
@@ -378,11 +400,33 @@ bool IsolatedRun::step(Active& worker) {
     // The running case is charged; the rest of the batch goes on.
     Pending job = worker.batch[worker.next];
     CaseResult charged = charge_running_case(cases_[job.index], child, options_.timeout,
-                                             milliseconds_since(worker.case_started));
+                                             milliseconds_since(worker.case_started), worker.call);
     requeue(worker, worker.next + 1);
+    if (worker.call.setup) charge_setup_group(job, charged);
     finish(job, std::move(charged), context_of(worker), true);
   }
   return false;
+}
+
+// A crash or hang while the worker made what a setup group shares: every
+// case of the group still waiting rests on it, and is charged with it
+// without a run of its own (each would make it again, and end the same).
+void IsolatedRun::charge_setup_group(const Pending& job, const CaseResult& charged) {
+  const std::string& group = cases_[job.index].setup_group;
+  if (group.empty()) return;
+  std::deque<Pending> kept;
+  for (Pending& waiting : pending_) {
+    if (cases_[waiting.index].setup_group != group || waiting.first) {
+      kept.push_back(std::move(waiting));
+      continue;
+    }
+    CaseResult shared = charged;
+    shared.id = cases_[waiting.index].id;
+    shared.message = fmt::format("{} (charged with case {}, whose setup it shares)",
+                                 charged.message, charged.id);
+    settle(waiting.index, std::move(shared));
+  }
+  pending_ = std::move(kept);
 }
 
 // Results in the order of the cases; what did not finish (a stopped run) is

@@ -1,8 +1,10 @@
 // Runs cases isolated, as dEQP's runners do: workers (the tool re-executed,
 // never a bare fork once OpenCL threads exist) each run a batch of cases and
 // report each on a result channel of their own (result_channel.hpp), so the
-// runtime starts once per worker. A case that crashes, aborts, exits or
-// hangs is charged as crash or timeout to that case alone, and the rest of
+// runtime starts once per worker; a batch holds the cases of one worker key
+// (CaseSpec::worker) only. A case that crashes, aborts, exits or hangs is
+// charged as crash or timeout to that case alone (naming the call it was
+// in, where its worker announced one: worker_calls.hpp), and the rest of
 // its batch goes on in a fresh worker; a failing case is re-run alone in a
 // fresh process before it is called a failure, a flake or a state bug.
 #pragma once
@@ -26,10 +28,21 @@ inline constexpr std::chrono::seconds kWorkerStartupTimeout{60};
 // again (and calls RunnerOptions::on_tick).
 inline constexpr std::chrono::milliseconds kRunnerTurn{200};
 
+// How a batch's worker starts: its argv, and what it reads on stdin (a
+// Python worker: the batch's case specs; none where unset or empty).
+using BatchFunction = std::function<std::vector<std::string>(const std::vector<const CaseSpec*>&)>;
+struct WorkerLaunch {
+  BatchFunction command;
+  std::function<std::string(const std::vector<const CaseSpec*>& batch)> input;
+};
+
 struct RunnerOptions {
   // The argv of a worker that runs `batch` in order (the child calls
   // run_cases_in_child).
   std::function<std::vector<std::string>(const std::vector<const CaseSpec*>& batch)> child_command;
+  // What the worker of `batch` reads on its stdin (a Python worker: the
+  // batch's case specs); none where empty or unset.
+  std::function<std::string(const std::vector<const CaseSpec*>& batch)> child_input;
   // The most cases one worker runs.
   std::size_t batch_size = 64;
   std::chrono::milliseconds timeout{60000};

@@ -19,21 +19,6 @@
 namespace dlpack_usm::suite {
 namespace {
 
-// Reads the child until it ended (output closed and reaped); kills it at its
-// deadline or on a stop signal.
-void wait_for(ChildProcess& child) {
-  for (;;) {
-    if (child.output_closed() && child.reap()) return;
-    if (child.past_deadline() || stop_requested()) {
-      child.kill_group();
-      child.wait();
-      return;
-    }
-    read_children({&child}, std::min(child.deadline(),
-                                     ChildProcess::Clock::now() + std::chrono::milliseconds(200)));
-  }
-}
-
 // What the child answered on its channel (worker_protocol.hpp): the
 // descriptions, or the Error that ended it. Error(usage) for any other line
 // (the library wrote on the channel).
@@ -112,7 +97,7 @@ std::optional<nlohmann::json> probe_plugins(const std::string& self, const std::
   job.plugin_arguments = plugin::plugin_arguments(specs);
   job.runner_pid = getpid();
   ChildProcess child(worker_argv(self, job), timeout);
-  wait_for(child);
+  wait_for_child(child);
   if (stop_requested()) return std::nullopt;
   std::string names;
   for (const plugin::PluginSpec& spec : specs) names += (names.empty() ? "" : ", ") + spec.text();

@@ -1,0 +1,91 @@
+"""The library under test, in the worker: imported (its EXPR evaluated)
+once, before the worker says it is ready, and described for the probe
+(src/suite/cases/python/python_probe.hpp): its name and version, the
+versions of the packages it imported, a library's devices (and the DLPack
+device and memory an array made on each exports), the CUDA devices a
+consumer's stream case can use."""
+
+import sys
+
+from .._bridge.errors import BridgeError
+from .._expression import evaluate
+from ..producer._inspect import producer_label
+from ..profile import _library
+
+# The packages whose versions a report names when they were imported.
+KNOWN_PACKAGES = ("numpy", "dpnp", "dpctl", "torch", "cupy", "jax", "jaxlib", "array_api_strict",
+                  "tensorflow", "paddle", "warp", "mlx", "ndonnx", "tvm_ffi", "sklearnex")
+
+
+def package_versions():
+    """The versions of the packages people ask about, among those imported."""
+    return {name: str(getattr(sys.modules[name], "__version__", "unknown"))
+            for name in KNOWN_PACKAGES if name in sys.modules}
+
+
+def cuda_devices():
+    """The ordinals of the CUDA devices cupy sees: the stream case needs
+    cupy to make its vector; none where cupy or a device is missing."""
+    try:
+        import cupy
+        return list(range(cupy.cuda.runtime.getDeviceCount()))
+    except Exception:  # noqa: BLE001 - no cupy, no driver, no device: no stream case
+        return []
+
+
+def consumer_of(expr):
+    """The callable the Python expression EXPR gives; BridgeError where it
+    gives something else."""
+    consumer = evaluate(expr)
+    if not callable(consumer):
+        raise BridgeError(f"EXPR gives {type(consumer).__name__}, not a callable consumer",
+                          "name a function that takes an array, e.g. numpy.from_dlpack")
+    return consumer
+
+
+class Target:
+    """What the batch's "target" names: role, text and the options."""
+
+    def __init__(self, spec):
+        self.role = spec["role"]
+        self.text = spec["text"]
+        self.spec = spec
+        self.obj = self.consumer = self.namespace = None
+
+    def prepare(self):
+        """Imports the library (BridgeError where it cannot be)."""
+        if self.role == "producer":
+            self.obj = evaluate(self.text)
+        elif self.role == "consumer":
+            self.consumer = consumer_of(self.text)
+        else:
+            self.namespace = _library.import_namespace(self.text)
+
+    def from_dlpack(self):
+        """The consumer of a consumer case: EXPR's callable, or the
+        library's from_dlpack."""
+        if self.consumer is None:
+            function = getattr(self.namespace, "from_dlpack", None)
+            if not callable(function):
+                raise BridgeError(f"{self.text} has no from_dlpack()",
+                                  "profile it with --side producer")
+            self.consumer = function
+        return self.consumer
+
+    def describe(self):
+        if self.role == "producer":
+            module, version, kind = producer_label(self.obj)
+            described = {"name": module, "version": version, "kind": kind}
+        elif self.role == "consumer":
+            top = self.text.split(".")[0].split("(")[0]
+            described = {"name": top, "version": str(getattr(sys.modules.get(top), "__version__",
+                                                             "unknown"))}
+        else:
+            described = _library.describe(self.text)
+            described["devices"] = _library.discover_with_memory(
+                self.namespace, self.spec.get("library_devices") or None)
+            described["has_from_dlpack"] = callable(getattr(self.namespace, "from_dlpack", None))
+        if self.role != "producer":
+            described["cuda_devices"] = cuda_devices()
+        described["packages"] = package_versions()
+        return described

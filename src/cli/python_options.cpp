@@ -1,0 +1,180 @@
+#include "cli/python_options.hpp"
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "dlpack/names.hpp"
+#include "runtime/selection.hpp"
+#include "suite/cases/python/python_consumer_cases.hpp"
+#include "suite/cases/python/python_probe.hpp"
+#include "suite/cases/python/python_producer_cases.hpp"
+#include "suite/cases/python/python_profile_cases.hpp"
+#include "suite/cases/python/python_worker.hpp"
+
+namespace dlpack_usm::cli {
+namespace {
+
+using suite::PythonRole;
+using suite::PythonTarget;
+
+void add_library_options(CLI::App& command, PythonOptions& options) {
+  command
+      .add_option("--python-producer", options.producers,
+                  "Test the Python producer EXPR gives (an object with __dlpack__, e.g. "
+                  "\"numpy.ones(4)\") (repeatable)")
+      ->type_name("EXPR");
+  command
+      .add_option("--python-consumer", options.consumers,
+                  "Test the Python consumer EXPR gives (a callable, e.g. numpy.from_dlpack) "
+                  "with the consumer matrix (repeatable)")
+      ->type_name("EXPR");
+  command
+      .add_option("--python-library", options.libraries,
+                  "Profile the Python array library MODULE (its array API namespace, e.g. "
+                  "numpy, jax.numpy), both directions (repeatable)")
+      ->type_name("MODULE");
+}
+
+void add_how_options(CLI::App& command, PythonOptions& options) {
+  command
+      .add_option("--python", options.interpreter,
+                  "The interpreter of the Python libraries (default: the one that started python "
+                  "-m dlpack_usm, else scripts/setup.sh's, else python3)")
+      ->type_name("INTERP");
+  command
+      .add_option("--max-version", options.max_version,
+                  "With --python-producer: the max_version __dlpack__ is asked with (default 1.3)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              dl::require_max_version(text, "--max-version");
+            } catch (const Error& error) {
+              return error.what();
+            }
+            return {};
+          },
+          ""))
+      ->type_name("MAJOR.MINOR");
+  command.add_flag("--no-consumer-probe", options.no_consumer_probe,
+                   "With --python-producer: no real consumer takes a capsule at the end");
+  command
+      .add_option("--side", options.side,
+                  "With --python-library: profile one direction only (producer: __dlpack__; "
+                  "consumer: from_dlpack)")
+      ->check(CLI::IsMember({"producer", "consumer"}))
+      ->type_name("SIDE");
+  command
+      .add_option("--library-device", options.library_devices,
+                  "With --python-library: make the arrays on this device of the library, passed "
+                  "as device=TEXT (torch: cuda:0) (repeatable)")
+      ->type_name("TEXT");
+}
+
+}  // namespace
+
+void add_python_options(CLI::App& command, PythonOptions& options) {
+  add_library_options(command, options);
+  add_how_options(command, options);
+}
+
+std::vector<PythonTarget> python_targets(const PythonOptions& options, int stream_attempts) {
+  if ((!options.side.empty() || !options.library_devices.empty()) && options.libraries.empty()) {
+    fail_usage("--side and --library-device choose what of a library is profiled",
+               "add --python-library MODULE");
+  }
+  if ((options.no_consumer_probe || options.max_version != "1.3") && options.producers.empty()) {
+    fail_usage("--max-version and --no-consumer-probe say how a Python producer is asked",
+               "add --python-producer EXPR");
+  }
+  suite::PythonSetup setup = suite::find_python_setup(options.interpreter);
+  std::vector<PythonTarget> targets;
+  auto add = [&](PythonRole role, const std::vector<std::string>& texts) {
+    for (const std::string& text : texts) {
+      if (text.empty()) fail_usage("a Python library under test is named by an empty text",
+                                   "give an expression such as numpy.from_dlpack");
+      PythonTarget target;
+      target.role = role;
+      target.text = text;
+      target.setup = setup;
+      target.max_version = options.max_version;
+      target.consumer_probe = !options.no_consumer_probe;
+      target.stream_attempts = stream_attempts;
+      target.producer_side = options.side != "consumer";
+      target.consumer_side = options.side != "producer";
+      target.library_devices = options.library_devices;
+      targets.push_back(std::move(target));
+    }
+  };
+  add(PythonRole::producer, options.producers);
+  add(PythonRole::consumer, options.consumers);
+  add(PythonRole::library, options.libraries);
+  return targets;
+}
+
+bool PythonLibraries::probe(const std::string& self, const std::string& suite_dir,
+                            std::chrono::milliseconds case_timeout) {
+  for (const PythonTarget& target : targets_) {
+    std::optional<nlohmann::json> described =
+        suite::probe_python(self, suite_dir, target, case_timeout);
+    if (!described) return false;
+    described_.push_back(std::move(*described));
+  }
+  return true;
+}
+
+void PythonLibraries::add_sources(suite::CaseSources& sources) const {
+  auto runtime = []() -> runtime::Runtime& { return runtime::active_runtime(); };
+  for (std::size_t i = 0; i < targets_.size(); ++i) {
+    const PythonTarget& target = targets_[i];
+    const nlohmann::json& described = described_.at(i);
+    if (target.role == PythonRole::producer) {
+      sources.push_back(std::make_unique<suite::PythonProducerCaseSource>(target));
+    } else if (target.role == PythonRole::consumer) {
+      sources.push_back(std::make_unique<suite::PythonConsumerCaseSource>(
+          runtime, target, described, target.label()));
+    } else {
+      if (target.producer_side) {
+        sources.push_back(
+            std::make_unique<suite::PythonProfileCaseSource>(runtime, target, described));
+      }
+      if (target.consumer_side) {
+        sources.push_back(std::make_unique<suite::PythonConsumerCaseSource>(
+            runtime, target, described, target.label()));
+      }
+    }
+  }
+}
+
+nlohmann::json PythonLibraries::descriptions() const {
+  nlohmann::json all = nlohmann::json::array();
+  for (std::size_t i = 0; i < targets_.size(); ++i) {
+    nlohmann::json entry = described_.at(i);
+    entry["role"] = suite::to_string(targets_[i].role);
+    entry["interface"] = "python";
+    entry["path"] = targets_[i].text;
+    entry["interpreter"] = targets_[i].setup.interpreter;
+    all.push_back(std::move(entry));
+  }
+  return all;
+}
+
+suite::WorkerLaunch PythonLibraries::launch(const std::string& self, const std::string& suite_dir,
+                                            suite::BatchFunction own) const {
+  std::map<std::string, PythonTarget> by_worker;
+  for (const PythonTarget& target : targets_) by_worker.emplace(target.worker_key(), target);
+  suite::WorkerLaunch launch;
+  launch.command = [self, suite_dir, own = std::move(own),
+                    by_worker](const std::vector<const suite::CaseSpec*>& batch) {
+    auto python = by_worker.find(batch.front()->worker);
+    if (python == by_worker.end()) return own(batch);
+    return suite::python_worker_argv(self, python->second.setup, suite_dir, getpid());
+  };
+  launch.input = [by_worker](const std::vector<const suite::CaseSpec*>& batch) {
+    auto python = by_worker.find(batch.front()->worker);
+    return python == by_worker.end() ? std::string()
+                                     : suite::python_batch_input(python->second, batch);
+  };
+  return launch;
+}
+
+}  // namespace dlpack_usm::cli

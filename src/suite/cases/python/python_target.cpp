@@ -1,0 +1,76 @@
+#include "suite/cases/python/python_target.hpp"
+
+#include <fmt/format.h>
+
+#include "common/sha256.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+// Longer texts are cut (and told apart by their digest): an id is for
+// reading in a log line, a baseline and a --filter glob.
+constexpr std::size_t kLabelLength = 48;
+
+// Characters a glob (check --filter), a shell word or a path reads as
+// syntax are replaced: a baseline line and a --filter must match the id as
+// it is written.
+bool plain_in_label(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("._-+=,():").find(c) != std::string_view::npos;
+}
+
+}  // namespace
+
+const char* to_string(PythonRole role) {
+  switch (role) {
+    case PythonRole::producer:
+      return "producer";
+    case PythonRole::consumer:
+      return "consumer";
+    case PythonRole::library:
+      return "library";
+  }
+  return "library";
+}
+
+std::string PythonTarget::label() const {
+  std::string plain;
+  bool replaced = false;
+  for (char c : text) {
+    replaced = replaced || !plain_in_label(c);
+    plain += plain_in_label(c) ? c : '_';
+  }
+  if (plain.size() > kLabelLength) {
+    plain.resize(kLabelLength);
+    replaced = true;
+  }
+  if (!replaced && !plain.empty()) return plain;
+  return fmt::format("{}~{}", plain, sha256_hex(text).substr(0, 8));
+}
+
+std::string PythonTarget::worker_key() const {
+  return fmt::format("python:{}:{}:{}", setup.interpreter, to_string(role), text);
+}
+
+nlohmann::json PythonTarget::to_json() const {
+  return {{"role", to_string(role)},
+          {"text", text},
+          {"max_version", max_version},
+          {"consumer_probe", consumer_probe},
+          {"stream_attempts", stream_attempts},
+          {"library_devices", library_devices}};
+}
+
+std::vector<std::string> PythonTarget::arguments() const {
+  switch (role) {
+    case PythonRole::producer:
+      return {"--python-producer", text};
+    case PythonRole::consumer:
+      return {"--python-consumer", text};
+    case PythonRole::library:
+      return {"--python-library", text};
+  }
+  return {};
+}
+
+}  // namespace dlpack_usm::suite
