@@ -4,6 +4,7 @@ it), and a helper that runs check_consumer on a few cells of kDLCPU memory."""
 
 import ctypes
 import os
+import sys
 import time
 
 import numpy as np
@@ -323,3 +324,30 @@ def cuda_passes_a_stream_of_device_1(x):
     with cupy.cuda.Device(1):
         stream = cupy.cuda.Stream(non_blocking=True)
     return cupy.from_dlpack(_StreamForced(x, stream.ptr))
+
+
+_calls_in_this_process = []
+
+
+def crashes_on_second_call(x):
+    """Takes the first tensor of each process, and aborts the process on
+    its second call: a consumer whose state a worker's earlier case spoiled."""
+    _calls_in_this_process.append(x._cell)
+    if len(_calls_in_this_process) == 2:
+        os.abort()
+    return np.from_dlpack(x)
+
+
+def forks_a_daemon_on_c_order(x):
+    """On c-order: a daemon (setsid, a second fork) that sleeps as a process
+    whose command line holds DLPACK_USM_TEST_TOKEN, so that a test outside
+    the worker's PID namespace can find it."""
+    if x._cell == "c-order" and os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            _note_pid(os.getpid())
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(30)",
+                                      os.environ["DLPACK_USM_TEST_TOKEN"]])
+        os._exit(0)
+    time.sleep(0.2)
+    return np.from_dlpack(x)

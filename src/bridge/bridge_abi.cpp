@@ -1,8 +1,8 @@
 // The C ABI of include/dlpack_usm/bridge.h. Every entry point catches
 // everything: a C++ exception must never unwind into a caller that may be
 // CPython or any other C program.
-#include "suite/cases/python/python_producer_cases.hpp"
 #include "dlpack_usm/bridge.h"
+#include "suite/cases/python/python_producer_cases.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -235,7 +235,8 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
   // the run (--filter, --allow-empty) and sees the problems as warnings.
-  bool devices_optional = args.vectors_only || !args.filters.empty() || args.allow_empty;
+  bool devices_optional =
+      args.vectors_only || !args.filters.empty() || args.allow_empty || python;
   for (const std::string& problem : inventory.problems) {
     if (devices_optional) print_warning(problem);
   }
@@ -249,7 +250,13 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
 // under test, the runtime's owner answer and their cases alone.
 suite::CaseSources case_sources_of(const CheckArguments& args, const suite::CheckOptions& options) {
   if (args.vectors_only) return suite::vector_case_sources(options.suite_dir);
-  if (options.plugins.empty() && args.python.any()) return suite::library_case_sources({}, options.stream_attempts);
+  if (options.plugins.empty() && args.python.any()) {
+    // The runtime's owner answer decides verdicts on the USM the tool offers
+    // (to a consumer, a library's consumer side), not on a producer's own.
+    bool offers_usm = !args.python.consumers.empty() || !args.python.libraries.empty();
+    return offers_usm ? suite::library_case_sources({}, options.stream_attempts)
+                      : suite::CaseSources{};
+  }
   return suite::case_sources(options.suite_dir, options.plugins, options.stream_attempts);
 }
 

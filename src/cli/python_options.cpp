@@ -90,8 +90,9 @@ std::vector<PythonTarget> python_targets(const PythonOptions& options, int strea
   std::vector<PythonTarget> targets;
   auto add = [&](PythonRole role, const std::vector<std::string>& texts) {
     for (const std::string& text : texts) {
-      if (text.empty()) fail_usage("a Python library under test is named by an empty text",
-                                   "give an expression such as numpy.from_dlpack");
+      if (text.empty())
+        fail_usage("a Python library under test is named by an empty text",
+                   "give an expression such as numpy.from_dlpack");
       PythonTarget target;
       target.role = role;
       target.text = text;

@@ -19,13 +19,13 @@
 namespace dlpack_usm::cli {
 
 struct PythonOptions {
-  std::vector<std::string> producers;  // --python-producer EXPR
-  std::vector<std::string> consumers;  // --python-consumer EXPR
-  std::vector<std::string> libraries;  // --python-library MODULE
-  std::string interpreter;             // --python
-  std::string max_version = "1.3";     // --max-version
-  bool no_consumer_probe = false;      // --no-consumer-probe
-  std::string side;                    // --side producer|consumer: one side of a library
+  std::vector<std::string> producers;        // --python-producer EXPR
+  std::vector<std::string> consumers;        // --python-consumer EXPR
+  std::vector<std::string> libraries;        // --python-library MODULE
+  std::string interpreter;                   // --python
+  std::string max_version = "1.3";           // --max-version
+  bool no_consumer_probe = false;            // --no-consumer-probe
+  std::string side;                          // --side producer|consumer: one side of a library
   std::vector<std::string> library_devices;  // --library-device
 
   bool any() const { return !producers.empty() || !consumers.empty() || !libraries.empty(); }
@@ -35,8 +35,7 @@ void add_python_options(CLI::App& command, PythonOptions& options);
 
 // The libraries the options name; Error(usage) for options that need one
 // that is not there (--side without --python-library, ...).
-std::vector<suite::PythonTarget> python_targets(const PythonOptions& options,
-                                                int stream_attempts);
+std::vector<suite::PythonTarget> python_targets(const PythonOptions& options, int stream_attempts);
 
 // The Python libraries of one check run: probed, then their case sources.
 class PythonLibraries {

@@ -56,7 +56,7 @@ TEST(CheckIsolation, AFailureThatOnlyFollowsOtherCasesIsAStateBug) {
   EXPECT_EQ(second.at("verdict"), "regression") << second;
   EXPECT_EQ(second.at("attempts"), 2) << second;
   EXPECT_TRUE(contains(second.at("message"),
-                       "passes alone, fails after other cases in one process: a state bug"))
+                       "passes in a fresh process, fails after other cases in one process: a state bug"))
       << second;
   EXPECT_EQ(ran.at(0).at("verdict"), "ok") << ran.at(0);
 

@@ -177,7 +177,7 @@ TEST(Runner, AFailureOnlyAfterOtherCasesIsAStateBug) {
   const CaseResult& result = ordered[1];
   EXPECT_EQ(result.outcome, Outcome::fail) << result.message;
   EXPECT_EQ(result.attempts, 2);
-  EXPECT_NE(result.message.find("passes alone, fails after other cases in one process: a state "
+  EXPECT_NE(result.message.find("passes in a fresh process, fails after other cases in one process: a state "
                                 "bug"),
             std::string::npos)
       << result.message;

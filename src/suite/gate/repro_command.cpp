@@ -17,7 +17,9 @@ std::string repro_command(const CaseSpec& spec, const std::filesystem::path& sui
     return "dlpack-usm capsule check " + shell_quote(file.string());
   }
   std::string command = "dlpack-usm check";
-  for (const std::string& argument : plugin::plugin_arguments(plugins)) {
+  std::vector<std::string> arguments =
+      spec.library_arguments.empty() ? plugin::plugin_arguments(plugins) : spec.library_arguments;
+  for (const std::string& argument : arguments) {
     command += " " + (argument.starts_with("--") ? argument : shell_quote(argument));
   }
   for (const std::string& feature : required_features) {
@@ -28,7 +30,7 @@ std::string repro_command(const CaseSpec& spec, const std::filesystem::path& sui
   }
   command += " --filter " + shell_quote(spec.id);
   // Plugin runs use no conformance suite.
-  if (!default_suite && plugins.empty()) command += " --suite " + shell_quote(suite_dir.string());
+  if (!default_suite && arguments.empty()) command += " --suite " + shell_quote(suite_dir.string());
   // The runtime decides device names and ids: a repro runs on the same one.
   command += " --runtime " + runtime::active_runtime_name();
   return command;

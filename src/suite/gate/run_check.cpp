@@ -129,8 +129,9 @@ void require_known_values(const std::vector<std::string>& wanted_values,
     }
     fail_usage(fmt::format("{} {}: no {} of this name in this run{}", option,
                            quote_for_message(wanted), what, did_you_mean(wanted, known)),
-               known.empty() ? fmt::format("no {} was found: 'dlpack-usm list-devices' says why", what)
-                             : fmt::format("the {}s here: {}", what, fmt::join(known, ", ")));
+               known.empty()
+                   ? fmt::format("no {} was found: 'dlpack-usm list-devices' says why", what)
+                   : fmt::format("the {}s here: {}", what, fmt::join(known, ", ")));
   }
 }
 
@@ -191,8 +192,7 @@ Expectations read_expectations(const CheckOptions& options) {
 // The cases the selection runs (Error(usage) when none is left and the
 // options do not allow an empty run); the run's options record the suite.
 CollectedCases select_cases(const CheckOptions& options, CaseSources& sources, CheckRun& run) {
-  CollectedCases collected =
-      collect_cases(sources, options.selection, options.values_from_cases);
+  CollectedCases collected = collect_cases(sources, options.selection, options.values_from_cases);
   // The report's environment shows what the runtime answered when asked who
   // owns an allocation (asked once per process: the case sources that
   // depend on the answer asked already).

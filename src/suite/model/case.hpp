@@ -95,6 +95,10 @@ struct CaseSpec {
   // one cell, asked every request): a crash or hang while the worker makes
   // it is charged to every case of the group. Empty: the case shares none.
   std::string setup_group = {};
+  // The options that name its library under test again where check's own
+  // do not (a Python library: --python-consumer EXPR --python INTERP), for
+  // the case's repro line.
+  std::vector<std::string> library_arguments = {};
   // The cell of the matrix the case offers or makes ("dtype-int8",
   // "c-order"), which check --cell selects by; empty for other cases.
   std::string cell = {};

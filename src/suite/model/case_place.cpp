@@ -13,7 +13,9 @@ constexpr NameTable<Direction, 3> kDirectionNames{{
 
 }  // namespace
 
-const char* to_string(Direction direction) { return name_in(kDirectionNames, direction); }
+const char* to_string(Direction direction) {
+  return name_in(kDirectionNames, direction);
+}
 
 std::optional<Direction> parse_direction(std::string_view text) {
   return value_in(kDirectionNames, text);

@@ -22,7 +22,9 @@ constexpr NameTable<ExchangeOutcome, 12> kExchangeNames{{
 
 }  // namespace
 
-const char* to_string(ExchangeOutcome outcome) { return name_in(kExchangeNames, outcome); }
+const char* to_string(ExchangeOutcome outcome) {
+  return name_in(kExchangeNames, outcome);
+}
 
 std::optional<ExchangeOutcome> parse_exchange_outcome(std::string_view text) {
   return value_in(kExchangeNames, text);

@@ -56,9 +56,8 @@ bool passes_filters(const CaseSpec& spec, const Selection& selection) {
       })) {
     return false;
   }
-  if (!selection.cells.empty() &&
-      std::find(selection.cells.begin(), selection.cells.end(), spec.cell) ==
-          selection.cells.end()) {
+  if (!selection.cells.empty() && std::find(selection.cells.begin(), selection.cells.end(),
+                                            spec.cell) == selection.cells.end()) {
     return false;
   }
   return selection.devices.empty() ||

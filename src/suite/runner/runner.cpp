@@ -36,7 +36,8 @@ std::string signal_name(int signal) {
 
 // " in CALL" where the worker announced the call it was in, else "".
 std::string in_call(const WorkerCall& call) {
-  return call.call.empty() ? std::string() : fmt::format(" in {}", quote_for_message(call.call, 200));
+  return call.call.empty() ? std::string()
+                           : fmt::format(" in {}", quote_for_message(call.call, 200));
 }
 
 // The case a worker was running when it ended or hung without reporting it:
@@ -53,7 +54,8 @@ CaseResult charge_running_case(const CaseSpec& spec, const ChildProcess& child,
                                  timeout.count(), in_call(call));
   } else if (!child.exited()) {
     result.outcome = Outcome::crash;
-    result.message = fmt::format("the case died on {}{}", signal_name(child.signal()), in_call(call));
+    result.message =
+        fmt::format("the case died on {}{}", signal_name(child.signal()), in_call(call));
   } else {
     // exit(), even exit(0), from inside the case: it never reported.
     result.outcome = Outcome::crash;
@@ -98,6 +100,16 @@ struct Pending {
   RunContext first_context = {};
 };
 
+// Whether a re-run may share its worker with other re-runs: a failure of the
+// case's own checks (fail, error) comes out the same in any process, so
+// re-running those one by one would only cost a process start each (an
+// interpreter and its imports for a Python library); a crash or a hang is
+// re-run alone, where nothing else can be blamed for it.
+bool rerun_shares_worker(const Pending& job) {
+  return job.first &&
+         (job.first->outcome == Outcome::fail || job.first->outcome == Outcome::error);
+}
+
 // A worker: one child running a batch of cases in order, reporting each on
 // its result channel; `next` is the case it is running now.
 struct Active {
@@ -105,14 +117,14 @@ struct Active {
   std::size_t next = 0;
   ChildProcess child;
   ChildProcess::Clock::time_point case_started;
-  bool ready = false;  // the worker said kWorkerReadyLine
+  bool ready = false;    // the worker said kWorkerReadyLine
   WorkerCall call = {};  // the call the running case is in, as announced
 };
 
-// A re-run alone after a failing first attempt. It is a flake only where
-// the first attempt was its worker's first case too: a case that fails
-// after other cases in one process and passes alone depends on what ran
-// before it, and the first failure stands.
+// A re-run in a fresh process after a failing first attempt. It is a flake
+// only where the first attempt was its worker's first case too: a case that
+// fails after other cases in one process and passes when re-run depends on
+// what ran before it, and the first failure stands.
 CaseResult judge_rerun(const CaseResult& first, const RunContext& where, CaseResult rerun) {
   rerun.first_outcome = first.outcome;
   if (is_failing(rerun.outcome) || where.cases_before == 0) return rerun;
@@ -123,9 +135,9 @@ CaseResult judge_rerun(const CaseResult& first, const RunContext& where, CaseRes
   // The repro line runs the case alone, where it passes: say how to run it
   // after the case before it.
   state.message = fmt::format(
-      "passes alone, fails after other cases in one process: a state bug (in its worker it ran "
-      "after {}{}; alone it ended {}; to see it fail, add --filter '{}' --jobs 1 to the repro): "
-      "{}",
+      "passes in a fresh process, fails after other cases in one process: a state bug (in its "
+      "worker it ran after {}{}; in a fresh process it ended {}; to see it fail, add --filter "
+      "'{}' --jobs 1 to the repro): {}",
       where.previous,
       where.cases_before > 1 ? fmt::format(" and {} more", where.cases_before - 1) : "",
       to_string(rerun.outcome), where.previous, first.message);
@@ -205,10 +217,16 @@ void IsolatedRun::finish(const Pending& job, CaseResult result, const RunContext
   result.attempts = job.attempt;
   if (job.attempt == 1 && may_rerun && options_.rerun_failures && is_failing(result.outcome) &&
       !stop_requested()) {
-    // Re-run once, alone in a fresh process and at the front, so that a
-    // flaky case (or one spoiled by its batch) is told apart from a real
-    // failure while the machine is in the same state.
-    pending_.push_front({job.index, 2, std::move(result), where});
+    // Re-run once in a fresh process, so that a flaky case (or one spoiled
+    // by its batch) is told apart from a real failure: a crash or hang alone
+    // and at once, while the machine is in the same state; a failure with
+    // the other failures, in a batch (rerun_shares_worker).
+    Pending rerun{job.index, 2, std::move(result), where};
+    if (rerun_shares_worker(rerun)) {
+      pending_.push_back(std::move(rerun));
+    } else {
+      pending_.push_front(std::move(rerun));
+    }
     return;
   }
   if (job.first) result = judge_rerun(*job.first, job.first_context, std::move(result));
@@ -267,20 +285,24 @@ void IsolatedRun::announce(const Pending& job) {
   }
 }
 
-// A re-run goes alone; first runs share a worker, in batches small enough
-// that every job gets work, and of one worker key (the next key starts a
-// batch of its own).
+// A crash's or hang's re-run goes alone; first runs share a worker, and so
+// do failures' re-runs, in batches small enough that every job gets work,
+// and of one worker key (the next key starts a batch of its own).
 std::vector<Pending> IsolatedRun::next_batch() {
   std::vector<Pending> batch{pending_.front()};
   pending_.pop_front();
-  if (batch.front().attempt != 1) return batch;
+  bool rerun = batch.front().attempt != 1;
+  if (rerun && !rerun_shares_worker(batch.front())) return batch;
   std::size_t jobs = static_cast<std::size_t>(jobs_);
   std::size_t fair = (pending_.size() + 1 + jobs - 1) / jobs;
   std::size_t size =
       std::clamp<std::size_t>(fair, 1, std::max<std::size_t>(1, options_.batch_size));
   const std::string& worker = cases_[batch.front().index].worker;
-  while (batch.size() < size && !pending_.empty() && pending_.front().attempt == 1 &&
-         cases_[pending_.front().index].worker == worker) {
+  auto joins = [&](const Pending& next) {
+    return cases_[next.index].worker == worker &&
+           (rerun ? next.attempt != 1 && rerun_shares_worker(next) : next.attempt == 1);
+  };
+  while (batch.size() < size && !pending_.empty() && joins(pending_.front())) {
     batch.push_back(pending_.front());
     pending_.pop_front();
   }
@@ -295,13 +317,12 @@ void IsolatedRun::start_workers() {
     announce(batch.front());
     try {
       std::string input = options_.child_input ? options_.child_input(specs) : std::string();
-      active_.push_back(std::make_unique<Active>(
-          Active{batch, 0,
-                 ChildProcess(options_.child_command(specs),
-                              std::max<std::chrono::milliseconds>(options_.timeout,
-                                                                  kWorkerStartupTimeout),
-                              input),
-                 ChildProcess::Clock::now()}));
+      active_.push_back(std::make_unique<Active>(Active{
+          batch, 0,
+          ChildProcess(options_.child_command(specs),
+                       std::max<std::chrono::milliseconds>(options_.timeout, kWorkerStartupTimeout),
+                       input),
+          ChildProcess::Clock::now()}));
     } catch (const Error& error) {
       for (const Pending& job : batch) {
         finish(job, CaseResult{cases_[job.index].id, Outcome::error, error.what()}, {}, true);

@@ -26,7 +26,7 @@ ConsumerCell cell_of(OfferedShape shape, UsmKind kind, std::string group,
                      std::vector<std::string> features, MatrixLine line,
                      std::string broken_rule = {}) {
   CasePlace place{Direction::consumer, memory_of(kind), {std::move(line)}, std::nullopt};
-  return {std::move(shape),       kind, std::move(group), std::move(features), std::move(place),
+  return {std::move(shape),      kind, std::move(group), std::move(features), std::move(place),
           std::move(broken_rule)};
 }
 
@@ -56,8 +56,8 @@ void add_axis_cells(UsmKind kind, const std::string& group, std::vector<Consumer
 
 void add_invalid_cells(UsmKind kind, std::vector<ConsumerCell>& cells) {
   for (const InvalidCell& invalid : invalid_cells()) {
-    bool usm_only = std::find(kUsmOnlyCells.begin(), kUsmOnlyCells.end(), invalid.name) !=
-                    kUsmOnlyCells.end();
+    bool usm_only =
+        std::find(kUsmOnlyCells.begin(), kUsmOnlyCells.end(), invalid.name) != kUsmOnlyCells.end();
     if (kind == UsmKind::unknown && usm_only) continue;
     cells.push_back(cell_of(invalid_shape(invalid.name), kind, "invalid", {},
                             {"invalid", invalid.name}, invalid.rule_id));

@@ -40,14 +40,13 @@ namespace {
 
 // A case of one cell: the worker offers it as `memory` ("cpu", or a USM
 // kind of the root device `device_id`) and calls the consumer.
-CaseSpec cell_case(const PythonTarget& target, const std::string& prefix,
-                   const std::string& device, std::int32_t device_id, ConsumerCell cell) {
-  CaseSpec spec;
-  spec.id = fmt::format("{}/consumer/{}/{}/{}", prefix, device, cell.group, cell.shape.name);
-  spec.source = "python-consumer";
+CaseSpec cell_case(const PythonTarget& target, const std::string& prefix, const std::string& device,
+                   std::int32_t device_id, ConsumerCell cell) {
+  CaseSpec spec = python_case_spec(
+      target, fmt::format("{}/consumer/{}/{}/{}", prefix, device, cell.group, cell.shape.name),
+      "python-consumer");
   spec.device = device;
   spec.rules = consumer_rules();
-  spec.worker = target.worker_key();
   spec.features = cell.features;
   spec.cell = cell.shape.name;
   spec.place = std::move(cell.place);
@@ -62,26 +61,24 @@ CaseSpec cell_case(const PythonTarget& target, const std::string& prefix,
     spec.timeout_rule = std::string(ids::kPluginHangInvalid);
   }
   if (cell.shape.null_deleter) spec.crash_rule = std::string(ids::kConsumerCallsNullDeleter);
-  spec.details = std::make_shared<const PythonCase>(
-      target, nlohmann::json{{"kind", "consume"},
-                             {"cell", cell.shape.name},
-                             {"memory", cell.memory_name()},
-                             {"device_id", device_id}});
+  spec.details =
+      std::make_shared<const PythonCase>(target, nlohmann::json{{"kind", "consume"},
+                                                                {"cell", cell.shape.name},
+                                                                {"memory", cell.memory_name()},
+                                                                {"device_id", device_id}});
   return spec;
 }
 
 // The stream case of CUDA device `ordinal`: a vector whose write is still
 // in flight, and the stream the consumer passes.
 CaseSpec stream_case(const PythonTarget& target, const std::string& prefix, int ordinal) {
-  CaseSpec spec;
   std::string device = fmt::format("cuda:{}", ordinal);
-  spec.id = fmt::format("{}/consumer/{}/device/stream", prefix, device);
-  spec.source = "python-consumer";
+  CaseSpec spec = python_case_spec(
+      target, fmt::format("{}/consumer/{}/device/stream", prefix, device), "python-consumer");
   spec.device = device;
   spec.rules = {std::string(ids::kPyConsumerStreamZero), std::string(ids::kPyConsumerStreamRead),
                 std::string(ids::kPyConsumerStreamDevice), std::string(ids::kPluginCrash),
                 std::string(ids::kPluginHang)};
-  spec.worker = target.worker_key();
   spec.place = {Direction::consumer, "cuda", {{"stream", "stream"}}, std::nullopt};
   spec.crash_rule = std::string(ids::kPluginCrash);
   spec.timeout_rule = std::string(ids::kPluginHang);
@@ -101,15 +98,16 @@ std::vector<CaseSpec> PythonConsumerCaseSource::cases() {
   for (const auto& [platform, root] : runtime_().inventory().roots()) {
     for (ConsumerCell& cell : usm_consumer_cells(root)) {
       bool valid = cell.valid();
-      CaseSpec spec = cell_case(target_, prefix_, root.selector_name, root.dlpack_device_id(),
-                                std::move(cell));
+      CaseSpec spec =
+          cell_case(target_, prefix_, root.selector_name, root.dlpack_device_id(), std::move(cell));
       // A wrong owner answer of the runtime blocks the valid cells of the
       // device: their verdict would rest on it.
       if (valid) blocks.block(spec);
       cases.push_back(std::move(spec));
     }
   }
-  for (const nlohmann::json& ordinal : description_.value("cuda_devices", nlohmann::json::array())) {
+  for (const nlohmann::json& ordinal :
+       description_.value("cuda_devices", nlohmann::json::array())) {
     if (ordinal.is_number_integer()) {
       cases.push_back(stream_case(target_, prefix_, ordinal.get<int>()));
     }

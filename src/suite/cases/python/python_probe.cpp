@@ -20,7 +20,8 @@ namespace {
 
 // What the library is called in messages: "the consumer numpy.from_dlpack".
 std::string named(const PythonTarget& target) {
-  return fmt::format("the {} {}", target.role == PythonRole::library ? "library" : to_string(target.role),
+  return fmt::format("the {} {}",
+                     target.role == PythonRole::library ? "library" : to_string(target.role),
                      quote_for_message(target.text, 200));
 }
 
@@ -33,12 +34,12 @@ std::string hint_for(const PythonTarget& target) {
 // How the probe ended without describing the library: the library's doing.
 [[noreturn]] void fail_probe(const ChildProcess& child, const PythonTarget& target,
                              std::chrono::milliseconds timeout) {
-  std::string how =
-      child.timed_out() ? fmt::format("did not finish within {} ms", timeout.count())
-      : !child.exited() ? fmt::format("crashed (signal {})", child.signal())
+  std::string how = child.timed_out() ? fmt::format("did not finish within {} ms", timeout.count())
+                    : !child.exited()
+                        ? fmt::format("crashed (signal {})", child.signal())
                         : fmt::format("ended the process (exit code {})", child.exit_code());
-  std::string stderr_tail = printable(child.err().substr(
-      child.err().size() > 1500 ? child.err().size() - 1500 : 0));
+  std::string stderr_tail =
+      printable(child.err().substr(child.err().size() > 1500 ? child.err().size() - 1500 : 0));
   throw Error(ExitCode::environment,
               fmt::format("importing {} in {} {}{}", named(target), target.setup.interpreter, how,
                           stderr_tail.empty() ? "" : "; its stderr ended with: " + stderr_tail),

@@ -9,31 +9,53 @@ namespace dlpack_usm::suite {
 
 const std::vector<PythonStep>& python_steps() {
   static const std::vector<PythonStep> steps{
-      {"capsule", "__dlpack__(max_version=MAX)", "",
+      {"capsule",
+       "__dlpack__(max_version=MAX)",
+       "",
        {"DLP-PY-CAPSULE-NAME", "DLP-PY-EXPORT-RAISED", "DLP-PY-MEMORY-UNREADABLE",
         "DLP-PY-KEYWORD-TYPEERROR"}},
-      {"legacy-default", "__dlpack__() without max_version", "DLP-PY-LEGACY-DEFAULT",
+      {"legacy-default",
+       "__dlpack__() without max_version",
+       "DLP-PY-LEGACY-DEFAULT",
        {"DLP-PY-LEGACY-DEFAULT", "DLP-PY-READ-ONLY-LEGACY", "DLP-PY-CAPSULE-DESTRUCTOR"}},
-      {"legacy-max-version", "__dlpack__(max_version=(0, 8))", "DLP-PY-VERSION-ABOVE-MAX",
+      {"legacy-max-version",
+       "__dlpack__(max_version=(0, 8))",
+       "DLP-PY-VERSION-ABOVE-MAX",
        {"DLP-PY-VERSION-ABOVE-MAX"}},
-      {"versioned", "__dlpack__(max_version=MAX)", "DLP-PY-VERSIONED-OFFERED",
+      {"versioned",
+       "__dlpack__(max_version=MAX)",
+       "DLP-PY-VERSIONED-OFFERED",
        {"DLP-PY-VERSIONED-OFFERED", "DLP-PY-KEYWORD-TYPEERROR"}},
       {"device-agrees", "__dlpack_device__()", "DLP-PY-DEVICE-AGREES", {"DLP-PY-DEVICE-AGREES"}},
-      {"stream-cpu", "__dlpack__(stream=1) of a host array", "DLP-PY-STREAM-CPU",
+      {"stream-cpu",
+       "__dlpack__(stream=1) of a host array",
+       "DLP-PY-STREAM-CPU",
        {"DLP-PY-STREAM-CPU", "DLP-PY-STREAM-CPU-SYNC"}},
-      {"dl-device", "__dlpack__(dl_device=..., copy=False)", "DLP-PY-DL-DEVICE-OWN",
+      {"dl-device",
+       "__dlpack__(dl_device=..., copy=False)",
+       "DLP-PY-DL-DEVICE-OWN",
        {"DLP-PY-DL-DEVICE-OWN", "DLP-PY-DL-DEVICE-FOREIGN", "DLP-PY-NO-COPY-COPIED"}},
       {"copy", "__dlpack__(copy=True)", "DLP-PY-COPY-FLAG", {"DLP-PY-COPY-FLAG"}},
-      {"cuda-streams", "__dlpack__(stream=...) of a CUDA array", "DLP-PY-STREAM-CUDA-ZERO",
+      {"cuda-streams",
+       "__dlpack__(stream=...) of a CUDA array",
+       "DLP-PY-STREAM-CUDA-ZERO",
        {"DLP-PY-STREAM-CUDA-ZERO", "DLP-PY-STREAM-CUDA-REFUSED"}},
-      {"stream-race", "__dlpack__(stream=...) of an array with a pending write",
-       "DLP-PY-STREAM-RACE", {"DLP-PY-STREAM-RACE"}},
-      {"usm-array-interface", "__sycl_usm_array_interface__", "DLP-PY-SUAI-FIELD",
+      {"stream-race",
+       "__dlpack__(stream=...) of an array with a pending write",
+       "DLP-PY-STREAM-RACE",
+       {"DLP-PY-STREAM-RACE"}},
+      {"usm-array-interface",
+       "__sycl_usm_array_interface__",
+       "DLP-PY-SUAI-FIELD",
        {"DLP-PY-SUAI-FIELD", "DLP-PY-SUAI-SYCLOBJ", "DLP-PY-SUAI-AGREES"}},
-      {"exchange-api", "__dlpack_c_exchange_api__", "DLP-PY-EXCHANGE-API-CAPSULE",
+      {"exchange-api",
+       "__dlpack_c_exchange_api__",
+       "DLP-PY-EXCHANGE-API-CAPSULE",
        {"DLP-PY-EXCHANGE-API-CAPSULE", "DLP-PY-EXCHANGE-API-VERSION", "DLP-PY-EXCHANGE-API-NULL",
         "DLP-PY-EXCHANGE-API-READABLE", "DLP-PY-EXCHANGE-API-TENSOR"}},
-      {"consumer-probe", "a consumer with a capsule", "",
+      {"consumer-probe",
+       "a consumer with a capsule",
+       "",
        {"DLP-PY-CONSUMER-RENAME", "DLP-PY-CONSUMER-REUSE"}},
   };
   return steps;
@@ -42,13 +64,11 @@ const std::vector<PythonStep>& python_steps() {
 std::vector<CaseSpec> PythonProducerCaseSource::cases() {
   std::vector<CaseSpec> cases;
   for (const PythonStep& step : python_steps()) {
-    CaseSpec spec;
-    spec.id = fmt::format("{}/producer/{}", target_.label(), step.name);
-    spec.source = "python-producer";
+    CaseSpec spec = python_case_spec(
+        target_, fmt::format("{}/producer/{}", target_.label(), step.name), "python-producer");
     spec.rules = step.rules;
     spec.rules.emplace_back("DLP-PLUGIN-CRASH");
     spec.rules.emplace_back("DLP-PLUGIN-HANG");
-    spec.worker = target_.worker_key();
     spec.crash_rule = "DLP-PLUGIN-CRASH";
     spec.timeout_rule = "DLP-PLUGIN-HANG";
     spec.details = std::make_shared<const PythonCase>(

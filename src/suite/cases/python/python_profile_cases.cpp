@@ -13,8 +13,9 @@ namespace {
 
 namespace ids = rules::ids;
 
-// The tool's name of DLPack device `device` ([type, id]).
-std::string device_name(const nlohmann::json& device, const runtime::Inventory& inventory) {
+}  // namespace
+
+std::string dlpack_device_name(const nlohmann::json& device, const runtime::Inventory& inventory) {
   int type = device.at(0).get<int>();
   int id = device.at(1).get<int>();
   const dl::DeviceTypeName* known = dl::find_device_type(type);
@@ -24,10 +25,12 @@ std::string device_name(const nlohmann::json& device, const runtime::Inventory& 
       if (root.dlpack_device_id() == id) return root.selector_name;
     }
   }
-  std::string short_name = known != nullptr ? std::string(known->short_name)
-                                            : fmt::format("device-type-{}", type);
+  std::string short_name =
+      known != nullptr ? std::string(known->short_name) : fmt::format("device-type-{}", type);
   return fmt::format("{}:{}", short_name, id);
 }
+
+namespace {
 
 bool exports_somewhere(const nlohmann::json& entry) {
   auto device = entry.find("dlpack_device");
@@ -47,14 +50,15 @@ std::vector<LibraryDevice> profiled_devices(const nlohmann::json& description,
   std::vector<LibraryDevice> devices;
   for (const nlohmann::json& entry : description.value("devices", nlohmann::json::array())) {
     if (!entry.is_object()) continue;
-    LibraryDevice device{"", entry.value("index", 0), text_of(entry, "library_device"),
-                         text_of(entry, "memory"), {}, text_of(entry, "error")};
+    LibraryDevice device{
+        "", entry.value("index", 0), text_of(entry, "library_device"), text_of(entry, "memory"),
+        {}, text_of(entry, "error")};
     if (!exports_somewhere(entry)) {
       device.name = fmt::format("library-device-{}", device.index);
       devices.push_back(std::move(device));
       continue;
     }
-    device.name = device_name(entry["dlpack_device"], inventory);
+    device.name = dlpack_device_name(entry["dlpack_device"], inventory);
     auto same = std::find_if(devices.begin(), devices.end(),
                              [&device](const LibraryDevice& d) { return d.name == device.name; });
     if (same != devices.end()) {
@@ -93,12 +97,12 @@ nlohmann::json request_json(const ProfileRequest& request) {
 
 CaseSpec answer_case(const PythonTarget& target, const LibraryDevice& device,
                      const ProfileCellSpec& cell, const ProfileRequest& request, bool base) {
-  CaseSpec spec;
-  spec.id = fmt::format("{}/producer/{}/{}/{}", target.label(), device.name, cell.name, request.id());
-  spec.source = "python-producer";
+  CaseSpec spec = python_case_spec(
+      target,
+      fmt::format("{}/producer/{}/{}/{}", target.label(), device.name, cell.name, request.id()),
+      "python-producer");
   spec.device = device.name;
   spec.rules = {"DLP-PLUGIN-CRASH", "DLP-PLUGIN-HANG"};
-  spec.worker = target.worker_key();
   spec.setup_group = fmt::format("{}/{}", device.name, cell.name);
   spec.cell = cell.name;
   spec.crash_rule = std::string(ids::kPluginCrash);
@@ -115,13 +119,11 @@ CaseSpec answer_case(const PythonTarget& target, const LibraryDevice& device,
 
 // A device of the library no array could be made on: one case says why.
 CaseSpec no_array_case(const PythonTarget& target, const LibraryDevice& device) {
-  CaseSpec spec;
-  spec.id = fmt::format("{}/producer/{}/array", target.label(), device.name);
-  spec.source = "python-producer";
-  spec.worker = target.worker_key();
-  spec.details = std::make_shared<const NotSupportedCase>(fmt::format(
-      "no array could be made on the library's device {}: {}", device.library_device,
-      device.error));
+  CaseSpec spec = python_case_spec(
+      target, fmt::format("{}/producer/{}/array", target.label(), device.name), "python-producer");
+  spec.details = std::make_shared<const NotSupportedCase>(
+      fmt::format("no array could be made on the library's device {}: {}", device.library_device,
+                  device.error));
   return spec;
 }
 

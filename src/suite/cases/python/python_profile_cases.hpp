@@ -34,6 +34,10 @@ struct LibraryDevice {
   std::string error;  // no array could be made there: why
 };
 
+// The tool's name of DLPack device `device` ([type, id]): "cpu", a USM root
+// device as list-devices names it, else the type's short name and id.
+std::string dlpack_device_name(const nlohmann::json& device, const runtime::Inventory& inventory);
+
 // The devices to profile, from the probe's description ("devices").
 std::vector<LibraryDevice> profiled_devices(const nlohmann::json& description,
                                             const runtime::Inventory& inventory);

@@ -9,8 +9,8 @@ namespace {
 
 // The dtypes the array API standard names, then two the consumer matrix
 // offers too, where the namespace has them.
-constexpr const char* kDtypes[] = {"bool",    "int8",    "int16",     "int32",      "int64",
-                                   "uint8",   "uint16",  "uint32",    "uint64",     "float32",
+constexpr const char* kDtypes[] = {"bool",    "int8",      "int16",      "int32",   "int64",
+                                   "uint8",   "uint16",    "uint32",     "uint64",  "float32",
                                    "float64", "complex64", "complex128", "float16", "bfloat16"};
 // ndim 0 to 8 with extent 2, and 40, as the consumer matrix has them.
 constexpr int kNdims[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 40};
@@ -21,7 +21,8 @@ std::vector<ProfileCellSpec> make_cells() {
        {"c-order", "f-order", "strided", "negative-stride", "broadcast", "byte-offset"}) {
     cells.push_back({layout, "layout", layout});
   }
-  for (const char* dtype : kDtypes) cells.push_back({fmt::format("dtype-{}", dtype), "dtype", dtype});
+  for (const char* dtype : kDtypes)
+    cells.push_back({fmt::format("dtype-{}", dtype), "dtype", dtype});
   for (int ndim : kNdims) {
     cells.push_back({fmt::format("ndim-{}", ndim), "ndim", std::to_string(ndim)});
   }
@@ -63,15 +64,15 @@ ProfileRequest dl_device_request(std::string_view type_name, std::optional<bool>
 
 template <typename Value>
 ProfileRequest newest_with(const char* name, Value value, std::string shown) {
-  return {name, std::move(shown),
-          {{"max_version", version_json(dl::kModelRelease)}, {name, value}}};
+  return {
+      name, std::move(shown), {{"max_version", version_json(dl::kModelRelease)}, {name, value}}};
 }
 
 std::vector<ProfileRequest> make_requests() {
   std::vector<ProfileRequest> requests{max_version_request(dl::kModelRelease)};
-  for (std::optional<dl::Release> version : {std::optional<dl::Release>{}, std::optional{dl::Release{0, 8}},
-                                             std::optional{dl::Release{1, 0}},
-                                             std::optional{dl::Release{2, 0}}}) {
+  for (std::optional<dl::Release> version :
+       {std::optional<dl::Release>{}, std::optional{dl::Release{0, 8}},
+        std::optional{dl::Release{1, 0}}, std::optional{dl::Release{2, 0}}}) {
     requests.push_back(max_version_request(version));
   }
   requests.push_back(dl_device_request("", std::nullopt));
@@ -83,7 +84,8 @@ std::vector<ProfileRequest> make_requests() {
   }
   requests.push_back(newest_with("copy", true, "True"));
   requests.push_back(newest_with("copy", false, "False"));
-  for (int stream : {-1, 0, 1, 2}) requests.push_back(newest_with("stream", stream, std::to_string(stream)));
+  for (int stream : {-1, 0, 1, 2})
+    requests.push_back(newest_with("stream", stream, std::to_string(stream)));
   return requests;
 }
 

@@ -62,15 +62,18 @@ nlohmann::json PythonTarget::to_json() const {
 }
 
 std::vector<std::string> PythonTarget::arguments() const {
-  switch (role) {
-    case PythonRole::producer:
-      return {"--python-producer", text};
-    case PythonRole::consumer:
-      return {"--python-consumer", text};
-    case PythonRole::library:
-      return {"--python-library", text};
+  const char* option = role == PythonRole::producer   ? "--python-producer"
+                       : role == PythonRole::consumer ? "--python-consumer"
+                                                      : "--python-library";
+  std::vector<std::string> words{option, text, "--python", setup.interpreter};
+  if (role == PythonRole::producer && max_version != "1.3") {
+    words.insert(words.end(), {"--max-version", max_version});
   }
-  return {};
+  if (role == PythonRole::producer && !consumer_probe) words.emplace_back("--no-consumer-probe");
+  for (const std::string& device : library_devices) {
+    words.insert(words.end(), {"--library-device", device});
+  }
+  return words;
 }
 
 }  // namespace dlpack_usm::suite

@@ -33,9 +33,9 @@ std::string package_beside_binary() {
   std::error_code error;
   fs::path binary = fs::read_symlink("/proc/self/exe", error);
   if (error) return {};
-  for (const fs::path& candidate : {binary.parent_path() / "python",
-                                    binary.parent_path().parent_path() / "share" / "dlpack-usm" /
-                                        "python"}) {
+  for (const fs::path& candidate :
+       {binary.parent_path() / "python",
+        binary.parent_path().parent_path() / "share" / "dlpack-usm" / "python"}) {
     if (is_package_dir(candidate)) return candidate.lexically_normal().string();
   }
   return {};
@@ -82,14 +82,23 @@ PythonSetup find_python_setup(const std::string& interpreter) {
 
 std::vector<std::string> python_worker_argv(const std::string& self, const PythonSetup& setup,
                                             const std::string& suite_dir, long runner_pid) {
-  std::vector<std::string> argv{self,         "worker", "--suite",     suite_dir,
-                                "--python",   setup.interpreter, "--runner-pid",
-                                std::to_string(runner_pid)};
+  std::vector<std::string> argv{
+      self,       "worker",          "--suite",      suite_dir,
+      "--python", setup.interpreter, "--runner-pid", std::to_string(runner_pid)};
   if (!setup.package_dir.empty()) {
     argv.push_back("--python-package");
     argv.push_back(setup.package_dir);
   }
   return argv;
+}
+
+CaseSpec python_case_spec(const PythonTarget& target, std::string id, std::string source) {
+  CaseSpec spec;
+  spec.id = std::move(id);
+  spec.source = std::move(source);
+  spec.worker = target.worker_key();
+  spec.library_arguments = target.arguments();
+  return spec;
 }
 
 namespace {
@@ -98,9 +107,8 @@ namespace {
 nlohmann::json case_input(const CaseSpec& spec) {
   nlohmann::json entry;
   if (const NotSupportedCase* blocked = spec.not_supported()) {
-    entry = {{"kind", "not_supported"},
-             {"reason", blocked->reason},
-             {"rule_ids", blocked->rule_ids}};
+    entry = {
+        {"kind", "not_supported"}, {"reason", blocked->reason}, {"rule_ids", blocked->rule_ids}};
   } else {
     entry = spec.details_as<PythonCase>().details;
   }

@@ -42,6 +42,10 @@ struct PythonCase final : CaseDetails {
   nlohmann::json details;
 };
 
+// A case of `target`, in its worker, with its library named again for the
+// repro line; the source sets the rest.
+CaseSpec python_case_spec(const PythonTarget& target, std::string id, std::string source);
+
 // The stdin of a worker running `batch` (the cases of `target`: a
 // PythonCase each, or a NotSupportedCase the plan blocked, which the worker
 // reports as it is), or of one describing `target` (describe_input).

@@ -1,0 +1,138 @@
+"""The one engine (issue 33): Python consumers, producers and libraries are
+run by `dlpack-usm check` in Python workers, and `python -m dlpack_usm
+check | consume | profile` are front-ends over it with every gate option:
+baselines, GitHub annotations, the step summary, JUnit, shards that merge
+into the verdicts of the whole run; a crash, a hang or a daemon of the
+library under test is charged to its case and leaves no process behind.
+Through the real interpreter and the real binary."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+
+from conftest import require, run_package
+
+np = require("numpy")
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+CPU_CELLS = ("--device", "cpu", "--cell", "c-order", "--cell", "f-order", "--cell", "dtype-bool")
+
+
+def binary():
+    from dlpack_usm import _frontend
+    return _frontend.binary()
+
+
+def outcomes(report):
+    document = json.loads(report.read_text())
+    return {case["id"]: case for case in document["results"] if case["outcome"] != "skipped"}
+
+
+@pytest.mark.parametrize("command,target,extra", [
+    ("consume", "consumers.reads_reversed", CPU_CELLS),
+    ("check", "producers.WildShape()", ()),
+    ("profile", "wrong_namespace", ("--side", "producer", "--device", "cpu", "--cell",
+                                    "dtype-int8", "--timeout", "10")),
+])
+def test_a_known_failure_in_the_baseline_passes_the_gate_with_every_output(tmp_path, command,
+                                                                           target, extra):
+    failures = tmp_path / "failures.txt"
+    first = run_package(command, target, *extra, "--failures", str(failures))
+    assert first.returncode == 1, first.stdout + first.stderr
+    known = [line.split()[0] for line in failures.read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert known, first.stdout
+    out = tmp_path / "out"
+    summary, junit, report = out / "summary.md", out / "junit.xml", out / "report.json"
+    out.mkdir()
+    summary.write_text("# earlier steps\n")
+    second = run_package(command, target, *extra, "--baseline", str(failures), "--format",
+                         "github", "--summary-md", str(summary), "--junit", str(junit),
+                         "--report", str(report))
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "gate: PASSED" in second.stdout, second.stdout
+    document = json.loads(report.read_text())
+    assert document["schema"].startswith("dlpack-usm.report/")
+    verdicts = {case["id"]: case["verdict"] for case in document["results"]}
+    assert all(verdicts[case_id] == "expected_failure" for case_id in known)
+    assert summary.read_text().startswith("# earlier steps\n")
+    assert "gate" in summary.read_text().lower()
+    root = ElementTree.parse(junit).getroot()
+    assert int(root.get("tests")) == len([c for c in document["results"]
+                                          if c["outcome"] != "skipped"])
+
+
+def test_shards_of_a_python_consumer_merge_into_the_verdicts_of_the_whole_run(tmp_path):
+    arguments = ["check", "--python-consumer", "consumers.reads_reversed", "--python",
+                 sys.executable, "--device", "cpu"]
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS]))
+    whole, one, two = tmp_path / "whole.json", tmp_path / "1.json", tmp_path / "2.json"
+    for report, shard in ((whole, []), (one, ["--shard", "1/2"]), (two, ["--shard", "2/2"])):
+        subprocess.run([binary(), *arguments, *shard, "--report", str(report)], env=environment,
+                       capture_output=True, text=True, timeout=300)
+    merged = tmp_path / "merged.json"
+    result = subprocess.run([binary(), "report", "merge", str(one), str(two), "--report",
+                             str(merged)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stdout + result.stderr
+    expected = {case["id"]: (case["outcome"], case["verdict"])
+                for case in json.loads(whole.read_text())["results"]}
+    found = {case["id"]: (case["outcome"], case["verdict"])
+             for case in json.loads(merged.read_text())["results"]}
+    assert found == expected
+
+
+def processes_with(token):
+    """The pids of the processes whose command line holds `token`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if token.encode() in cmdline.read():
+                    found.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def test_a_consumer_that_crashes_on_its_second_call_is_charged_there(tmp_path):
+    report = tmp_path / "r.json"
+    result = run_package("consume", "consumers.crashes_on_second_call", *CPU_CELLS,
+                         "--report", str(report))
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = outcomes(report)
+    assert len(found) == 3
+    crashed = [case for case in found.values() if case["outcome"] == "crash"]
+    assert len(crashed) == 1, found
+    assert "signal 6" in crashed[0]["message"]
+    assert all(case["outcome"] == "pass" for case in found.values() if case not in crashed)
+
+
+def test_a_hanging_consumer_is_charged_and_the_run_goes_on(tmp_path):
+    report = tmp_path / "r.json"
+    result = run_package("consume", "consumers.hangs_on_f_order", *CPU_CELLS, "--timeout", "3",
+                         "--report", str(report))
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = {case_id.rsplit("/", 1)[1]: case["outcome"] for case_id, case in
+             outcomes(report).items()}
+    assert found == {"c-order": "pass", "f-order": "timeout", "dtype-bool": "pass"}
+
+
+def test_a_daemon_of_the_consumer_does_not_outlive_the_run(tmp_path):
+    token = f"dlpack-usm-test-daemon-{os.getpid()}-{time.monotonic_ns()}"
+    report, pids = tmp_path / "r.json", tmp_path / "pids"
+    result = run_package("consume", "consumers.forks_a_daemon_on_c_order", *CPU_CELLS,
+                         "--report", str(report),
+                         env={"DLPACK_USM_TEST_TOKEN": token, "DLPACK_USM_TEST_PIDS": str(pids)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert len(pids.read_text().split()) == 1  # the daemon was started
+    assert all(case["outcome"] == "pass" for case in outcomes(report).values())
+    deadline = time.monotonic() + 2
+    while processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_with(token) == []
