@@ -19,10 +19,10 @@ from ._bridge.errors import BridgeError
 # What each front-end names, and the options that are its own words for
 # one of check's (kept: the front-ends' earlier spellings).
 COMMANDS = {
-    "check": ("--python-producer", "EXPR", "an object with __dlpack__, e.g. \"numpy.ones(4)\"",
+    "check": ("producer", "EXPR", "an object with __dlpack__, e.g. \"numpy.ones(4)\"",
               {"--json": ["--report", "-"], "--no-consumer": ["--no-consumer-probe"]}),
-    "consume": ("--python-consumer", "EXPR", "a callable consumer, e.g. numpy.from_dlpack", {}),
-    "profile": ("--python-library", "MODULE", "an array API namespace, e.g. numpy, jax.numpy",
+    "consume": ("consumer", "EXPR", "a callable consumer, e.g. numpy.from_dlpack", {}),
+    "profile": ("library", "MODULE", "an array API namespace, e.g. numpy, jax.numpy",
                 {"--producer-only": ["--side", "producer"],
                  "--consumer-only": ["--side", "consumer"]}),
 }
@@ -55,25 +55,23 @@ def binary():
 
 
 def usage(command):
-    option, name, what, aliases = COMMANDS[command]
+    role, name, what, aliases = COMMANDS[command]
     spelled = "".join(f", {alias} (check's {' '.join(words)})" for alias, words in aliases.items())
-    return (f"usage: python3 -m dlpack_usm {command} {name} [OPTION...]\n\n"
-            f"{name} is {what}; it comes first. The options are those of `dlpack-usm check` "
+    return (f"usage: python3 -m dlpack_usm {command} [OPTION...] {name}\n\n"
+            f"{name} is {what}. The options are those of `dlpack-usm check` "
             f"(dlpack-usm check --help, man dlpack-usm-check){spelled}; this runs\n"
-            f"  dlpack-usm check {option} {name} --python {sys.executable} [OPTION...]\n")
+            f"  dlpack-usm check --python-{role} {name} --python {sys.executable} [OPTION...]\n")
 
 
 def check_argv(command, arguments):
-    """dlpack-usm's argv for `python -m dlpack_usm COMMAND ARGUMENTS`;
-    BridgeError (usage) where EXPR or MODULE is missing."""
-    option, name, _, aliases = COMMANDS[command]
-    if not arguments or arguments[0].startswith("-"):
-        raise BridgeError(f"{command} needs {name} first",
-                          f"python3 -m dlpack_usm {command} {name} [OPTION...]", exit_code=2)
+    """dlpack-usm's argv for `python -m dlpack_usm COMMAND ARGUMENTS`: check
+    takes the EXPR or MODULE among the options, where the user wrote it, as
+    the positional argument of --python-role."""
+    role, _, _, aliases = COMMANDS[command]
     rest = []
-    for argument in arguments[1:]:
+    for argument in arguments:
         rest += aliases.get(argument, [argument])
-    return [binary(), "check", option, arguments[0], "--python", sys.executable, *rest]
+    return [binary(), "check", "--python-role", role, "--python", sys.executable, *rest]
 
 
 def run(command, arguments):

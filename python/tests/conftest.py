@@ -50,7 +50,7 @@ def judged_ids(findings):
     return sorted({item.rule_id for item in findings if item.severity in ("error", "warning")})
 
 
-def run_package(*arguments, env=None):
+def run_package(*arguments, env=None, timeout=600):
     """`python -m dlpack_usm ARGUMENTS` in a child of this interpreter, as a
     user runs it, with this copy of the package and the tests' own modules."""
     import subprocess
@@ -60,4 +60,4 @@ def run_package(*arguments, env=None):
          os.path.dirname(os.path.abspath(__file__))])
     environment.update(env or {})
     return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
-                          text=True, env=environment, timeout=120)
+                          text=True, env=environment, timeout=timeout)

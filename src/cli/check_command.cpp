@@ -235,8 +235,7 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
   // the run (--filter, --allow-empty) and sees the problems as warnings.
-  bool devices_optional =
-      args.vectors_only || !args.filters.empty() || args.allow_empty || python;
+  bool devices_optional = args.vectors_only || !args.filters.empty() || args.allow_empty || python;
   for (const std::string& problem : inventory.problems) {
     if (devices_optional) print_warning(problem);
   }
@@ -248,12 +247,13 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
 
 // The tool's own cases (vectors and live round trips), or, with libraries
 // under test, the runtime's owner answer and their cases alone.
-suite::CaseSources case_sources_of(const CheckArguments& args, const suite::CheckOptions& options) {
+suite::CaseSources case_sources_of(const CheckArguments& args, const suite::CheckOptions& options,
+                                   const PythonLibraries& python) {
   if (args.vectors_only) return suite::vector_case_sources(options.suite_dir);
-  if (options.plugins.empty() && args.python.any()) {
+  if (options.plugins.empty() && !python.empty()) {
     // The runtime's owner answer decides verdicts on the USM the tool offers
     // (to a consumer, a library's consumer side), not on a producer's own.
-    bool offers_usm = !args.python.consumers.empty() || !args.python.libraries.empty();
+    bool offers_usm = python.offers_usm();
     return offers_usm ? suite::library_case_sources({}, options.stream_attempts)
                       : suite::CaseSources{};
   }
@@ -271,11 +271,11 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
                               [](const plugin::PluginSpec& spec) {
                                 return spec.role == plugin::Role::producer && !spec.exchange_api();
                               });
-  if (args.stream_attempts > 0 && !producer && args.python.producers.empty()) {
+  PythonLibraries python(python_targets(args.python, args.stream_attempts));
+  if (args.stream_attempts > 0 && !producer && !python.has_producer()) {
     fail_usage("--stream-attempts counts the requests of a producer's stream cases",
                "add --producer LIB (a library of plugin.h) or --python-producer EXPR");
   }
-  PythonLibraries python(python_targets(args.python, args.stream_attempts));
   if (args.vectors_only && (!options.plugins.empty() || !python.empty())) {
     fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
                "choose one");
@@ -289,7 +289,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   if (!python.empty() && !python.probe(self, options.suite_dir.string(), options.timeout)) {
     return 128 + suite::stop_signal();
   }
-  suite::CaseSources sources = case_sources_of(args, options);
+  suite::CaseSources sources = case_sources_of(args, options, python);
   python.add_sources(sources);
   if (args.list) return list_cases(sources, options.selection, options.values_from_cases);
 
@@ -447,6 +447,10 @@ void add_check_command(CLI::App& app, Invocation& invocation) {
   add_gate_options(command, *args);
   add_run_options(command, *args);
   add_limit_options(*command, *args);
+  // Every repeatable option takes one value per occurrence, as its help
+  // says: a word after it is the front-ends' positional EXPR, not a second
+  // value (python3 -m dlpack_usm consume --cell c-order numpy.from_dlpack).
+  for (CLI::Option* option : command->get_options()) option->allow_extra_args(false);
   command->callback([args, &invocation] {
     if (args->suite.empty()) args->suite = suite::default_conformance_dir().string();
     invocation.exit_code = run_gate(*args, invocation.command_line);

@@ -1,6 +1,7 @@
 #include "cli/python_options.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/error.hpp"
 #include "dlpack/names.hpp"
@@ -33,6 +34,14 @@ void add_library_options(CLI::App& command, PythonOptions& options) {
                   "Profile the Python array library MODULE (its array API namespace, e.g. "
                   "numpy, jax.numpy), both directions (repeatable)")
       ->type_name("MODULE");
+}
+
+// For the front-ends only (hidden): the library as a positional argument.
+void add_front_end_options(CLI::App& command, PythonOptions& options) {
+  command.add_option("--python-role", options.role)
+      ->check(CLI::IsMember({"producer", "consumer", "library"}))
+      ->group("");
+  command.add_option("python-target", options.targets)->group("");
 }
 
 void add_how_options(CLI::App& command, PythonOptions& options) {
@@ -75,9 +84,45 @@ void add_how_options(CLI::App& command, PythonOptions& options) {
 void add_python_options(CLI::App& command, PythonOptions& options) {
   add_library_options(command, options);
   add_how_options(command, options);
+  add_front_end_options(command, options);
 }
 
-std::vector<PythonTarget> python_targets(const PythonOptions& options, int stream_attempts) {
+namespace {
+
+// The positional EXPR or MODULE of a front-end, added to the option of its
+// role; Error(usage) for a positional argument without a role (a word
+// check takes no argument of) or a role without one.
+PythonOptions with_positional(PythonOptions options) {
+  if (options.targets.empty() && options.role.empty()) return options;
+  if (options.role.empty()) {
+    fail_usage(fmt::format("check takes no argument '{}'", options.targets.front()),
+               "name what to run with an option: --filter GLOB, --python-consumer EXPR, ...");
+  }
+  const char* what = options.role == "library" ? "MODULE" : "EXPR";
+  if (options.targets.empty()) {
+    fail_usage(fmt::format("no {} names the {} to test", what, options.role),
+               fmt::format("give it: python3 -m dlpack_usm {} [OPTION...] {}",
+                           options.role == "producer"   ? "check"
+                           : options.role == "consumer" ? "consume"
+                                                        : "profile",
+                           what));
+  }
+  if (options.targets.size() > 1) {
+    fail_usage(fmt::format("one {} names the {} to test; {} were given: {}", what, options.role,
+                           options.targets.size(), fmt::join(options.targets, ", ")),
+               "quote an EXPR with spaces as one argument");
+  }
+  std::vector<std::string>& list = options.role == "producer"   ? options.producers
+                                   : options.role == "consumer" ? options.consumers
+                                                                : options.libraries;
+  list.push_back(options.targets.front());
+  return options;
+}
+
+}  // namespace
+
+std::vector<PythonTarget> python_targets(const PythonOptions& given, int stream_attempts) {
+  PythonOptions options = with_positional(given);
   if ((!options.side.empty() || !options.library_devices.empty()) && options.libraries.empty()) {
     fail_usage("--side and --library-device choose what of a library is profiled",
                "add --python-library MODULE");
@@ -110,6 +155,19 @@ std::vector<PythonTarget> python_targets(const PythonOptions& options, int strea
   add(PythonRole::consumer, options.consumers);
   add(PythonRole::library, options.libraries);
   return targets;
+}
+
+bool PythonLibraries::has_producer() const {
+  return std::any_of(targets_.begin(), targets_.end(), [](const PythonTarget& target) {
+    return target.role == PythonRole::producer;
+  });
+}
+
+bool PythonLibraries::offers_usm() const {
+  return std::any_of(targets_.begin(), targets_.end(), [](const PythonTarget& target) {
+    return target.role == PythonRole::consumer ||
+           (target.role == PythonRole::library && target.consumer_side);
+  });
 }
 
 bool PythonLibraries::probe(const std::string& self, const std::string& suite_dir,

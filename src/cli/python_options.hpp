@@ -27,6 +27,11 @@ struct PythonOptions {
   bool no_consumer_probe = false;            // --no-consumer-probe
   std::string side;                          // --side producer|consumer: one side of a library
   std::vector<std::string> library_devices;  // --library-device
+  // The front-ends of `python -m dlpack_usm` hand the library as a
+  // positional argument where their users wrote it (before or after the
+  // options), with --python-role saying what it is.
+  std::string role;                  // --python-role producer|consumer|library
+  std::vector<std::string> targets;  // the positional EXPR or MODULE
 
   bool any() const { return !producers.empty() || !consumers.empty() || !libraries.empty(); }
 };
@@ -44,6 +49,10 @@ class PythonLibraries {
       : targets_(std::move(targets)) {}
 
   bool empty() const { return targets_.empty(); }
+  // Whether a Python producer (EXPR) is under test; whether the tool offers
+  // its USM to one (a consumer, a library's consumer side).
+  bool has_producer() const;
+  bool offers_usm() const;
   // Probes each library (python_probe.hpp); false when a stop signal ended
   // a probe. Throws the probe's Error.
   bool probe(const std::string& self, const std::string& suite_dir,

@@ -7,6 +7,7 @@ consumer's stream case can use."""
 
 import sys
 
+from .._bridge import capsules, library
 from .._bridge.errors import BridgeError
 from .._expression import evaluate
 from ..producer._inspect import producer_label
@@ -53,9 +54,16 @@ class Target:
         self.obj = self.consumer = self.namespace = None
 
     def prepare(self):
-        """Imports the library (BridgeError where it cannot be)."""
+        """Loads the bridge and imports the library (BridgeError where either
+        cannot be: exit 3 for the bridge, 2 for an EXPR that names no module
+        or gives no producer)."""
+        library.library()
         if self.role == "producer":
             self.obj = evaluate(self.text)
+            if not hasattr(type(self.obj), "__dlpack__") and not hasattr(self.obj, "__dlpack__"):
+                raise BridgeError(f"EXPR gives {capsules.describe(self.obj)}, which has no "
+                                  "__dlpack__ method",
+                                  "pass an array that supports DLPack (numpy, dpnp, torch, ...)")
         elif self.role == "consumer":
             self.consumer = consumer_of(self.text)
         else:
