@@ -9,15 +9,9 @@ compatibility matrix reads the same in both directions."""
 import ctypes
 from dataclasses import dataclass
 
-# The dtypes the array API standard names, and two more where the
-# namespace has them: the consumer matrix offers float16 and bfloat16 too.
-STANDARD_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                   "uint64", "float32", "float64", "complex64", "complex128")
-EXTRA_DTYPES = ("float16", "bfloat16")
-# ndim 0 to 8 with extent 2, and 40, as the consumer matrix has them.
-NDIMS = tuple(range(9)) + (40,)
-# The reference array: every request of the profile is asked of it.
-REFERENCE = "c-order"
+# The cells themselves (their names, axes and values, the reference
+# c-order first) are planned by the core: src/suite/cases/python/
+# python_profile_cells.cpp. This module knows how to make each.
 
 
 class NotMade(Exception):
@@ -109,40 +103,46 @@ def _ndim_cell(ndim):
                 f"ones({shape if ndim <= 8 else 'a shape of 40 axes, three of extent 2'})")
 
 
-def _layout_cells():
-    return [
-        Cell(REFERENCE, "layout", REFERENCE, lambda xp, device, keep: _grid(xp, device),
-             "reshape(arange(15, dtype=float32), (3, 5))"),
-        Cell("f-order", "layout", "f-order", lambda xp, device, keep: _transposed(xp, device),
-             "permute_dims(c-order, (1, 0)), or its .T where there is no permute_dims"),
-        Cell("strided", "layout", "strided",
-             lambda xp, device, keep: _grid(xp, device)[:, ::2], "c-order[:, ::2]"),
-        Cell("negative-stride", "layout", "negative-stride",
-             lambda xp, device, keep: function(xp, "flip")(_grid(xp, device), axis=1),
-             "flip(c-order, axis=1)"),
-        Cell("broadcast", "layout", "broadcast",
-             lambda xp, device, keep: function(xp, "broadcast_to")(
-                 function(xp, "arange")(5, dtype=dtype(xp, "float32"), **on(device)), (3, 5)),
-             "broadcast_to(arange(5, dtype=float32), (3, 5))"),
-        Cell("byte-offset", "layout", "byte-offset",
-             lambda xp, device, keep: _grid(xp, device)[1:, :], "c-order[1:, :]"),
-    ]
+def _layouts():
+    """The layout cells' makers, by name."""
+    return {
+        "c-order": (lambda xp, device, keep: _grid(xp, device),
+                    "reshape(arange(15, dtype=float32), (3, 5))"),
+        "f-order": (lambda xp, device, keep: _transposed(xp, device),
+                    "permute_dims(c-order, (1, 0)), or its .T where there is no permute_dims"),
+        "strided": (lambda xp, device, keep: _grid(xp, device)[:, ::2], "c-order[:, ::2]"),
+        "negative-stride": (lambda xp, device, keep: function(xp, "flip")(_grid(xp, device),
+                                                                           axis=1),
+                            "flip(c-order, axis=1)"),
+        "broadcast": (lambda xp, device, keep: function(xp, "broadcast_to")(
+            function(xp, "arange")(5, dtype=dtype(xp, "float32"), **on(device)), (3, 5)),
+            "broadcast_to(arange(5, dtype=float32), (3, 5))"),
+        "byte-offset": (lambda xp, device, keep: _grid(xp, device)[1:, :], "c-order[1:, :]"),
+    }
 
 
-def _size0_cells():
-    return [
-        Cell("size0-1d", "size0", "1d", lambda xp, device, keep: _ones(xp, device, (0,)),
-             "ones((0,))"),
-        Cell("size0-2d", "size0", "2d", lambda xp, device, keep: _ones(xp, device, (0, 5)),
-             "ones((0, 5))"),
-        Cell("size0-view", "size0", "view",
-             lambda xp, device, keep: _grid(xp, device)[2:2, :], "c-order[2:2, :]"),
-    ]
+def _size0():
+    """The size-0 cells' makers, by value."""
+    return {
+        "1d": (lambda xp, device, keep: _ones(xp, device, (0,)), "ones((0,))"),
+        "2d": (lambda xp, device, keep: _ones(xp, device, (0, 5)), "ones((0, 5))"),
+        "view": (lambda xp, device, keep: _grid(xp, device)[2:2, :], "c-order[2:2, :]"),
+    }
 
 
-def cells():
-    """Every cell, the reference first."""
-    return (_layout_cells() + [_dtype_cell(name) for name in STANDARD_DTYPES + EXTRA_DTYPES] +
-            [_ndim_cell(ndim) for ndim in NDIMS] + _size0_cells() +
-            [Cell("read-only", "read-only", "read-only", _read_only,
-                  "asarray(a read-only float32 buffer, dtype=float32, copy=False)")])
+def cell(name, axis, value):
+    """The Cell the plan names (its name, axis and value); NotMade for one
+    this module cannot make."""
+    if axis == "dtype":
+        return _dtype_cell(value)
+    if axis == "ndim":
+        return _ndim_cell(int(value))
+    if axis == "read-only":
+        return Cell(name, axis, value, _read_only,
+                    "asarray(a read-only float32 buffer, dtype=float32, copy=False)")
+    makers = _layouts() if axis == "layout" else _size0() if axis == "size0" else {}
+    key = name if axis == "layout" else value
+    if key not in makers:
+        raise NotMade(f"the worker knows no cell {name} (axis {axis}, value {value})")
+    make, description = makers[key]
+    return Cell(name, axis, value, make, description)

@@ -13,7 +13,6 @@ from ..producer._foreign import MAKING, calling
 from . import _cells, _judge
 from ._requests import request_of
 
-CELLS = {cell.name: cell for cell in _cells.cells()}
 
 
 class Arrays:
@@ -38,7 +37,7 @@ class Arrays:
             return
         self.key, self.array, self.reason, self.base, self.own = key, None, None, None, None
         self.keep = {}
-        cell = CELLS[spec["cell"]]
+        cell = _cells.cell(spec["cell"], spec["cell_axis"], spec["cell_value"])
         device = self.library_devices[spec["device_index"]]
         try:
             with calling(f"{MAKING}{cell.name}: {cell.description}"):

@@ -112,6 +112,8 @@ CaseSpec answer_case(const PythonTarget& target, const LibraryDevice& device,
       target, nlohmann::json{{"kind", "produce"},
                              {"device_index", device.index},
                              {"cell", cell.name},
+                             {"cell_axis", cell.axis},
+                             {"cell_value", cell.value},
                              {"request", request_json(request)},
                              {"base", request_json(profile_requests().front())}});
   return spec;
