@@ -23,6 +23,31 @@ const std::string* required_feature_of(const CaseSpec& spec,
   return nullptr;
 }
 
+// A case the worker judged (its own outcome: pass, warn, fail,
+// not_supported) whose source says its outcome is its worst finding: the
+// status and message the catalog's severities give, as every C++ case
+// source's CaseFindings gives them. A decline or a clean pass keeps the
+// worker's outcome and message.
+CaseResult judged_by_findings(const CaseSpec& spec, CaseResult result) {
+  bool judged = result.outcome == Outcome::pass || result.outcome == Outcome::warn ||
+                result.outcome == Outcome::fail || result.outcome == Outcome::not_supported;
+  if (!spec.outcome_from_findings || !judged || outcome_of(result.findings) == Outcome::pass) {
+    return result;
+  }
+  CaseFindings found;
+  for (const CaseFinding& finding : result.findings) {
+    if (finding.rule_id.empty()) {
+      found.add_failure(finding.message);
+    } else {
+      found.add(finding.rule_id, fmt::format("rule {}: {}", finding.rule_id, finding.message));
+    }
+  }
+  CaseResult decided = found.result(result.id, result.message);
+  result.outcome = decided.outcome;
+  result.message = std::move(decided.message);
+  return result;
+}
+
 }  // namespace
 
 CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
@@ -44,7 +69,8 @@ CaseRecorder::CaseRecorder(const CheckOptions& options, const Expectations& expe
       default_suite_(options.suite_dir == default_conformance_dir()) {}
 
 RecordedCase CaseRecorder::record(const CaseSpec& spec, CaseResult result) const {
-  CaseResult decided = apply_required_features(spec, std::move(result), options_.required_features);
+  CaseResult decided = apply_required_features(spec, judged_by_findings(spec, std::move(result)),
+                                               options_.required_features);
   decided.verdict = decide_verdict(decided, expectations_, options_.strict);
   return {spec, std::move(decided), repro(spec, true)};
 }

@@ -95,6 +95,11 @@ struct CaseSpec {
   // one cell, asked every request): a crash or hang while the worker makes
   // it is charged to every case of the group. Empty: the case shares none.
   std::string setup_group = {};
+  // The worker reports what it saw: the case's outcome is its worst
+  // finding at the catalog's severity, and its message the findings' (the
+  // recorder decides them, as a C++ source's CaseFindings does). A Python
+  // producer's steps and a profile's answers.
+  bool outcome_from_findings = false;
   // The options that name its library under test again where check's own
   // do not (a Python library: --python-consumer EXPR --python INTERP), for
   // the case's repro line.

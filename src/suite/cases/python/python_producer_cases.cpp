@@ -66,6 +66,7 @@ std::vector<CaseSpec> PythonProducerCaseSource::cases() {
   for (const PythonStep& step : python_steps()) {
     CaseSpec spec = python_case_spec(
         target_, fmt::format("{}/producer/{}", target_.label(), step.name), "python-producer");
+    spec.outcome_from_findings = true;
     spec.rules = step.rules;
     spec.rules.emplace_back("DLP-PLUGIN-CRASH");
     spec.rules.emplace_back("DLP-PLUGIN-HANG");

@@ -103,6 +103,7 @@ CaseSpec answer_case(const PythonTarget& target, const LibraryDevice& device,
       "python-producer");
   spec.device = device.name;
   spec.rules = {"DLP-PLUGIN-CRASH", "DLP-PLUGIN-HANG"};
+  spec.outcome_from_findings = true;
   spec.setup_group = fmt::format("{}/{}", device.name, cell.name);
   spec.cell = cell.name;
   spec.crash_rule = std::string(ids::kPluginCrash);
