@@ -75,11 +75,15 @@ struct CheckArguments {
 // --require names features of the consumer cases: refused without
 // --consumer, and for a name no case carries (a typo would require nothing).
 void require_known_features(const CheckArguments& args,
-                            const std::vector<plugin::PluginSpec>& plugins) {
+                            const std::vector<plugin::PluginSpec>& plugins,
+                            const PythonLibraries& python) {
   bool consumer = std::any_of(plugins.begin(), plugins.end(), [](const plugin::PluginSpec& spec) {
     return spec.role == plugin::Role::consumer;
   });
-  if (!consumer) fail_usage("--require names features of a consumer", "add --consumer LIB");
+  if (!consumer && !python.offers_usm()) {
+    fail_usage("--require names features of a consumer",
+               "add --consumer LIB or --python-consumer EXPR");
+  }
   std::vector<std::string> known = suite::consumer_features();
   for (const std::string& feature : args.required_features) {
     if (std::find(known.begin(), known.end(), feature) != known.end()) continue;
@@ -266,12 +270,13 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::StopSignals stop_signals;
   suite::CheckOptions options = check_options(args, command_line);
 
-  if (!options.required_features.empty()) require_known_features(args, options.plugins);
+
   bool producer = std::any_of(options.plugins.begin(), options.plugins.end(),
                               [](const plugin::PluginSpec& spec) {
                                 return spec.role == plugin::Role::producer && !spec.exchange_api();
                               });
   PythonLibraries python(python_targets(args.python, args.stream_attempts));
+  if (!options.required_features.empty()) require_known_features(args, options.plugins, python);
   if (args.stream_attempts > 0 && !producer && !python.has_producer()) {
     fail_usage("--stream-attempts counts the requests of a producer's stream cases",
                "add --producer LIB (a library of plugin.h) or --python-producer EXPR");
