@@ -5,6 +5,7 @@ and where the peers are: scripts/setup.sh installs them into a venv of their
 own, not into the system's python3."""
 
 import builtins
+import difflib
 import importlib
 import os
 import sys
@@ -49,19 +50,36 @@ def _in_tools_venv():
     return os.path.realpath(sys.prefix) == os.path.realpath(TOOLS_PREFIX)
 
 
+def _installed_modules():
+    """The top-level modules this interpreter can import."""
+    import pkgutil
+    return sorted({module.name for module in pkgutil.iter_modules()} |
+                  set(sys.builtin_module_names))
+
+
 def install_hint(package, missing):
-    """What to do where `package` does not import: run the command with the
+    """What to do where `package` does not import: a module of this
+    interpreter whose name is close (a typo), else run the command with the
     venv's interpreter (outside any venv, or where the module is missing
-    altogether), or install the package into this interpreter."""
-    pip = f"{interpreter()} -m pip install {package}" if package else \
+    altogether), else install what provides it. Never an install of the name
+    as typed: a mistyped name may be another project's on PyPI."""
+    # The module itself is no typo where it is there but fails to import.
+    others = [name for name in _installed_modules() if name != package]
+    close = difflib.get_close_matches(package, others, n=3, cutoff=0.75) if package else []
+    if close:
+        names = " or ".join(f"'{name}'" for name in close)
+        return f"did you mean {names}? ({'it is' if len(close) == 1 else 'they are'} " \
+               f"importable in {interpreter()})"
+    install = (f"install the package that provides the module '{package}' into "
+               f"{interpreter()} (its name on PyPI may differ)") if package else \
         f"install the module into {interpreter()}"
     outside_a_venv = sys.prefix == sys.base_prefix
     if _in_tools_venv() or not (outside_a_venv or missing):
-        return pip
+        return install
     tools_python = os.path.join(TOOLS_PREFIX, "bin", "python")
     setup = "scripts/setup.sh installs the peers there" if os.path.exists(tools_python) else \
         "scripts/setup.sh makes it and installs the peers there: run it first"
-    return f"run {tools_python} -m dlpack_usm ... ({setup}), or {pip}"
+    return f"run {tools_python} -m dlpack_usm ... ({setup}), or {install}"
 
 
 def _import_failure(error, name=None):

@@ -1,7 +1,9 @@
 """A module EXPR names that this interpreter cannot import is a usage error
 (exit 2) of check, capture and consume alike, and says which interpreter
-could not import it and what to do: run the venv's interpreter that
-scripts/setup.sh installs the peers into, or pip install the module."""
+could not import it and what to do: a module of this interpreter whose name
+is close (a typo), the venv's interpreter that scripts/setup.sh installs the
+peers into, or installing what provides the module; never a pip install of
+the name as typed, which may be another project's on PyPI."""
 
 import os
 import sys
@@ -33,7 +35,9 @@ def test_a_missing_module_names_the_interpreter_and_the_way_out(arguments, tmp_p
                         f"importable module: no module named '{MISSING}' for this interpreter "
                         f"({sys.executable})"), result.stderr
     assert lines[1].startswith("dlpack-usm: hint: "), result.stderr
-    assert f"{sys.executable} -m pip install {MISSING}" in lines[1]
+    assert f"install the package that provides the module '{MISSING}' into {sys.executable}" \
+        in lines[1]
+    assert "pip install" not in lines[1]
     # The venv's interpreter is offered unless it is the one that ran.
     assert (f"run {TOOLS_PYTHON} -m dlpack_usm" in lines[1]) != in_tools_venv(), lines[1]
     assert not (tmp_path / "t.json").exists()
@@ -58,7 +62,8 @@ def test_outside_a_venv_the_hint_is_the_venv_interpreter_or_pip(monkeypatch):
     assert error.message.endswith(
         f"no module named '{MISSING}' for this interpreter (/usr/bin/python3)")
     assert error.hint.startswith(f"run {TOOLS_PYTHON} -m dlpack_usm ... (scripts/setup.sh ")
-    assert error.hint.endswith(f", or /usr/bin/python3 -m pip install {MISSING}")
+    assert error.hint.endswith(f", or install the package that provides the module '{MISSING}' "
+                               "into /usr/bin/python3 (its name on PyPI may differ)")
 
 
 def test_in_the_tools_venv_the_hint_is_pip_alone(monkeypatch, tmp_path):
@@ -68,7 +73,8 @@ def test_in_the_tools_venv_the_hint_is_pip_alone(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "base_prefix", "/usr")
     error = failure(f"{MISSING}.ones(4)")
     assert f"for this interpreter ({tmp_path}/bin/python)" in error.message
-    assert error.hint == f"{tmp_path}/bin/python -m pip install {MISSING}"
+    assert error.hint == (f"install the package that provides the module '{MISSING}' into "
+                          f"{tmp_path}/bin/python (its name on PyPI may differ)")
 
 
 def test_without_the_venv_the_hint_says_to_run_setup_first(monkeypatch, tmp_path):
@@ -87,7 +93,8 @@ def test_a_module_whose_dependency_is_missing_names_the_dependency(monkeypatch, 
     assert error.message == (
         "EXPR names 'needs_a_dependency_xyz', which is no builtin and no importable module: "
         f"no module named '{MISSING}_dependency' for this interpreter (/usr/bin/python3)")
-    assert error.hint.endswith(f"/usr/bin/python3 -m pip install {MISSING}_dependency")
+    assert error.hint.endswith(f"the module '{MISSING}_dependency' into /usr/bin/python3 "
+                               "(its name on PyPI may differ)")
 
 
 def test_a_module_that_fails_to_import_says_how_in_a_venv(monkeypatch, tmp_path):
@@ -104,7 +111,8 @@ def test_a_module_that_fails_to_import_says_how_in_a_venv(monkeypatch, tmp_path)
         "EXPR names 'broken_peer_xyz', which is no builtin and no importable module: "
         "ImportError (libbroken.so: cannot open shared object file) in this interpreter "
         "(/opt/other-venv/bin/python)")
-    assert error.hint == "/opt/other-venv/bin/python -m pip install broken_peer_xyz"
+    assert error.hint == ("install the package that provides the module 'broken_peer_xyz' into "
+                          "/opt/other-venv/bin/python (its name on PyPI may differ)")
 
 
 def test_an_import_inside_the_code_expr_runs_names_the_interpreter(monkeypatch):
@@ -112,7 +120,22 @@ def test_an_import_inside_the_code_expr_runs_names_the_interpreter(monkeypatch):
     error = failure(f"__import__('{MISSING}')")
     assert error.message == ("evaluating EXPR failed: no module named "
                              f"'{MISSING}' for this interpreter (/usr/bin/python3)")
-    assert f"/usr/bin/python3 -m pip install {MISSING}" in error.hint
+    assert f"provides the module '{MISSING}' into /usr/bin/python3" in error.hint
+
+
+def test_a_typo_of_an_installed_module_is_offered_it_and_no_install(monkeypatch):
+    require_numpy = pytest.importorskip("numpy")  # noqa: F841 - an installed module to mistype
+    error = failure("nunpy.ones(3)")
+    assert error.exit_code == 2
+    assert error.hint.startswith("did you mean ") and "'numpy'" in error.hint
+    assert "install" not in error.hint
+
+
+def test_a_profile_of_a_mistyped_module_offers_the_installed_one():
+    result = run_package("profile", "nunpy")
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "did you mean 'numpy'?" in result.stderr, result.stderr
+    assert "pip install" not in result.stderr and "install nunpy" not in result.stderr
 
 
 def test_a_name_that_is_a_builtin_is_not_imported():

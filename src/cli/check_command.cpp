@@ -230,8 +230,10 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
   // --rule first: a typo there needs no device to be found.
   suite::require_known_filters(options.selection, nullptr);
   // The note on --runtime auto's choice is for runs that use a device.
-  bool no_note =
-      args.vectors_only || args.list || args.outputs.summary_detail == report::SummaryDetail::quiet;
+  // A Python library's runs say nothing of it: the runtime offers its USM
+  // (the report's environment names it), the library's own runtime is its.
+  bool no_note = args.vectors_only || args.list || python ||
+                 args.outputs.summary_detail == report::SummaryDetail::quiet;
   runtime::LibrariesUnderTest libraries = libraries_under_test(options.plugins);
   if (python && options.plugins.empty()) libraries = runtime::LibrariesUnderTest::sycl_handles;
   const runtime::Inventory& inventory = start_runtime(args.runtime, libraries, no_note).inventory();
