@@ -134,7 +134,7 @@ def test_a_typo_of_an_installed_module_is_offered_it_and_no_install(monkeypatch)
 def test_a_profile_of_a_mistyped_module_offers_the_installed_one():
     result = run_package("profile", "nunpy")
     assert result.returncode == 2, (result.stdout, result.stderr)
-    assert "did you mean 'numpy'?" in result.stderr, result.stderr
+    assert "did you mean " in result.stderr and "'numpy'" in result.stderr, result.stderr
     assert "pip install" not in result.stderr and "install nunpy" not in result.stderr
 
 
