@@ -4,6 +4,7 @@ it), and a helper that runs check_consumer on a few cells of kDLCPU memory."""
 
 import ctypes
 import os
+import signal
 import sys
 import time
 
@@ -350,4 +351,19 @@ def forks_a_daemon_on_c_order(x):
                                       os.environ["DLPACK_USM_TEST_TOKEN"]])
         os._exit(0)
     time.sleep(0.2)
+    return np.from_dlpack(x)
+
+
+def kills_its_parent_on_f_order(x):
+    """On f-order: SIGKILL to the process that started the consumer's."""
+    if x._cell == "f-order":
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(5)
+    return np.from_dlpack(x)
+
+
+def kills_its_group_on_f_order(x):
+    """On f-order: SIGKILL to its whole process group."""
+    if x._cell == "f-order":
+        os.killpg(0, signal.SIGKILL)
     return np.from_dlpack(x)

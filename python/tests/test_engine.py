@@ -20,6 +20,9 @@ from conftest import require, run_package
 np = require("numpy")
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
+# The worker in a PID namespace of its own (the default where the kernel
+# allows it), and in the fallback: a guard that is the subreaper.
+CONTAINMENTS = [{}, {"DLPACK_USM_CONTAINMENT": "subreaper"}]
 CPU_CELLS = ("--device", "cpu", "--cell", "c-order", "--cell", "f-order", "--cell", "dtype-bool")
 
 
@@ -123,12 +126,14 @@ def test_a_hanging_consumer_is_charged_and_the_run_goes_on(tmp_path):
     assert found == {"c-order": "pass", "f-order": "timeout", "dtype-bool": "pass"}
 
 
-def test_a_daemon_of_the_consumer_does_not_outlive_the_run(tmp_path):
+@pytest.mark.parametrize("containment", CONTAINMENTS, ids=["namespace", "subreaper"])
+def test_a_daemon_of_the_consumer_does_not_outlive_the_run(tmp_path, containment):
     token = f"dlpack-usm-test-daemon-{os.getpid()}-{time.monotonic_ns()}"
     report, pids = tmp_path / "r.json", tmp_path / "pids"
     result = run_package("consume", "consumers.forks_a_daemon_on_c_order", *CPU_CELLS,
                          "--report", str(report),
-                         env={"DLPACK_USM_TEST_TOKEN": token, "DLPACK_USM_TEST_PIDS": str(pids)})
+                         env={"DLPACK_USM_TEST_TOKEN": token, "DLPACK_USM_TEST_PIDS": str(pids),
+                              **containment})
     assert result.returncode == 0, result.stdout + result.stderr
     assert len(pids.read_text().split()) == 1  # the daemon was started
     assert all(case["outcome"] == "pass" for case in outcomes(report).values())
@@ -136,3 +141,47 @@ def test_a_daemon_of_the_consumer_does_not_outlive_the_run(tmp_path):
     while processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_with(token) == []
+
+
+@pytest.mark.parametrize("containment", CONTAINMENTS, ids=["namespace", "subreaper"])
+@pytest.mark.parametrize("consumer", ["consumers.kills_its_parent_on_f_order",
+                                      "consumers.kills_its_group_on_f_order"])
+def test_a_consumer_that_kills_its_parent_or_group_is_charged_with_a_report(tmp_path, consumer,
+                                                                            containment):
+    # Its parent is the worker's guard (or, in a PID namespace, its init,
+    # which the kernel keeps from a signal sent inside): never the runner.
+    report = tmp_path / "r.json"
+    result = run_package("consume", consumer, *CPU_CELLS, "--report", str(report),
+                         env=containment)
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    found = {case_id.rsplit("/", 1)[1]: case["outcome"] for case_id, case in
+             outcomes(report).items()}
+    assert found["c-order"] == found["dtype-bool"] == "pass", found
+    assert found["f-order"] in ("pass", "crash"), found
+    if "group" in consumer or containment:
+        assert found["f-order"] == "crash", found
+
+
+@pytest.mark.parametrize("command", ["consume", "profile"])
+def test_a_library_that_ignores_sigchld_is_run_as_any_other(tmp_path, command):
+    target = "ignores_sigchld.from_dlpack" if command == "consume" else "ignores_sigchld"
+    report = tmp_path / "r.json"
+    result = run_package(command, target, "--device", "cpu", "--cell", "c-order", "--report",
+                         str(report))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert all(case["outcome"] in ("pass", "warn", "not_supported")
+               for case in outcomes(report).values())
+
+
+@pytest.mark.parametrize("module,how", [("import_segfaults", "crashed (signal 11)"),
+                                        ("import_exits", "ended the process (exit code 0)"),
+                                        ("import_hangs", "did not finish within")])
+@pytest.mark.parametrize("command,role", [("profile", "library"), ("check", "producer")])
+def test_an_import_that_ends_the_worker_is_the_library_s(module, how, command, role):
+    target = module if command == "profile" else f"{module}.x"
+    result = run_package(command, target, env={"DLPACK_USM_PROBE_TIMEOUT_S": "3"})
+    assert result.returncode == 3, (result.stdout, result.stderr)
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"dlpack-usm: error: importing the {role} {target!r}") or \
+        first.startswith(f"dlpack-usm: error: importing the {role} \"{target}\""), first
+    assert how in first, first

@@ -272,7 +272,6 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   suite::StopSignals stop_signals;
   suite::CheckOptions options = check_options(args, command_line);
 
-
   bool producer = std::any_of(options.plugins.begin(), options.plugins.end(),
                               [](const plugin::PluginSpec& spec) {
                                 return spec.role == plugin::Role::producer && !spec.exchange_api();

@@ -24,8 +24,6 @@
 namespace dlpack_usm::suite {
 namespace {
 
-bool g_subreaper = false;
-
 bool write_proc_file(const char* path, const std::string& text) {
   std::ofstream out(path);
   out << text;
@@ -130,16 +128,55 @@ std::vector<pid_t> own_children() {
   return children;
 }
 
+// Kills what is left of the children of this process: the orphans of the
+// library's helpers handed to it as the subreaper.
+void kill_leftovers() {
+  for (int round = 0; round < 8; ++round) {
+    std::vector<pid_t> children = own_children();
+    if (children.empty()) return;
+    for (pid_t child : children) kill(child, SIGKILL);
+    for (pid_t child : children) waitpid(child, nullptr, 0);
+  }
+}
+
+// The guard of a worker without a namespace: the subreaper of what the
+// library leaves, and the worker's parent, so that a library that kills
+// its parent kills the guard (and with it the worker), never the runner.
+// Dies as the worker died, once it killed the leftovers.
+[[noreturn]] void guard_worker(pid_t worker) {
+  let_go_of_output();
+  int status = 0;
+  while (waitpid(worker, &status, 0) < 0 && errno == EINTR) {
+  }
+  kill_leftovers();
+  exit_like(status);
+}
+
+// Without a namespace: the guard stays, the worker goes on in its child.
+// False where the fork failed or the guard is gone already.
+bool contain_in_subreaper() {
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  UniqueFd guard_alive_read, guard_alive_write;
+  if (!private_pipe(guard_alive_read, guard_alive_write)) return false;
+  pid_t worker = fork();
+  if (worker < 0) return false;
+  if (worker > 0) {
+    guard_alive_read.reset();
+    guard_worker(worker);
+  }
+  guard_alive_write.reset();
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  return !parent_gone(std::move(guard_alive_read));
+}
+
 }  // namespace
 
 bool contain_worker(long runner_pid, Containment* how) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (runner_pid != 0 && getppid() != static_cast<pid_t>(runner_pid)) return false;
   if (!unshare_pid_namespace()) {
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-    g_subreaper = true;
     if (how != nullptr) *how = Containment::subreaper;
-    return true;
+    return contain_in_subreaper();
   }
   // waiter (outside) -> init (PID 1 inside) -> worker (PID 2): the worker
   // is no namespace init, so the signals a library raises act as usual. The
@@ -178,15 +215,11 @@ bool contain_worker(long runner_pid, Containment* how) {
 }
 
 void reap_worker_leftovers() {
-  if (!g_subreaper) return;
-  // Orphans of the library's helpers were handed to this process; what is
-  // still running dies with the worker, as it would in a namespace.
-  for (int round = 0; round < 8; ++round) {
-    std::vector<pid_t> children = own_children();
-    if (children.empty()) return;
-    for (pid_t child : children) kill(child, SIGKILL);
-    for (pid_t child : children) waitpid(child, nullptr, 0);
-  }
+  // The children the library started that are still running die with the
+  // worker, as they would in a namespace, where the kernel kills them; the
+  // orphans of its helpers go to the worker's guard or init, which kill
+  // them once the worker ended.
+  kill_leftovers();
 }
 
 }  // namespace dlpack_usm::suite

@@ -11,8 +11,9 @@ namespace dlpack_usm::suite {
 // How the calling worker is contained.
 enum class Containment {
   pid_namespace,  // the worker runs as PID 1 of a namespace of its own
-  subreaper,      // namespaces refused (a seccomp filter, no user namespaces):
-                  // orphans come back to the worker, which kills them at exit
+  subreaper,      // namespaces refused (a seccomp filter, no user namespaces): the
+                  // worker runs in a child of a guard, the subreaper of its
+                  // orphans, which kills them when the worker ends
 };
 
 // Called first thing in a worker, before any thread exists. The calling
@@ -23,8 +24,8 @@ enum class Containment {
 // there does this function return. Returns false when the run is gone.
 bool contain_worker(long runner_pid, Containment* how = nullptr);
 
-// At a worker's normal exit: kills what the library under test left running
-// (in the subreaper fallback; with a namespace the kernel does it).
+// At a worker's normal exit: kills its children the library under test left
+// running (orphans of theirs go to the guard or init, which kill them).
 void reap_worker_leftovers();
 
 }  // namespace dlpack_usm::suite
