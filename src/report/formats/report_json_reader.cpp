@@ -10,9 +10,9 @@
 #include "capsule/document_error.hpp"
 #include "common/bounded_file.hpp"
 #include "common/error.hpp"
+#include "common/json_fields.hpp"
 #include "common/printable.hpp"
 #include "report/envelope.hpp"
-#include "report/formats/json_fields.hpp"
 
 namespace dlpack_usm::report {
 namespace {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "capsule/bounded_json.hpp"
-#include "report/formats/json_fields.hpp"
+#include "common/json_fields.hpp"
 #include "suite/model/check_run.hpp"
 #include "suite/model/selection.hpp"
 

@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "report/formats/json_fields.hpp"
+#include "common/json_fields.hpp"
 #include "report/matrix/matrix_model.hpp"
 
 namespace dlpack_usm::report {

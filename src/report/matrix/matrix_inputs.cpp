@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "common/bounded_file.hpp"
+#include "common/json_fields.hpp"
 #include "common/printable.hpp"
-#include "report/formats/json_fields.hpp"
 #include "report/formats/report_json_reader.hpp"
 #include "report/matrix/check_input.hpp"
 #include "report/matrix/report_bodies.hpp"

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "report/formats/json_fields.hpp"
+#include "common/json_fields.hpp"
 #include "report/matrix/check_input.hpp"
 #include "report/matrix/matrix_inputs.hpp"
 
