@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/json_pointer.hpp"
 #include "common/printable.hpp"
 
 namespace dlpack_usm::capsule {
@@ -28,8 +29,5 @@ class DocumentError : public std::runtime_error {
   std::string pointer_;
   std::optional<std::size_t> byte_offset_;
 };
-
-// RFC 6901 escaping of one reference token ('~' -> "~0", '/' -> "~1").
-std::string pointer_token(std::string_view key);
 
 }  // namespace dlpack_usm::capsule

@@ -313,15 +313,45 @@ TEST_F(ReportMerge, AnOutputNamingAnInputIsRefusedAndAMergedReportIsNoInput) {
   EXPECT_EQ(merged_input.err.find("older dlpack-usm"), std::string::npos) << merged_input.err;
 }
 
+// The fields a record gained in /3: its place in the matrix and its exchange.
+void erase_record_fields_of_the_third_schema(json& report) {
+  for (json& entry : report["results"]) {
+    for (const char* key :
+         {"place", "exchange", "decline_reason", "exception", "emitted", "evidence", "worker"}) {
+      entry.erase(key);
+    }
+  }
+}
+
+// A report written before the records had their places (schema
+// dlpack-usm.report/2) merges with one of today's; the merged report is /3.
+TEST_F(ReportMerge, AReportOfTheSecondSchemaStillMerges) {
+  std::vector<std::string> shards = two_shards("shard");
+  json old = read_json(shards[0]);
+  ASSERT_EQ(old["schema"], "dlpack-usm.report/3");
+  old["schema"] = "dlpack-usm.report/2";
+  erase_record_fields_of_the_third_schema(old);
+  write_json("old.json", old);
+  ToolResult merged = merge({path("old.json"), shards[1]}, {"--report", path("merged.json")});
+  EXPECT_EQ(merged.exit_code, 1) << merged.err;
+  EXPECT_NE(merged.out.find("vector/wrong"), std::string::npos) << merged.out;
+  json report = read_json("merged.json");
+  EXPECT_EQ(report["schema"], "dlpack-usm.report/3");
+  for (const json& entry : report["results"]) {
+    EXPECT_TRUE(entry.contains("place") && entry["place"].is_null()) << entry.dump();
+  }
+}
+
 // A report written before the envelope (schema dlpack-usm.report/1: "tool"
 // an object at the top and in the environment, no "version", no "file" in
-// the results) merges with one of today's; the merged report is /2 through
+// the results) merges with one of today's; the merged report is /3 through
 // and through.
 TEST_F(ReportMerge, AReportOfTheFirstSchemaStillMerges) {
   std::vector<std::string> shards = two_shards("shard");
   json old = read_json(shards[0]);
-  ASSERT_EQ(old["schema"], "dlpack-usm.report/2");
+  ASSERT_EQ(old["schema"], "dlpack-usm.report/3");
   std::string version = old["version"];
+  erase_record_fields_of_the_third_schema(old);
   old["schema"] = "dlpack-usm.report/1";
   old["tool"] = {{"name", "dlpack-usm"}, {"version", version}};
   old.erase("version");
@@ -336,7 +366,7 @@ TEST_F(ReportMerge, AReportOfTheFirstSchemaStillMerges) {
   EXPECT_NE(merged.out.find("regression: 1 case"), std::string::npos) << merged.out;
   EXPECT_NE(merged.out.find("vector/wrong"), std::string::npos) << merged.out;
   json report = read_json("merged.json");
-  EXPECT_EQ(report["schema"], "dlpack-usm.report/2");
+  EXPECT_EQ(report["schema"], "dlpack-usm.report/3");
   EXPECT_EQ(report["tool"], "dlpack-usm");
   EXPECT_EQ(report["version"], version);
   EXPECT_EQ(report["environment"]["schema"], "dlpack-usm.inventory/1");
@@ -344,7 +374,7 @@ TEST_F(ReportMerge, AReportOfTheFirstSchemaStillMerges) {
   EXPECT_FALSE(report["environment"]["tool"].is_object());
   EXPECT_EQ(report["runs"].size(), 2u);
 
-  // A /2 report whose tool is another's is no report of this tool.
+  // A /3 report whose tool is another's is no report of this tool.
   json foreign = read_json(shards[0]);
   foreign["tool"] = "another-tool";
   write_json("foreign.json", foreign);

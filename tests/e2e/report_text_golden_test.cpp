@@ -83,8 +83,8 @@ TEST(CapsuleCheckText, IsTheGoldenText) {
 }
 
 // A consumer case of the matrix as `check --consumer` records it: its
-// outcome, message and rules, and the class the consumer verdict gave it
-// (none for a crash or a hang, which the runner charges).
+// outcome, message and rules, and its class in the profile (the consumer
+// verdict's, or the recorder's for a crash or a hang the runner charged).
 suite::RecordedCase consumer_case(const std::string& cell, const std::string& axis,
                                   const std::string& value, suite::Outcome outcome,
                                   const std::string& message, std::vector<std::string> rules = {},
@@ -94,11 +94,10 @@ suite::RecordedCase consumer_case(const std::string& cell, const std::string& ax
   recorded.spec.id = fmt::format("consumer/opencl:cpu:0/{}", cell);
   recorded.spec.source = "consumer";
   recorded.spec.device = "opencl:cpu:0";
-  recorded.spec.profile_axis = axis;
-  recorded.spec.profile_value = value;
+  recorded.spec.place = {suite::Direction::consumer, "device-usm", {{axis, value}}, std::nullopt};
   recorded.result = suite::CaseResult(recorded.spec.id, outcome, message);
   recorded.result.rule_ids = std::move(rules);
-  recorded.result.profile_class = cell_class;
+  recorded.result.exchange = *suite::parse_exchange_outcome(cell_class);
   recorded.result.decline_reason = decline_reason;
   if (suite::is_failing(outcome)) recorded.result.verdict = suite::Verdict::regression;
   recorded.repro =
@@ -149,9 +148,11 @@ TEST(CheckSummaryText, ConsumerProfileIsTheGoldenText) {
                     "is 2, the tensor offered has 3",
                     {"DLP-CONSUMER-WRONG-VIEW"}, "wrong"),
       consumer_case("device/null-deleter", "layout", "null-deleter", Outcome::crash,
-                    "the case died on SIGSEGV", {"DLP-CONSUMER-CALLS-NULL-DELETER"}),
+                    "the case died on SIGSEGV", {"DLP-CONSUMER-CALLS-NULL-DELETER"},
+                    "deleter-misuse"),
       consumer_case("device/read-only", "layout", "read-only", Outcome::timeout,
-                    "no result within 3000 ms; the watchdog killed the case", {"DLP-PLUGIN-HANG"}),
+                    "no result within 3000 ms; the watchdog killed the case", {"DLP-PLUGIN-HANG"},
+                    "hang"),
       consumer_case("invalid/major-version-2", "invalid", "major-version-2", Outcome::pass,
                     "refused (unknown DLPack major version, which breaks DLP-VERSION-MAJOR); the "
                     "deleter ran once",

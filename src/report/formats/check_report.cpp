@@ -11,6 +11,7 @@
 #include "report/profile_report.hpp"
 #include "report/text_printer.hpp"
 #include "report/text_table.hpp"
+#include "suite/model/record_json.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -125,44 +126,8 @@ ExitCode decide_exit_code(const CheckRun& run) {
 }
 
 void print_case(Printer& printer, const RecordedCase& recorded) {
-  const suite::CaseResult& result = recorded.result;
-  printer.data("id", result.id);
-  printer.data("source", recorded.spec.source);
-  printer.data("device",
-               recorded.spec.device.empty() ? Value(nullptr) : Value(recorded.spec.device));
-  printer.data("outcome", suite::to_string(result.outcome));
-  printer.data("verdict", suite::to_string(result.verdict));
-  printer.data("message", result.message);
-  printer.data("rule_ids", result.rule_ids);
-  // The rules the case is about, which --rule selects by: report merge
-  // checks with them that a skipped case is one the selection left out.
-  printer.data("rules", recorded.spec.rules);
-  {
-    ListScope findings(printer, "findings");
-    for (const suite::CaseFinding& finding : result.findings) {
-      printer.data({},
-                   {{"rule_id", finding.rule_id.empty() ? Value(nullptr) : Value(finding.rule_id)},
-                    {"severity", rules::to_string(finding.severity)},
-                    {"message", finding.message}});
-    }
-  }
-  printer.data("duration_ms", result.duration_ms);
-  printer.data("attempts", result.attempts);
-  printer.data("first_outcome", result.first_outcome
-                                    ? Value(suite::to_string(*result.first_outcome))
-                                    : Value(nullptr));
-  printer.data("repro", recorded.repro);
-  printer.data("file", recorded.spec.file.empty() ? Value(nullptr) : Value(recorded.spec.file));
-  // A cell of the consumer matrix carries its place in the profile and its
-  // one class there (null where it never ran), so that report merge can
-  // rebuild the profile from the results.
-  if (!recorded.spec.profile_axis.empty()) {
-    std::string cell_class = suite::profile_class(recorded);
-    printer.data("profile", {{"axis", recorded.spec.profile_axis},
-                             {"value", recorded.spec.profile_value},
-                             {"outcome", cell_class.empty() ? Value(nullptr) : Value(cell_class)},
-                             {"reason", result.decline_reason}});
-  }
+  const Value record = suite::record_to_json(recorded);
+  for (const auto& [key, value] : record.items()) printer.data(key, value);
 }
 
 void print_check_run(Printer& printer, const CheckRun& run, SummaryDetail detail) {
@@ -196,16 +161,14 @@ ordered_json verdict_counts_json(const suite::VerdictCounts& verdicts) {
 std::string gate_line(const CheckRun& run) {
   int filtered = run.outcome_count(Outcome::skipped);
   std::size_t selected = run.cases.size() - static_cast<std::size_t>(filtered);
-  return fmt::format("gate: {}{} ({} run{} in {:.1f} s{})", run.gate_passed() ? "PASSED" : "FAILED",
-                     run.strict ? " (strict)" : "",
-                     fmt::format("{} case{}", selected, selected == 1 ? "" : "s"),
-                     filtered > 0 ? fmt::format(", {} filtered,", filtered) : "",
-                     run.duration_ms / 1000,
-                     !run.interrupted           ? ""
-                     : run.stop_reasons.empty() ? ", interrupted"
-                                                : ", stopped early");
+  return fmt::format(
+      "gate: {}{} ({} run{} in {:.1f} s{})", run.gate_passed() ? "PASSED" : "FAILED",
+      run.strict ? " (strict)" : "", fmt::format("{} case{}", selected, selected == 1 ? "" : "s"),
+      filtered > 0 ? fmt::format(", {} filtered,", filtered) : "", run.duration_ms / 1000,
+      !run.interrupted           ? ""
+      : run.stop_reasons.empty() ? ", interrupted"
+                                 : ", stopped early");
 }
-
 
 ordered_json check_run_to_json(const CheckRun& run) {
   JsonPrinter printer;

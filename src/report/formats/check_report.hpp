@@ -1,6 +1,7 @@
 // Writers of a finished `check` run: the one walk that prints the JSON report
-// (schema dlpack-usm.report/1, conformance/schema/report.schema.json) or the
-// summary people read; its reader is report_json_reader.hpp. The other
+// (schema dlpack-usm.report/3, conformance/schema/report.schema.json) or the
+// summary people read; its reader is report_json_reader.hpp, and each case's
+// record has the one codec of suite/model/record_json.hpp. The other
 // formats have a module each here: JUnit XML (junit.hpp), the failures file
 // (failures_file.hpp), results.jsonl (results_stream.hpp). The run's model
 // decides the exit code.
@@ -26,8 +27,8 @@ ExitCode decide_exit_code(const suite::CheckRun& run);
 // The one walk of a run: JSON gets every case whatever `detail` says; text
 // shows the failing cases as `detail` asks (report/failure_groups.hpp).
 void print_check_run(Printer& printer, const suite::CheckRun& run, SummaryDetail detail);
-// One case's fields, in the object the caller opened: a result of the
-// report and a line of results.jsonl alike.
+// One case's fields (its record, suite/model/record_json.hpp), in the
+// object the caller opened: a result of the report.
 void print_case(Printer& printer, const suite::RecordedCase& recorded);
 
 nlohmann::ordered_json check_run_to_json(const suite::CheckRun& run);

@@ -7,6 +7,7 @@
 
 #include "report/formats/run_labels.hpp"
 #include "report/formats/xml_writer.hpp"
+#include "suite/model/consumer_profile.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -89,10 +90,9 @@ void write_case(XmlWriter& xml, const RecordedCase& recorded, const std::string&
                 bool strict) {
   const suite::CaseResult& result = recorded.result;
   // A cell of the consumer matrix says where it sits: "... [layout=broadcast]".
-  std::string testcase = recorded.spec.profile_axis.empty()
-                             ? result.id
-                             : fmt::format("{} [{}={}]", result.id, recorded.spec.profile_axis,
-                                           recorded.spec.profile_value);
+  const suite::MatrixLine* line = suite::profile_line(recorded);
+  std::string testcase =
+      line == nullptr ? result.id : fmt::format("{} [{}={}]", result.id, line->axis, line->value);
   xml.start("testcase", {{"name", testcase},
                          {"classname", recorded.spec.source + "." + suite},
                          {"time", seconds(result.duration_ms)}});

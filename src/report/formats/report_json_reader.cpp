@@ -10,27 +10,22 @@
 #include "capsule/document_error.hpp"
 #include "common/bounded_file.hpp"
 #include "common/error.hpp"
+#include "common/json_fields.hpp"
 #include "common/printable.hpp"
 #include "report/envelope.hpp"
-#include "report/formats/json_fields.hpp"
+#include "suite/model/record_json.hpp"
 
 namespace dlpack_usm::report {
 namespace {
 
 // The run model the report describes.
-using suite::CaseResult;
 using suite::is_plain_label;
 using suite::kCheckReportSchema;
 using suite::kCheckReportSchemaV1;
 using suite::kMaxLabelLength;
-using suite::Outcome;
-using suite::parse_outcome;
 using suite::parse_shard;
-using suite::parse_verdict;
-using suite::RecordedCase;
 using suite::Selection;
 using suite::Shard;
-using suite::Verdict;
 
 using nlohmann::json;
 
@@ -42,75 +37,8 @@ constexpr const char* kReportHint =
   fail_usage(fmt::format("report merge: {}: {}", file, what), hint);
 }
 
-// The members of a report's objects, read by type (json_fields.hpp).
+// The members of a report's objects, read by type (common/json_fields.hpp).
 using Fields = JsonFields;
-
-Outcome outcome_field(const Fields& fields, const char* key) {
-  std::string text = fields.text(key);
-  std::optional<Outcome> outcome = parse_outcome(text);
-  if (!outcome) {
-    fail_report(fields.file(), fmt::format("{} is {}, not an outcome (pass, warn, fail, ...)",
-                                           fields.where(key), quote_for_message(text)));
-  }
-  return *outcome;
-}
-
-void read_findings(const Fields& fields, CaseResult& result) {
-  for (const Fields& finding : fields.objects("findings")) {
-    std::string severity_text = finding.text("severity");
-    std::optional<rules::Severity> severity = rules::parse_severity(severity_text);
-    if (!severity) {
-      fail_report(fields.file(),
-                  fmt::format("{} is {}, not error, warning or info", finding.where("severity"),
-                              quote_for_message(severity_text)));
-    }
-    result.findings.push_back(
-        {finding.text_or_null("rule_id"), *severity, finding.text("message")});
-  }
-}
-
-// Where a consumer case sits in the capability profile; its class follows
-// from the outcome and rules again.
-void read_profile(const Fields& fields, RecordedCase& recorded) {
-  if (!fields.has("profile")) return;
-  Fields profile = fields.object("profile");
-  recorded.spec.profile_axis = profile.text("axis");
-  recorded.spec.profile_value = profile.text("value");
-  recorded.result.profile_class = profile.text_or_null("outcome");
-  if (profile.has("reason")) recorded.result.decline_reason = profile.text("reason");
-}
-
-RecordedCase read_case(const Fields& fields) {
-  RecordedCase recorded;
-  CaseResult& result = recorded.result;
-  result.id = fields.text("id");
-  if (result.id.empty()) fail_report(fields.file(), fmt::format("{} is empty", fields.where("id")));
-  recorded.spec.id = result.id;
-  recorded.spec.source = fields.text("source");
-  recorded.spec.device = fields.text_or_null("device");
-  recorded.spec.rules = fields.texts("rules");
-  result.outcome = outcome_field(fields, "outcome");
-  std::string verdict = fields.text("verdict");
-  std::optional<Verdict> parsed = parse_verdict(verdict);
-  if (!parsed) {
-    fail_report(fields.file(), fmt::format("{} is {}, not a verdict", fields.where("verdict"),
-                                           quote_for_message(verdict)));
-  }
-  result.verdict = *parsed;
-  result.message = fields.text("message");
-  result.rule_ids = fields.texts("rule_ids");
-  read_findings(fields, result);
-  result.duration_ms = fields.milliseconds("duration_ms");
-  result.attempts = static_cast<int>(fields.integer("attempts", 0, 2));
-  if (!fields.value("first_outcome", &json::is_primitive, "an outcome or null").is_null()) {
-    result.first_outcome = outcome_field(fields, "first_outcome");
-  }
-  recorded.repro = fields.text("repro");
-  // A /1 report names no file.
-  if (fields.has("file")) recorded.spec.file = fields.text_or_null("file");
-  read_profile(fields, recorded);
-  return recorded;
-}
 
 // --filter, --rule, --device, --shard and the label as the run gave them.
 void read_options(const Fields& options, ShardReport& report) {
@@ -193,10 +121,6 @@ void read_header(const JsonInput& input, ShardReport& report, bool first_schema)
   for (const Fields& file : top.objects("expectations")) {
     report.expectations.push_back({file.text("kind"), file.text("path"), file.text("sha256")});
   }
-  if (top.has("plugins")) {
-    for (const Fields& plugin : top.objects("plugins")) plugin.text("role");
-    report.plugins = top.array("plugins");
-  }
 }
 
 // The environment of a /1 report as /2 writes it: "tool": {"name",
@@ -235,6 +159,25 @@ json parse_report_json(const JsonInput& input, std::string_view text, std::strin
   }
 }
 
+bool is_check_report_schema(std::string_view schema) {
+  return schema == kCheckReportSchema || schema == suite::kCheckReportSchemaV2 ||
+         schema == kCheckReportSchemaV1;
+}
+
+CheckReportRecords read_check_report_records(const JsonInput& input, const json& document) {
+  Fields top(input, document, "");
+  CheckReportRecords records;
+  records.schema = top.text("schema");
+  if (top.has("plugins")) {
+    for (const Fields& plugin : top.objects("plugins")) plugin.text("role");
+    records.plugins = top.array("plugins");
+  }
+  for (const Fields& entry : top.objects("results")) {
+    records.cases.push_back(suite::record_from_json(entry, suite::RecordSource::report));
+  }
+  return records;
+}
+
 ShardReport read_shard_report(const std::filesystem::path& path) {
   std::string text =
       read_bounded_file(path, kMaxShardReportBytes, "report merge", "a 'check --report' file");
@@ -249,19 +192,20 @@ ShardReport read_shard_report(const std::filesystem::path& path) {
                                       });
   text = {};
   json schema = report.document.is_object() ? report.document.value("schema", json()) : json();
-  bool first_schema = schema == json(kCheckReportSchemaV1);
-  if (!first_schema && schema != json(kCheckReportSchema)) {
-    fail_report(report.file, fmt::format("not a check report (its schema is not {} or {})",
-                                         kCheckReportSchema, kCheckReportSchemaV1));
+  if (!schema.is_string() || !is_check_report_schema(schema.get<std::string>())) {
+    fail_report(report.file,
+                fmt::format("not a check report (its schema is not {}, {} or {})",
+                            kCheckReportSchema, suite::kCheckReportSchemaV2, kCheckReportSchemaV1));
   }
+  bool first_schema = schema == json(kCheckReportSchemaV1);
   refuse_merged_report(report);
   read_header(input, report, first_schema);
   // A /1 environment carried the tool as an object of its own; the merged
-  // report, written as /2, copies environments with the envelope instead.
+  // report, written as /3, copies environments with the envelope instead.
   if (first_schema) upgrade_first_environment(report.document);
-  for (const Fields& entry : Fields(input, report.document, "").objects("results")) {
-    report.cases.push_back(read_case(entry));
-  }
+  CheckReportRecords records = read_check_report_records(input, report.document);
+  report.plugins = std::move(records.plugins);
+  report.cases = std::move(records.cases);
   return report;
 }
 

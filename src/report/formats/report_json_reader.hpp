@@ -1,7 +1,10 @@
-// Reads the report of one `check --report` run for `report merge`, as the
-// untrusted input it is: bounded (size, nesting, string length), every field
-// the merge uses checked for its type, and a wrong one named by its file and
-// JSON pointer (a usage error, exit 2) — never a crash, never exit 4.
+// The one reader of check reports: the report of one `check --report` run
+// for `report merge`, and the records of any check report for `report
+// matrix`, read as the untrusted input they are: bounded (size, nesting,
+// string length), every field used checked for its type, and a wrong one
+// named by its file and JSON pointer (a usage error, exit 2) — never a
+// crash, never exit 4. Each case's record is read by the one codec
+// (suite/model/record_json.hpp).
 #pragma once
 
 #include <filesystem>
@@ -11,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "capsule/bounded_json.hpp"
-#include "report/formats/json_fields.hpp"
+#include "common/json_fields.hpp"
 #include "suite/model/check_run.hpp"
 #include "suite/model/selection.hpp"
 
@@ -64,6 +67,23 @@ struct ShardReport {
 nlohmann::json parse_report_json(const JsonInput& input, std::string_view text,
                                  std::string_view depth_note,
                                  const capsule::RootEntryHandler& on_root_entry);
+
+// Whether `schema` is that of a check report this version reads (/1 to /3).
+bool is_check_report_schema(std::string_view schema);
+
+// What every reader of a check report takes from it: the libraries under
+// test (check --producer/--consumer) and every case's record.
+struct CheckReportRecords {
+  std::string schema;
+  nlohmann::json plugins = nlohmann::json::array();
+  std::vector<suite::RecordedCase> cases;
+};
+
+// The records of a check report `document` (parsed by parse_report_json,
+// its schema one is_check_report_schema takes). Throws Error(usage) naming
+// the input and the JSON pointer of a member missing or of another type.
+CheckReportRecords read_check_report_records(const JsonInput& input,
+                                             const nlohmann::json& document);
 
 // Throws Error(usage) naming the file (and the JSON pointer of the place)
 // when it is not a regular file of at most kMaxShardReportBytes, not JSON

@@ -1,14 +1,12 @@
 #include "report/formats/results_stream.hpp"
 
-#include "report/formats/check_report.hpp"
-#include "report/json_printer.hpp"
+#include "suite/model/record_json.hpp"
 
 namespace dlpack_usm::report {
 
 std::string recorded_case_line(const suite::RecordedCase& recorded) {
-  JsonPrinter printer;
-  print_case(printer, recorded);
-  return printer.document().dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return suite::record_to_json(recorded).dump(-1, ' ', false,
+                                              nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace dlpack_usm::report

@@ -1,6 +1,7 @@
-// results.jsonl (check --stream): one line per finished case, holding the
-// fields of that case in the JSON report (print_case), so a reader of the
-// stream and of the report parse one shape. cli/result_stream.hpp writes it.
+// results.jsonl (check --stream): one line per finished case, its record
+// as the JSON report holds it (the one codec, suite/model/record_json.hpp),
+// so a reader of the stream and of the report parse one shape.
+// cli/result_stream.hpp writes it.
 #pragma once
 
 #include <string>

@@ -1,28 +1,33 @@
 // The libraries of a `check --consumer LIB` / `check --producer LIB` report
-// as matrix cells: the consumer's capability profile (the report's
-// "profile", completed from its results), and producer cells derived from
-// the producer cases. The producer matrix is every dtype × layout × version
-// (matrix/live_matrix.hpp); its cells are the three lines through the
-// tensor a consumer asks for most (float32, C order, the newest version):
-// each dtype at C order and the newest version, each layout at float32,
-// each version at float32 C order; read-only and lifetime cases at float32.
-// A case off those lines becomes a "combined" cell only where it warns or
-// fails, so harm is never folded away.
+// as matrix cells, read by the one reader of check reports
+// (report_json_reader.hpp): each case's record says where it sits (its
+// place: direction, memory, the lines it lies on, the row of a crossed
+// tensor off them) and what happened (its exchange), as fields. The places
+// themselves are set where the cases are planned
+// (suite/cases/producer/producer_place.hpp, the consumer cases); nothing
+// here reads a case id.
 #pragma once
 
 #include <vector>
 
-#include "report/formats/json_fields.hpp"
+#include <nlohmann/json.hpp>
+
+#include "common/json_fields.hpp"
 #include "report/matrix/matrix_model.hpp"
+#include "suite/model/check_run.hpp"
 
 namespace dlpack_usm::report {
 
 // One profile per library under test (plugins with role producer or
-// consumer). Throws Error(usage) for a report of a run without one.
-std::vector<LibraryProfile> read_check_report(const JsonFields& top);
+// consumer), its cells those of the cases of its direction. Throws
+// Error(usage) for a report of a run without one, and for a report older
+// than dlpack-usm.report/3, whose cases carry no place.
+std::vector<LibraryProfile> read_check_report(const JsonInput& input,
+                                              const nlohmann::json& document);
 
-// The producer cells of one result of a producer or exchange-API case
-// (none for a case that never ran, or off the lines and passing).
-std::vector<ProfileCell> producer_cells(const JsonFields& result);
+// The cells of one record: one per line of its place, or the row of its
+// crossed tensor where it lies on none and does not pass; none for a case
+// without a place or an exchange (it never ran, or measures no library).
+std::vector<ProfileCell> record_cells(const suite::RecordedCase& recorded);
 
 }  // namespace dlpack_usm::report

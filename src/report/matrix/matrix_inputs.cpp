@@ -5,12 +5,11 @@
 #include <fmt/format.h>
 
 #include "common/bounded_file.hpp"
+#include "common/json_fields.hpp"
 #include "common/printable.hpp"
-#include "report/formats/json_fields.hpp"
 #include "report/formats/report_json_reader.hpp"
 #include "report/matrix/check_input.hpp"
 #include "report/matrix/report_bodies.hpp"
-#include "suite/model/check_run.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -80,8 +79,8 @@ std::vector<LibraryProfile> read_matrix_input(const std::filesystem::path& path)
   } else if (one_of(kConsumeReportSchemas)) {
     profiles.push_back(read_consume_report(top));
     kind = "consume report";
-  } else if (schema == suite::kCheckReportSchema || schema == suite::kCheckReportSchemaV1) {
-    profiles = read_check_report(top);
+  } else if (is_check_report_schema(schema)) {
+    profiles = read_check_report(input, document);
     kind = "check report";
   } else {
     fail_input(input, what_it_is(document));

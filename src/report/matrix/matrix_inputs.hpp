@@ -6,8 +6,9 @@
 //   - a consume report (`python3 -m dlpack_usm consume EXPR --report`,
 //     dlpack-usm.consume-report/2): consumer cells;
 //   - a check report (`dlpack-usm check --consumer|--producer LIB --report`,
-//     dlpack-usm.report/1): the consumer's profile, and producer cells
-//     derived from the producer cases (check_input.hpp).
+//     dlpack-usm.report/3, or a merged one): the cells of its producer and
+//     consumer cases, each where its record places it (check_input.hpp),
+//     read by the one reader of check reports (report_json_reader.hpp).
 #pragma once
 
 #include <filesystem>

@@ -87,28 +87,10 @@ void complete_from_result(const JsonFields& result, const std::string& consumer,
   }
 }
 
-// A consume report's versions axis names the memory in the value
-// ("1.0/host-usm"); with the memory a row of its own, the value is "1.0".
-void drop_memory_from_value(ProfileCell& cell) {
-  std::string suffix = "/" + cell.memory;
-  if (!cell.memory.empty() && cell.value.size() > suffix.size() && cell.value.ends_with(suffix)) {
-    cell.value.resize(cell.value.size() - suffix.size());
-  }
-}
-
-}  // namespace
-
-void take_worst_finding(const JsonFields& result, ProfileCell& cell) {
-  int worst = 0;
-  for (const JsonFields& finding : result.objects("findings")) {
-    int rank = severity_rank(finding.text("severity"));
-    if (rank <= worst) continue;
-    worst = rank;
-    cell.rule = finding.text_or_null("rule_id");
-    cell.message = finding.text("message");
-  }
-}
-
+// The memory kind a case id of a profile or consume report names
+// ("consumer/opencl:cpu:0/host/..." -> "host-usm", ".../cpu/..." -> "cpu"),
+// "" where it names none. Those older documents carry no place of their
+// own; check reports do, and are never read this way.
 std::string memory_of_case(const std::string& case_id) {
   // <direction>/<device>/<kind>/...
   std::size_t first = case_id.find('/');
@@ -120,6 +102,26 @@ std::string memory_of_case(const std::string& case_id) {
   if (kind == "cpu") return kind;
   std::string memory = contract_memory(kind, device);
   return memory == kind ? "" : memory;  // a kind of no contract: unknown
+}
+
+}  // namespace
+
+void drop_memory_from_value(ProfileCell& cell) {
+  std::string suffix = "/" + cell.memory;
+  if (!cell.memory.empty() && cell.value.size() > suffix.size() && cell.value.ends_with(suffix)) {
+    cell.value.resize(cell.value.size() - suffix.size());
+  }
+}
+
+void take_worst_finding(const JsonFields& result, ProfileCell& cell) {
+  int worst = 0;
+  for (const JsonFields& finding : result.objects("findings")) {
+    int rank = severity_rank(finding.text("severity"));
+    if (rank <= worst) continue;
+    worst = rank;
+    cell.rule = finding.text_or_null("rule_id");
+    cell.message = finding.text("message");
+  }
 }
 
 std::vector<ProfileCell> read_body_cells(const JsonFields& body, const std::string& direction,

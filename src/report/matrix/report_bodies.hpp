@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/formats/json_fields.hpp"
+#include "common/json_fields.hpp"
 #include "report/matrix/matrix_model.hpp"
 
 namespace dlpack_usm::report {
@@ -24,9 +24,9 @@ std::vector<ProfileCell> read_body_cells(const JsonFields& body, const std::stri
 // warning, then info; the first of equals): into cell.rule and cell.message.
 void take_worst_finding(const JsonFields& result, ProfileCell& cell);
 
-// The memory kind a case id names ("consumer/opencl:cpu:0/host/..." ->
-// "host-usm", ".../cpu/..." -> "cpu"), "" where it names none.
-std::string memory_of_case(const std::string& case_id);
+// The consumer matrix's versions axis names the memory in the value
+// ("1.0/host-usm"); with the memory a row of its own, the value is "1.0".
+void drop_memory_from_value(ProfileCell& cell);
 
 // A profile report's library, its cells from both sections.
 LibraryProfile read_profile_report(const JsonFields& top);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rules/rule.hpp"
+#include "rules/rule_ids.hpp"
 #include "suite/cases/vectors/vector_cases.hpp"
 #include "suite/gate/repro_command.hpp"
 #include "suite/model/case_findings.hpp"
@@ -48,6 +49,27 @@ CaseResult judged_by_findings(const CaseSpec& spec, CaseResult result) {
   return result;
 }
 
+bool fired(const CaseResult& result, std::string_view rule) {
+  return std::find(result.rule_ids.begin(), result.rule_ids.end(), rule) != result.rule_ids.end();
+}
+
+// What the matrix shows for a case the runner charged: a consumer that
+// calls the NULL deleter offered dies on the call, and a crash or a hang
+// may have been made a warning (on an invalid tensor) by its rule.
+ExchangeOutcome charged_exchange(const CaseResult& result) {
+  namespace ids = rules::ids;
+  if (fired(result, ids::kConsumerCallsNullDeleter)) return ExchangeOutcome::deleter_misuse;
+  if (result.outcome == Outcome::crash || fired(result, ids::kPluginCrash) ||
+      fired(result, ids::kPluginCrashInvalid)) {
+    return ExchangeOutcome::crash;
+  }
+  if (result.outcome == Outcome::timeout || fired(result, ids::kPluginHang) ||
+      fired(result, ids::kPluginHangInvalid)) {
+    return ExchangeOutcome::hang;
+  }
+  return ExchangeOutcome::none;
+}
+
 }  // namespace
 
 CaseResult apply_required_features(const CaseSpec& spec, CaseResult result,
@@ -71,6 +93,11 @@ CaseRecorder::CaseRecorder(const CheckOptions& options, const Expectations& expe
 RecordedCase CaseRecorder::record(const CaseSpec& spec, CaseResult result) const {
   CaseResult decided = apply_required_features(spec, judged_by_findings(spec, std::move(result)),
                                                options_.required_features);
+  // The source judged the exchange where the case ran to its end; a case
+  // with a place that never reported is judged here.
+  if (!spec.place.empty() && decided.exchange == ExchangeOutcome::none) {
+    decided.exchange = charged_exchange(decided);
+  }
   decided.verdict = decide_verdict(decided, expectations_, options_.strict);
   return {spec, std::move(decided), repro(spec, true)};
 }

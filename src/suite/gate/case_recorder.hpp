@@ -1,5 +1,6 @@
 // The one place a case's result becomes what a run records: the required
-// features applied, the verdict decided from the expectations, the repro
+// features applied, the exchange of a case the runner charged (crash, hang,
+// deleter misuse), the verdict decided from the expectations, the repro
 // line. The streamed results line and the report take the same record.
 #pragma once
 

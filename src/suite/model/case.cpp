@@ -69,6 +69,9 @@ void CaseSpec::throw_details_mismatch() const {
 CaseResult not_supported_result(const CaseSpec& spec, const NotSupportedCase& not_supported) {
   CaseResult result(spec.id, Outcome::not_supported, not_supported.reason);
   result.rule_ids = not_supported.rule_ids;
+  // Where the case has a place, the cell cannot be measured here (no USM, a
+  // kind the device lacks, a runtime answer it rests on).
+  if (!spec.place.empty()) result.exchange = ExchangeOutcome::not_applicable;
   return result;
 }
 

@@ -78,13 +78,11 @@ struct CaseSpec {
   // `decline_rule` instead.
   std::vector<std::string> features = {};
   std::string decline_rule = {};
-  // Where a consumer case sits in the capability profile (check --consumer):
-  // its axis ("dtype", "layout", "usm-kind", "version", "invalid") and its
-  // value on that axis ("bool", "negative-stride", "device-usm", "1.2").
-  // Empty for every other case.
-  std::string profile_axis = {};
-  std::string profile_value = {};
   // Its place in the compatibility matrix (empty for the tool's own cases).
+  // A consumer case's one line is its cell of the capability profile (check
+  // --consumer): its axis ("dtype", "layout", "usm-kind", "version",
+  // "invalid") and its value there ("bool", "negative-stride", "device-usm",
+  // "1.2").
   CasePlace place = {};
   // The worker a case runs in: cases of one key share a worker process (a
   // batch), cases of two keys never do. Empty: the tool's own worker (the
@@ -155,12 +153,13 @@ struct CaseResult {
   // Set by the runner when a re-run gave another outcome.
   std::optional<Outcome> first_outcome;
   Verdict verdict = Verdict::ok;
-  // A cell of the consumer matrix: its class in the capability profile
-  // (matrix/consumer_verdict.hpp) and, for a decline, the consumer's reason.
-  std::string profile_class;
-  std::string decline_reason;
-  // The exchange as the matrix shows it (set where the source judged one).
+  // The exchange as the matrix shows it: set where the source judged one
+  // (a consumer cell's class in the capability profile, from
+  // matrix/consumer_verdict.hpp; what a producer did with a request), by the
+  // recorder for a crash, hang or deleter misuse the runner charged.
   ExchangeOutcome exchange = ExchangeOutcome::none;
+  // For a decline, the library's reason.
+  std::string decline_reason;
   // A Python library's exception ("BufferError: ..."), and what a producer
   // emitted ("dltensor_versioned 1.3, strides [5, 1], kDLCPU:0").
   std::string exception;
@@ -181,8 +180,8 @@ Outcome outcome_of(const std::vector<CaseFinding>& findings);
 // catalog does not have (a bug of the tool).
 rules::Severity catalog_severity(std::string_view rule_id);
 
-// The result of a NotSupportedCase: not_supported, its reason, and the
-// rules that block it.
+// The result of a NotSupportedCase: not_supported, its reason, the rules
+// that block it, and not_applicable where the case has a place.
 CaseResult not_supported_result(const CaseSpec& spec, const NotSupportedCase& not_supported);
 
 // Produces the cases of one kind and runs one of them. run() executes inside

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "facts/tensor_facts.hpp"
+
 namespace dlpack_usm::suite {
 
 // Which side of an exchange the library under test was on; none for the
@@ -45,5 +47,9 @@ struct CasePlace {
   bool empty() const { return direction == Direction::none; }
   bool operator==(const CasePlace&) const = default;
 };
+
+// The memory of a USM kind as a place names it: "host-usm", "device-usm",
+// "shared-usm".
+std::string usm_memory(facts::UsmKind kind);
 
 }  // namespace dlpack_usm::suite

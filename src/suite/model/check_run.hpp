@@ -14,11 +14,14 @@
 
 namespace dlpack_usm::suite {
 
-// The JSON report's schema id (conformance/schema/report.schema.json). /2
-// opens with the envelope every JSON document has (report/envelope.hpp);
-// /1 had "tool": {"name", "version"} instead, at the top and in its
-// environment, and 'report merge' still reads it.
-inline constexpr const char* kCheckReportSchema = "dlpack-usm.report/2";
+// The JSON report's schema id (conformance/schema/report.schema.json). /3
+// gives every case its place in the matrix and its exchange as fields of its
+// record (suite/model/record_json.hpp); /2 opened with the envelope every
+// JSON document has (report/envelope.hpp); /1 had "tool": {"name",
+// "version"} instead, at the top and in its environment. 'report merge'
+// reads all three; 'report matrix' takes a case's place from /3 alone.
+inline constexpr const char* kCheckReportSchema = "dlpack-usm.report/3";
+inline constexpr const char* kCheckReportSchemaV2 = "dlpack-usm.report/2";
 inline constexpr const char* kCheckReportSchemaV1 = "dlpack-usm.report/1";
 
 // check --label: a prefix of case ids in merged reports and a name in their

@@ -1,7 +1,8 @@
 // The capability profile of a consumer under test: for each USM root device
 // and each cell of the matrix (an axis and a value on it), the one class of
 // outcome its case had. `check --consumer` reports it; the Python package's
-// consumer checks emit the same list.
+// consumer checks emit the same list. It is read from the typed fields of
+// each record (its place and its exchange), never from a case id.
 #pragma once
 
 #include <string>
@@ -27,11 +28,16 @@ struct ProfileEntry {
   bool failed = false;  // whether the case fails the gate
 };
 
-// The class of one case's result; empty for a case outside the profile or
-// one that never ran (skipped, not run, a harness error).
-std::string profile_class(const RecordedCase& recorded);
+// Whether `outcome` is a class of the capability profile (none is not).
+bool is_profile_class(ExchangeOutcome outcome);
 
-// Every consumer case that ran, in the run's order.
+// The cell of the profile a record is: a consumer case's line, unless the
+// cell could not be measured here (not applicable: blocked by the runtime's
+// owner answer); nullptr for every other case. A cell that never ran
+// (skipped, not run, a harness error) has one, with no class.
+const MatrixLine* profile_line(const RecordedCase& recorded);
+
+// Every consumer case that ran and has a class, in the run's order.
 std::vector<ProfileEntry> capability_profile(const CheckRun& run);
 
 // The axes in the order the report shows them.

@@ -1,6 +1,7 @@
 #include "suite/runner/worker_protocol.hpp"
 
-#include "rules/rule.hpp"
+#include "common/json_fields.hpp"
+#include "suite/model/record_json.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -12,20 +13,6 @@ constexpr const char* kErrorKey = "error";
 std::string text_member(const nlohmann::json& line, const char* key) {
   auto it = line.find(key);
   return it != line.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// The findings a worker reported, each at the severity of this binary's
-// catalog (a worker reports what it saw, not how much it weighs).
-void add_findings_from_line(CaseResult& result, const nlohmann::json& line) {
-  auto findings = line.find("findings");
-  if (findings == line.end() || !findings->is_array()) return;
-  for (const auto& finding : *findings) {
-    if (!finding.is_object()) continue;
-    std::string rule = text_member(finding, "rule_id");
-    const rules::RuleInfo* known = rule.empty() ? nullptr : rules::find_rule(rule);
-    result.add_finding({rule, known != nullptr ? known->severity : rules::Severity::error,
-                        text_member(finding, "message")});
-  }
 }
 
 // The exit codes a worker's Error may carry; anything else is the tool's bug.
@@ -61,39 +48,22 @@ std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& j
 }
 
 nlohmann::json result_to_json(const CaseResult& result) {
-  nlohmann::json findings = nlohmann::json::array();
-  for (const CaseFinding& finding : result.findings) {
-    findings.push_back({{"rule_id", finding.rule_id}, {"message", finding.message}});
-  }
-  return {{"id", result.id},
-          {"outcome", to_string(result.outcome)},
-          {"message", result.message},
-          {"rule_ids", result.rule_ids},
-          {"findings", findings},
-          {"profile_class", result.profile_class},
-          {"decline_reason", result.decline_reason}};
+  return nlohmann::json(result_record_to_json(result));
 }
 
 std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload) {
   nlohmann::json json = nlohmann::json::parse(payload, nullptr, false);
-  std::optional<Outcome> outcome =
-      json.is_object() && json.value("outcome", nlohmann::json()).is_string()
-          ? parse_outcome(json["outcome"].get<std::string>())
-          : std::nullopt;
-  if (!outcome || json.value("id", std::string()) != id) return std::nullopt;
-  CaseResult result;
-  result.id = id;
-  result.outcome = *outcome;
-  result.message = json.value("message", std::string());
-  if (json.contains("rule_ids") && json["rule_ids"].is_array()) {
-    for (const auto& rule : json["rule_ids"]) {
-      if (rule.is_string()) result.rule_ids.push_back(rule.get<std::string>());
-    }
+  if (!json.is_object()) return std::nullopt;
+  const JsonInput input{"worker", "result channel", ""};
+  try {
+    RecordedCase recorded = record_from_json(JsonFields(input, json, ""), RecordSource::worker);
+    if (recorded.result.id != id) return std::nullopt;
+    return std::move(recorded.result);
+  } catch (const Error&) {
+    // Not a record, or one with a member of another type: the runner
+    // charges the line to the case as no result of it.
+    return std::nullopt;
   }
-  add_findings_from_line(result, json);
-  result.profile_class = text_member(json, "profile_class");
-  result.decline_reason = text_member(json, "decline_reason");
-  return result;
 }
 
 std::string described_line(const nlohmann::json& descriptions) {

@@ -45,10 +45,11 @@ std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& j
 // loaded machine is never charged to the first case.
 inline constexpr std::string_view kWorkerReadyLine = "{\"worker\":\"ready\"}";
 
-// A case's result as a worker sends it (the report writes the same fields).
+// A case's result as a worker sends it: the record's result fields
+// (suite/model/record_json.hpp, the one codec the report uses too).
 nlohmann::json result_to_json(const CaseResult& result);
 // The result `payload` gives case `id`; nullopt when it is none (not JSON,
-// no known outcome, another case's id).
+// not a record, another case's id).
 std::optional<CaseResult> result_from_line(const std::string& id, std::string_view payload);
 
 // The plugin probe's answer: the libraries' descriptions.

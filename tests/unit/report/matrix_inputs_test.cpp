@@ -1,7 +1,7 @@
 // The readers of `report matrix`: each kind of report (profile, consume,
 // check) becomes cells of the contract, completed from the cases' results;
-// the producer cases of a check report land on the lines of the producer
-// matrix; anything else is refused naming the file and what it is.
+// the cases of a check report land where their records place them;
+// anything else is refused naming the file and what it is.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "report/formats/json_fields.hpp"
+#include "common/json_fields.hpp"
 #include "report/matrix/check_input.hpp"
 #include "report/matrix/matrix_inputs.hpp"
 
@@ -117,6 +117,11 @@ TEST(MatrixInputs, ACheckReportOfAConsumerGivesItsProfileWithFindingsAndRepros) 
   const ProfileCell* host = find(profiles[0], "consumer", "version", "1.0", "host-usm");
   ASSERT_TRUE(host);
   EXPECT_NE(host->repro.find("dlpack-usm check --consumer"), std::string::npos);
+  // An invalid tensor is offered in memory too: the record says which.
+  const ProfileCell* invalid = find(profiles[0], "consumer", "invalid", "shape-negative");
+  ASSERT_TRUE(invalid);
+  EXPECT_EQ(invalid->memory, "device-usm");
+  EXPECT_EQ(invalid->outcome, "refused");
 }
 
 TEST(MatrixInputs, ACheckReportOfAProducerPutsItsCasesOnTheLinesOfTheMatrix) {
@@ -210,9 +215,53 @@ TEST_F(MatrixBadInputs, MembersOfTheWrongTypeAreNamedByTheirPointer) {
 
 TEST_F(MatrixBadInputs, ACheckReportWithoutALibraryUnderTestMeasuresNone) {
   std::string path =
-      write("check.json", R"({"schema": "dlpack-usm.report/1", "plugins": [], "results": []})");
+      write("check.json", R"({"schema": "dlpack-usm.report/3", "plugins": [], "results": []})");
   std::string message = usage_error([&path] { read_matrix_input(path); });
   EXPECT_NE(message.find("without --producer or --consumer"), std::string::npos) << message;
+}
+
+// Before /3 a case's place was in its id alone, which nothing reads.
+TEST_F(MatrixBadInputs, ACheckReportOlderThanThePlacesIsRefusedWithWhatToDo) {
+  for (const char* schema : {"dlpack-usm.report/1", "dlpack-usm.report/2"}) {
+    std::string path = write(
+        "old.json", fmt::format(R"({{"schema": "{}", "plugins": [], "results": []}})", schema));
+    std::string message = usage_error([&path] { read_matrix_input(path); });
+    EXPECT_NE(message.find(fmt::format("a check report of schema {}, written by an older", schema)),
+              std::string::npos)
+        << message;
+  }
+}
+
+// A record's cells are its place's lines; a crossed tensor off them is on
+// its own row only where it does not pass; a case without an exchange (it
+// never ran) is on none.
+TEST(MatrixInputs, ARecordIsACellOnEachLineOfItsPlace) {
+  suite::RecordedCase recorded;
+  recorded.spec.device = "opencl:cpu:0";
+  recorded.spec.place = {
+      suite::Direction::consumer, "shared-usm", {{"version", "1.0/shared-usm"}}, std::nullopt};
+  recorded.result = suite::CaseResult("c", suite::Outcome::not_supported, "declined (no)");
+  recorded.result.exchange = suite::ExchangeOutcome::declined;
+  recorded.result.decline_reason = "no";
+  std::vector<ProfileCell> cells = record_cells(recorded);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].value, "1.0");  // the memory is a row of its own
+  EXPECT_EQ(cells[0].memory, "shared-usm");
+  EXPECT_EQ(cells[0].outcome, "declined");
+  EXPECT_EQ(cells[0].reason, "no");
+  recorded.spec.place = {suite::Direction::producer,
+                         "host-usm",
+                         {},
+                         suite::MatrixLine{"combined", "int8/f-order/0.8"}};
+  recorded.result = suite::CaseResult("p", suite::Outcome::pass, "fine");
+  recorded.result.exchange = suite::ExchangeOutcome::emitted;
+  EXPECT_TRUE(record_cells(recorded).empty());
+  recorded.result.outcome = suite::Outcome::fail;
+  recorded.result.exchange = suite::ExchangeOutcome::emitted_invalid;
+  ASSERT_EQ(record_cells(recorded).size(), 1u);
+  EXPECT_EQ(record_cells(recorded)[0].axis, "combined");
+  recorded.result.exchange = suite::ExchangeOutcome::none;
+  EXPECT_TRUE(record_cells(recorded).empty());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "report/formats/check_report.hpp"
 #include "report/formats/report_json_reader.hpp"
+#include "suite/model/record_json.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -49,6 +50,23 @@ suite::CheckRun sample_run() {
   failed.result.first_outcome = suite::Outcome::fail;
   run.cases.push_back(failed);
   run.cases.push_back(recorded("vector/c", suite::Outcome::not_run, suite::Verdict::regression));
+  // Cases of libraries: each with its place in the matrix and its exchange.
+  suite::RecordedCase consumer =
+      recorded("consumer/d", suite::Outcome::not_supported, suite::Verdict::ok);
+  consumer.spec.place = {
+      suite::Direction::consumer, "device-usm", {{"dtype", "bool"}}, std::nullopt};
+  consumer.spec.worker = "python:/usr/bin/python3:numpy";
+  consumer.result.exchange = suite::ExchangeOutcome::declined;
+  consumer.result.decline_reason = "no bool";
+  consumer.result.exception = "BufferError: no bool";
+  consumer.result.evidence = {{"stream", nullptr}, {"calls", {"from_dlpack"}}};
+  run.cases.push_back(consumer);
+  suite::RecordedCase producer = recorded("producer/e", suite::Outcome::fail, suite::Verdict::ok);
+  producer.spec.place = {
+      suite::Direction::producer, "host-usm", {}, suite::MatrixLine{"combined", "int8/F/0.8"}};
+  producer.result.exchange = suite::ExchangeOutcome::emitted_invalid;
+  producer.result.emitted = "dltensor 0.8, strides [1, 3], kDLOneAPI:0";
+  run.cases.push_back(producer);
   return run;
 }
 
@@ -87,6 +105,8 @@ TEST(ReportJsonRoundTrip, TheReaderReadsBackWhatTheWriterWrote) {
     EXPECT_EQ(got.spec.rules, wrote.spec.rules) << wrote.result.id;
     EXPECT_EQ(got.repro, wrote.repro) << wrote.result.id;
     EXPECT_EQ(got.spec.file, wrote.spec.file) << wrote.result.id;
+    // The place, the exchange and the rest of the record too (one codec).
+    EXPECT_EQ(suite::record_to_json(got), suite::record_to_json(wrote)) << wrote.result.id;
     ASSERT_EQ(got.result.findings.size(), wrote.result.findings.size()) << wrote.result.id;
     for (std::size_t f = 0; f < got.result.findings.size(); ++f) {
       EXPECT_EQ(got.result.findings[f].rule_id, wrote.result.findings[f].rule_id);

@@ -1,56 +1,64 @@
-// The class of a consumer case in the capability profile: the worker's
-// judgement where it gave one, else what the runner saw (crash, hang).
+// The capability profile of a consumer, from the typed fields of each
+// record: a consumer case's line and its exchange (the worker's judgement,
+// or the recorder's for what the runner charged).
 #include <gtest/gtest.h>
 
-#include "rules/rule_ids.hpp"
 #include "suite/model/consumer_profile.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
 
-RecordedCase consumer_case(Outcome outcome, std::string axis = "layout") {
+RecordedCase consumer_case(Outcome outcome, ExchangeOutcome exchange = ExchangeOutcome::none) {
   RecordedCase recorded;
   recorded.spec.id = "consumer/opencl:cpu:0/device/c-order";
   recorded.spec.source = "consumer";
   recorded.spec.device = "opencl:cpu:0";
-  recorded.spec.profile_axis = std::move(axis);
-  recorded.spec.profile_value = "c-order";
+  recorded.spec.place = {Direction::consumer, "device-usm", {{"layout", "c-order"}}, std::nullopt};
   recorded.result = CaseResult(recorded.spec.id, outcome, "what happened");
+  recorded.result.exchange = exchange;
   return recorded;
 }
 
-TEST(ProfileClass, TheWorkersJudgementComesFirst) {
-  RecordedCase recorded = consumer_case(Outcome::not_supported);
-  recorded.result.profile_class = "declined";
-  EXPECT_EQ(profile_class(recorded), "declined");
+TEST(ProfileLine, AConsumerCellIsOnItsLineWhetherItRanOrNot) {
+  RecordedCase judged = consumer_case(Outcome::not_supported, ExchangeOutcome::declined);
+  ASSERT_NE(profile_line(judged), nullptr);
+  EXPECT_EQ(profile_line(judged)->axis, "layout");
+  EXPECT_EQ(profile_line(judged)->value, "c-order");
+  EXPECT_NE(profile_line(consumer_case(Outcome::skipped)), nullptr);
 }
 
-TEST(ProfileClass, WhatTheRunnerChargedHasItsClass) {
-  EXPECT_EQ(profile_class(consumer_case(Outcome::crash)), "crash");
-  EXPECT_EQ(profile_class(consumer_case(Outcome::timeout)), "hang");
-  RecordedCase misuse = consumer_case(Outcome::fail);
-  misuse.result.add_finding(
-      {std::string(rules::ids::kConsumerCallsNullDeleter), rules::Severity::error, "NULL"});
-  EXPECT_EQ(profile_class(misuse), "deleter-misuse");
+TEST(ProfileLine, CasesOutsideTheProfileHaveNone) {
+  RecordedCase producer = consumer_case(Outcome::pass, ExchangeOutcome::emitted);
+  producer.spec.place.direction = Direction::producer;
+  EXPECT_EQ(profile_line(producer), nullptr);
+  RecordedCase own = consumer_case(Outcome::pass);
+  own.spec.place = {};
+  EXPECT_EQ(profile_line(own), nullptr);
+  // Blocked by the runtime's owner answer: the cell is not applicable here.
+  EXPECT_EQ(profile_line(consumer_case(Outcome::not_supported, ExchangeOutcome::not_applicable)),
+            nullptr);
 }
 
-TEST(ProfileClass, CasesOutsideTheProfileOrNeverJudgedHaveNone) {
-  EXPECT_EQ(profile_class(consumer_case(Outcome::pass, "")), "");
-  EXPECT_EQ(profile_class(consumer_case(Outcome::skipped)), "");
-  EXPECT_EQ(profile_class(consumer_case(Outcome::error)), "");
+TEST(ProfileLine, TheClassesAreTheConsumerOutcomes) {
+  EXPECT_TRUE(is_profile_class(ExchangeOutcome::accepted));
+  EXPECT_TRUE(is_profile_class(ExchangeOutcome::deleter_misuse));
+  EXPECT_TRUE(is_profile_class(ExchangeOutcome::refused));
+  EXPECT_FALSE(is_profile_class(ExchangeOutcome::none));
+  EXPECT_FALSE(is_profile_class(ExchangeOutcome::emitted));
+  EXPECT_FALSE(is_profile_class(ExchangeOutcome::not_applicable));
 }
 
-TEST(ProfileClass, TheProfileListsJudgedCasesWithTheirReasonAndGateEffect) {
+TEST(ProfileLine, TheProfileListsJudgedCasesWithTheirReasonAndGateEffect) {
   CheckRun run;
-  run.cases.push_back(consumer_case(Outcome::crash));
+  run.cases.push_back(consumer_case(Outcome::crash, ExchangeOutcome::crash));
   run.cases.push_back(consumer_case(Outcome::skipped));
-  RecordedCase declined = consumer_case(Outcome::not_supported);
-  declined.result.profile_class = "declined";
+  RecordedCase declined = consumer_case(Outcome::not_supported, ExchangeOutcome::declined);
   declined.result.decline_reason = "no such dtype";
   run.cases.push_back(declined);
   std::vector<ProfileEntry> profile = capability_profile(run);
   ASSERT_EQ(profile.size(), 2u);
   EXPECT_EQ(profile[0].outcome, "crash");
+  EXPECT_EQ(profile[0].axis, "layout");
   EXPECT_TRUE(profile[0].failed);
   EXPECT_EQ(profile[1].outcome, "declined");
   EXPECT_EQ(profile[1].reason, "no such dtype");

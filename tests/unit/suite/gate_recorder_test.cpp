@@ -102,5 +102,32 @@ TEST(CaseRecorder, ACaseLeftOutIsSkippedWithoutAnAttemptAndKeepsItsRepro) {
   EXPECT_EQ(recorded.repro.find("--require"), std::string::npos) << recorded.repro;
 }
 
+// What the runner charged (it never reported) gets its exchange here: a
+// crash, a hang (warnings on an invalid tensor), a NULL deleter called.
+TEST(CaseRecorder, ACaseWithAPlaceTheRunnerChargedGetsItsExchange) {
+  CheckOptions options = default_suite_options();
+  Expectations expectations;
+  CaseRecorder recorder(options, expectations);
+  CaseSpec spec = consumer_case();
+  spec.place = {Direction::consumer, "host-usm", {{"dtype", "bool"}}, std::nullopt};
+  auto charged = [&](Outcome outcome, const char* rule) {
+    CaseResult result{spec.id, outcome, "it died"};
+    result.add_finding({rule, rules::Severity::warning, "it died"});
+    return recorder.record(spec, result).result.exchange;
+  };
+  EXPECT_EQ(charged(Outcome::crash, "DLP-PLUGIN-CRASH"), ExchangeOutcome::crash);
+  EXPECT_EQ(charged(Outcome::warn, "DLP-PLUGIN-CRASH-INVALID"), ExchangeOutcome::crash);
+  EXPECT_EQ(charged(Outcome::timeout, "DLP-PLUGIN-HANG"), ExchangeOutcome::hang);
+  EXPECT_EQ(charged(Outcome::crash, "DLP-CONSUMER-CALLS-NULL-DELETER"),
+            ExchangeOutcome::deleter_misuse);
+  // What the source judged stands; the tool's own cases have no exchange.
+  CaseResult judged{spec.id, Outcome::not_supported, "no bool here"};
+  judged.exchange = ExchangeOutcome::declined;
+  EXPECT_EQ(recorder.record(spec, judged).result.exchange, ExchangeOutcome::declined);
+  CaseSpec own = case_spec("live/x", "live", "opencl:cpu:0");
+  EXPECT_EQ(recorder.record(own, CaseResult{own.id, Outcome::crash, "died"}).result.exchange,
+            ExchangeOutcome::none);
+}
+
 }  // namespace
 }  // namespace dlpack_usm::suite

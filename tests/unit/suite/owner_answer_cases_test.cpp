@@ -14,6 +14,7 @@
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"
 #include "suite/cases/producer/producer_cases.hpp"
 #include "suite/cases/producer/producer_stream.hpp"
+#include "suite/model/consumer_profile.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -164,8 +165,12 @@ TEST(OwnerAnswerCases, ValidConsumerCellsAreBlockedAndLeaveTheProfile) {
     EXPECT_EQ(blocked(spec), wrong && !invalid) << spec.id;
     if (!blocked(spec)) continue;
     ++blocked_count;
-    EXPECT_TRUE(spec.profile_axis.empty() && spec.features.empty() && spec.decline_rule.empty())
-        << spec.id;
+    EXPECT_TRUE(spec.features.empty() && spec.decline_rule.empty()) << spec.id;
+    // It keeps its place; its result is not applicable there, and so in no
+    // capability profile.
+    RecordedCase recorded{spec, not_supported_result(spec, *spec.not_supported()), ""};
+    EXPECT_EQ(recorded.result.exchange, ExchangeOutcome::not_applicable) << spec.id;
+    EXPECT_EQ(profile_line(recorded), nullptr) << spec.id;
   }
   EXPECT_GT(blocked_count, 0);
 }

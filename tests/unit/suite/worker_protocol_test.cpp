@@ -54,6 +54,19 @@ TEST(WorkerProtocol, AResultComesBackForItsCaseOnly) {
   EXPECT_FALSE(result_from_line("vector/y", line));
 }
 
+TEST(WorkerProtocol, AResultKeepsTheExchangeTheWorkerJudged) {
+  CaseResult sent{"consumer/x", Outcome::not_supported, "declined"};
+  sent.exchange = ExchangeOutcome::declined;
+  sent.decline_reason = "no bool";
+  std::optional<CaseResult> read = result_from_line("consumer/x", json_line(result_to_json(sent)));
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->exchange, ExchangeOutcome::declined);
+  EXPECT_EQ(read->decline_reason, "no bool");
+  // A member of another type makes the line no result.
+  EXPECT_FALSE(
+      result_from_line("consumer/x", R"({"id":"consumer/x","outcome":"pass","message":1})"));
+}
+
 TEST(WorkerProtocol, TheArgvNamesTheHiddenCommandTheTaskAndTheBatch) {
   WorkerJob job;
   job.task = WorkerJob::Task::run_cases;

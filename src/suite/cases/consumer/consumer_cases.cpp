@@ -138,7 +138,7 @@ CaseResult verdict_result(const CaseSpec& spec, const matrix::ConsumerVerdict& v
   if (verdict.status == matrix::ConsumerStatus::not_supported) {
     result.outcome = Outcome::not_supported;
   }
-  result.profile_class = verdict.profile_class;
+  result.exchange = parse_exchange_outcome(verdict.profile_class).value_or(ExchangeOutcome::none);
   result.decline_reason = verdict.decline_reason;
   return result;
 }
@@ -197,7 +197,9 @@ std::vector<std::string> consumer_case_rules() {
 void block_valid_cells(runtime::Runtime& runtime, std::vector<CaseSpec>& cases) {
   OwnerAnswerBlocks blocks(runtime);
   for (CaseSpec& spec : cases) {
-    if (!spec.profile_axis.empty() && spec.profile_axis != "invalid") blocks.block(spec);
+    if (!spec.place.lines.empty() && spec.place.lines.front().axis != "invalid") {
+      blocks.block(spec);
+    }
   }
 }
 
@@ -229,8 +231,10 @@ CaseSpec consumer_case(const std::string& device, const OfferedShape& shape, Usm
     spec.timeout_rule = std::string(ids::kPluginHangInvalid);
   }
   if (shape.null_deleter) spec.crash_rule = std::string(ids::kConsumerCallsNullDeleter);
-  spec.profile_axis = std::move(place.axis);
-  spec.profile_value = std::move(place.value);
+  spec.place = {Direction::consumer,
+                usm_memory(kind),
+                {{std::move(place.axis), std::move(place.value)}},
+                std::nullopt};
   return spec;
 }
 

@@ -77,14 +77,13 @@ void OwnerAnswerBlocks::block(CaseSpec& spec) const {
     spec.rules.push_back(rule);
     spec.details = std::make_shared<const NotSupportedCase>(blocked_reason(check, *wrong),
                                                             std::vector<std::string>{rule});
-    // Nothing of the library runs: no crash or hang to blame, no decline to
-    // require, and no cell of its capability profile filled.
+    // Nothing of the library runs: no crash or hang to blame and no decline
+    // to require. The case keeps its place: its cell is not applicable here
+    // (not_supported_result), and no cell of a capability profile.
     spec.crash_rule.clear();
     spec.timeout_rule.clear();
     spec.features.clear();
     spec.decline_rule.clear();
-    spec.profile_axis.clear();
-    spec.profile_value.clear();
     return;
   }
 }

@@ -7,6 +7,7 @@
 #include "rules/rule_ids.hpp"
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/producer_cases.hpp"
+#include "suite/cases/producer/producer_place.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -96,9 +97,11 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
   CaseFindings found;
   if (status != 0 && errors.called) {
     // A refusal with its reason: a library may decline anything.
-    return {spec.id, Outcome::not_supported,
-            fmt::format("managed_tensor_allocator declined ({}): {}: {}", status, errors.kind,
-                        errors.message)};
+    CaseResult declined{spec.id, Outcome::not_supported,
+                        fmt::format("managed_tensor_allocator declined ({}): {}: {}", status,
+                                    errors.kind, errors.message)};
+    declined.exchange = ExchangeOutcome::refused;
+    return declined;
   }
   if (status != 0) {
     found.add(std::string(rules::ids::kPluginStatus),
@@ -128,17 +131,19 @@ std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
   std::vector<CaseSpec> cases;
   for (const auto& [platform, root] : runtime().inventory().roots()) {
     if (!root.usm) {
-      cases.push_back(plugin_not_supported_case(
+      CaseSpec& spec = cases.emplace_back(plugin_not_supported_case(
           fmt::format("exchange-api/{}/usm", root.selector_name), "exchange-api",
           root.selector_name, "the device has no cl_intel_unified_shared_memory"));
+      spec.place = missing_memory_place("usm");
       continue;
     }
     for (const Prototype& prototype : kPrototypes) {
-      cases.push_back(
+      CaseSpec& spec = cases.emplace_back(
           plugin_case(fmt::format("exchange-api/{}/{}", root.selector_name, prototype.name),
                       "exchange-api", root.selector_name,
                       {std::string(kPrototypeRule), std::string(rules::ids::kProducerDeleterLeak)},
                       std::make_shared<const AllocateCase>(&prototype)));
+      spec.place = exchange_api_place(prototype.name);
     }
   }
   return cases;
@@ -146,7 +151,9 @@ std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
 
 CaseResult ExchangeApiCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
                                          const runtime::DeviceInfo& device) {
-  return run_allocate(session, spec, device);
+  CaseResult result = run_allocate(session, spec, device);
+  if (result.exchange == ExchangeOutcome::none) result.exchange = judged_producer_exchange(result);
+  return result;
 }
 
 }  // namespace dlpack_usm::suite

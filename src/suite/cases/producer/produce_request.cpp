@@ -116,6 +116,7 @@ Produced produce_once(PluginSession& session, const CaseSpec& spec, ProduceReque
   if (status == DLPACK_USM_UNSUPPORTED) {
     produced.refused = CaseResult{spec.id, Outcome::not_supported,
                                   fmt::format("the library cannot: {}", printable(message))};
+    produced.refused->exchange = ExchangeOutcome::refused;
   } else if (status != DLPACK_USM_OK || out == nullptr) {
     CaseFindings found;
     found.add(std::string(rules::ids::kPluginStatus),

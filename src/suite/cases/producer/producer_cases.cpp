@@ -17,6 +17,7 @@
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/produce_request.hpp"
 #include "suite/cases/producer/producer_lifetime.hpp"
+#include "suite/cases/producer/producer_place.hpp"
 #include "suite/cases/producer/producer_stream.hpp"
 
 namespace dlpack_usm::suite {
@@ -57,16 +58,19 @@ CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor,
   }
   CaseSpec spec = plugin_case(tensor_id(device, tensor), "producer", device.selector_name,
                               std::move(judged), std::make_shared<const ProduceCase>(tensor));
+  spec.place = tensor_place(tensor);
   if (tensor.kind != UsmKind::host) blocks.block(spec);
   return spec;
 }
 
 CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
-  return plugin_case(fmt::format("{}/lifetime", tensor_id(device, tensor)), "producer",
-                     device.selector_name,
-                     {std::string(kStructLeakRule), std::string(kNullDeleterOwnsRule),
-                      std::string(rules::ids::kProducerDeleterLeak)},
-                     std::make_shared<const LifetimeCase>(tensor));
+  CaseSpec spec = plugin_case(fmt::format("{}/lifetime", tensor_id(device, tensor)), "producer",
+                              device.selector_name,
+                              {std::string(kStructLeakRule), std::string(kNullDeleterOwnsRule),
+                               std::string(rules::ids::kProducerDeleterLeak)},
+                              std::make_shared<const LifetimeCase>(tensor));
+  spec.place = lifetime_place(tensor);
+  return spec;
 }
 
 // The producer cases, in the order the walk of the matrix visits them: a
@@ -78,15 +82,17 @@ class ProducerCaseList final : public LiveMatrixVisitor {
       : blocks_(blocks), stream_attempts_(stream_attempts) {}
 
   void no_usm(const DeviceInfo& device) override {
-    cases.push_back(plugin_not_supported_case(fmt::format("producer/{}/usm", device.selector_name),
-                                              "producer", device.selector_name,
-                                              "the device has no cl_intel_unified_shared_memory"));
+    CaseSpec& spec = cases.emplace_back(plugin_not_supported_case(
+        fmt::format("producer/{}/usm", device.selector_name), "producer", device.selector_name,
+        "the device has no cl_intel_unified_shared_memory"));
+    spec.place = missing_memory_place("usm");
   }
   void kind_unsupported(const DeviceInfo& device, UsmKind kind) override {
-    cases.push_back(plugin_not_supported_case(
+    CaseSpec& spec = cases.emplace_back(plugin_not_supported_case(
         fmt::format("producer/{}/{}", device.selector_name, facts::to_string(kind)), "producer",
         device.selector_name,
         fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
+    spec.place = missing_memory_place(usm_memory(kind));
   }
   void tensor(const DeviceInfo& device, const MatrixTensor& tensor) override {
     cases.push_back(produce_case(device, tensor, blocks_));
@@ -159,14 +165,18 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   // The library's text, escaped for terminals and made valid UTF-8 for JSON.
   std::string why = printable(message);
   bool read_only_legacy = request.read_only && !request.versioned();
-  if (status == DLPACK_USM_UNSUPPORTED && read_only_legacy) {
-    return {spec.id, Outcome::pass,
-            fmt::format("the library declined a READ_ONLY tensor below DLPack 1.0, which has no "
-                        "flag to say so: {}",
-                        why)};
-  }
   if (status == DLPACK_USM_UNSUPPORTED) {
-    return {spec.id, Outcome::not_supported, fmt::format("the library cannot: {}", why)};
+    // Below 1.0 a READ_ONLY tensor is rightly declined: no flag can say so.
+    CaseResult declined =
+        read_only_legacy
+            ? CaseResult{spec.id, Outcome::pass,
+                         fmt::format("the library declined a READ_ONLY tensor below DLPack 1.0, "
+                                     "which has no flag to say so: {}",
+                                     why)}
+            : CaseResult{spec.id, Outcome::not_supported,
+                         fmt::format("the library cannot: {}", why)};
+    declined.exchange = ExchangeOutcome::refused;
+    return declined;
   }
   CaseFindings found;
   if (status != DLPACK_USM_OK) {
@@ -215,13 +225,17 @@ std::vector<CaseSpec> ProducerCaseSource::cases() {
 
 CaseResult ProducerCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
                                       const runtime::DeviceInfo& device) {
+  CaseResult result;
   if (const auto* lifetime = dynamic_cast<const LifetimeCase*>(spec.details.get())) {
-    return run_lifetime(session, spec, device, lifetime->tensor);
+    result = run_lifetime(session, spec, device, lifetime->tensor);
+  } else if (const auto* stream = dynamic_cast<const StreamCase*>(spec.details.get())) {
+    result = run_stream(session, spec, device, *stream);
+  } else {
+    result = run_produce(session, spec, device);
   }
-  if (const auto* stream = dynamic_cast<const StreamCase*>(spec.details.get())) {
-    return run_stream(session, spec, device, *stream);
-  }
-  return run_produce(session, spec, device);
+  // A decline is set where the library declined; the rest follows from the result.
+  if (result.exchange == ExchangeOutcome::none) result.exchange = judged_producer_exchange(result);
+  return result;
 }
 
 }  // namespace dlpack_usm::suite

@@ -78,7 +78,10 @@ std::optional<CaseResult> produce_and_delete(PluginSession& session, const CaseS
                                : reinterpret_cast<std::uintptr_t>(produced.capsule.legacy()));
     }
     if (produced.refused) {
+      // Declining a request granted before is no decline but a failure,
+      // judged as one (judged_producer_exchange).
       produced.refused->outcome = Outcome::fail;
+      produced.refused->exchange = ExchangeOutcome::none;
       produced.refused->message =
           fmt::format("round {} of {}: {}", round + 1, rounds, produced.refused->message);
       return produced.refused;

@@ -15,6 +15,7 @@
 #include "suite/cases/plugin/plugin_case_source.hpp"
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/produce_request.hpp"
+#include "suite/cases/producer/producer_place.hpp"
 #include "suite/model/case_findings.hpp"
 
 namespace dlpack_usm::suite {
@@ -149,10 +150,12 @@ std::string abi_words(PluginSession& session) {
 }  // namespace
 
 CaseSpec stream_case(const runtime::DeviceInfo& device, facts::UsmKind kind, int attempts) {
-  return plugin_case(
+  CaseSpec spec = plugin_case(
       fmt::format("producer/{}/{}/float32/stream", device.selector_name, facts::to_string(kind)),
       "producer", device.selector_name, {std::string(kStreamRule), std::string(kLateContentRule)},
       std::make_shared<const StreamCase>(kind, attempts));
+  spec.place = stream_place(kind);
+  return spec;
 }
 
 CaseResult run_stream(PluginSession& session, const CaseSpec& spec,

@@ -1,6 +1,6 @@
-#include "capsule/document_error.hpp"
+#include "common/json_pointer.hpp"
 
-namespace dlpack_usm::capsule {
+namespace dlpack_usm {
 
 std::string pointer_token(std::string_view key) {
   std::string token;
@@ -17,4 +17,4 @@ std::string pointer_token(std::string_view key) {
   return token;
 }
 
-}  // namespace dlpack_usm::capsule
+}  // namespace dlpack_usm

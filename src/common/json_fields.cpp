@@ -1,11 +1,11 @@
-#include "report/formats/json_fields.hpp"
+#include "common/json_fields.hpp"
 
 #include <fmt/format.h>
 
-#include "capsule/document_error.hpp"
 #include "common/error.hpp"
+#include "common/json_pointer.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm {
 
 using nlohmann::json;
 
@@ -112,11 +112,11 @@ std::vector<std::string> JsonFields::texts(const char* key) const {
 }
 
 std::string JsonFields::where(const char* key) const {
-  return fmt::format("{}/{}", pointer_, capsule::pointer_token(key));
+  return fmt::format("{}/{}", pointer_, pointer_token(key));
 }
 
 void JsonFields::wrong(const char* key, const json& found, const char* expected) const {
   fail_input(input_, fmt::format("{} is {}, not {}", where(key), json_type_name(found), expected));
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm

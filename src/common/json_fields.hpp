@@ -1,8 +1,8 @@
-// The members of one JSON object of an input report (a check report for
-// `report merge`, any profile report for `report matrix`), read by type: a
-// member that is missing or of another type is a usage error (exit 2) naming
-// the command, the file and the JSON pointer of the place — never a crash,
-// never a json type_error (exit 4).
+// The members of one JSON object of an untrusted input (a check report for
+// `report merge`, any profile report for `report matrix`, a worker's line),
+// read by type: a member that is missing or of another type is a usage error
+// (exit 2) naming the command, the file and the JSON pointer of the place —
+// never a crash, never a json type_error (exit 4).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace dlpack_usm::report {
+namespace dlpack_usm {
 
 // Which command reads which file, and what to tell the user when it is wrong.
 struct JsonInput {
@@ -60,4 +60,4 @@ class JsonFields {
   std::string pointer_;
 };
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm
