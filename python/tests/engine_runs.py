@@ -20,8 +20,9 @@ class Run:
 
     @property
     def results(self):
-        """Every case that ran, as case() sees it."""
-        return [view(case) for case in self.document["results"] if case["outcome"] != "skipped"]
+        """Every case of the library that ran, as case() sees it."""
+        return [view(case) for case in self.document["results"]
+                if case["outcome"] != "skipped" and case["id"].startswith(self.prefix + "/")]
 
     def case(self, short_id):
         """The case `short_id` ("consumer/cpu/cpu/c-order") of the library."""

@@ -45,6 +45,8 @@ void read_options(const Fields& options, ShardReport& report) {
   report.selection.id_globs = options.texts("filter");
   report.selection.rule_globs = options.texts("rule");
   report.selection.devices = options.texts("device");
+  // A report older than --cell names no cells.
+  if (options.has("cell")) report.selection.cells = options.texts("cell");
   std::string shard = options.text_or_null("shard");
   if (!shard.empty()) {
     try {

@@ -87,7 +87,12 @@ ordered_json write_record(const CaseResult& result, const RecordedCase* whole) {
   out["emitted"] = result.emitted;
   out["evidence"] =
       result.evidence.is_null() ? ordered_json(nullptr) : ordered_json(result.evidence);
-  if (whole != nullptr) out["worker"] = whole->spec.worker;
+  if (whole != nullptr) {
+    out["worker"] = whole->spec.worker;
+    // The matrix cell, which --cell selects by: report merge checks with it
+    // that a skipped case is one the selection left out.
+    out["cell"] = text_or_null(whole->spec.cell);
+  }
   return out;
 }
 
@@ -223,6 +228,7 @@ void RecordReader::read_spec(RecordedCase& recorded) const {
   if (fields_.has("file")) spec.file = fields_.text_or_null("file");
   if (fields_.has("place")) spec.place = read_place(fields_);
   if (fields_.has("worker")) spec.worker = fields_.text("worker");
+  if (fields_.has("cell")) spec.cell = fields_.text_or_null("cell");
 }
 
 RecordedCase RecordReader::read() const {

@@ -9,7 +9,7 @@
 //   "place": {"direction", "memory", "lines": [{"axis", "value"}],
 //             "off_line": {"axis", "value"} | null} | null,
 //   "exchange", "decline_reason", "exception", "emitted", "evidence",
-//   "worker".
+//   "worker", "cell".
 // A worker sends the result's fields alone (no source, device, rules,
 // repro, file, profile, place or worker): the runner holds the spec.
 #pragma once
