@@ -203,7 +203,9 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_verdict(const char* observa
  * the tool's own tables, so that a caller keeps no copy of them:
  * *result_json is {"model_version" (the newest DLPack the tool models,
  * "1.3"), "device_types": {"kDLCPU": 1, ...}, "dtype_codes": {"kDLInt": 0,
- * ...}, "flags": {"READ_ONLY": 1, ...}}. */
+ * ...}, "flags": {"READ_ONLY": 1, ...}}. Since ABI version 12 also
+ * "deleter_offsets": {"dltensor": 56, "dltensor_versioned": 16}, where the
+ * struct a capsule of that name carries keeps its deleter. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_dlpack_names(char** result_json);
 
 /* ABI version 8: `text` read as a max_version, "MAJOR.MINOR" and nothing
