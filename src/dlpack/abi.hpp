@@ -1,5 +1,6 @@
 // The tool's own model of the DLPack C ABI, from the legacy 0.x
-// DLManagedTensor through DLManagedTensorVersioned of DLPack 1.3.
+// DLManagedTensor through DLManagedTensorVersioned of DLPack 1.3, with the
+// enumerators main's header added after 1.3 (generations.hpp).
 //
 // Debian 12 ships dlpack 0.6 and some systems ship no dlpack.h at all, so the
 // tool cannot take these structs from the system. abi_crosscheck.cpp proves at
@@ -40,6 +41,10 @@ enum DeviceType : std::int32_t {
   kDLHexagon = 16,
   kDLMAIA = 17,
   kDLTrn = 18,
+  // main after 1.3 (no release yet)
+  kDLTPU = 19,
+  kDLTPUHost = 20,
+  kDLAscend = 21,
 };
 
 // Values of DLDataTypeCode.
@@ -62,6 +67,8 @@ enum DataTypeCode : std::uint8_t {
   kDLFloat6_e2m3fn = 15,
   kDLFloat6_e3m2fn = 16,
   kDLFloat4_e2m1fn = 17,
+  // main after 1.3 (no release yet)
+  kDLBcomplex = 18,
 };
 
 // Flag bits of DLManagedTensorVersioned::flags.

@@ -8,13 +8,13 @@ namespace dlpack_usm::rules {
 namespace {
 
 // The alignment a C compiler gives one scalar of the dtype: bits / 8 for
-// scalars, one component (bits / 16) for complex, one lane for vector
+// scalars, one component (bits / 16) for complex and bcomplex, one lane for vector
 // types (consumers read vectors lane by lane). 0 where there is no whole-byte
 // power-of-two scalar (sub-byte or invalid widths), which skips the check.
 std::uint64_t natural_alignment(dl::DLDataType dtype) {
   if (dtype.bits < 8 || dtype.bits % 8 != 0) return 0;
   std::uint64_t bytes = dtype.bits / 8u;
-  if (dtype.code == dl::kDLComplex) bytes /= 2;
+  if (dtype.code == dl::kDLComplex || dtype.code == dl::kDLBcomplex) bytes /= 2;
   if (bytes == 0 || (bytes & (bytes - 1)) != 0) return 0;
   return bytes;
 }

@@ -19,6 +19,7 @@ inline constexpr std::string_view kFlagsReadOnly = "DLP-FLAGS-READ-ONLY";
 inline constexpr std::string_view kFlagsIsCopied = "DLP-FLAGS-IS-COPIED";
 inline constexpr std::string_view kDtypeCodeUnknown = "DLP-DTYPE-CODE-UNKNOWN";
 inline constexpr std::string_view kDtypeCodeVersion = "DLP-DTYPE-CODE-VERSION";
+inline constexpr std::string_view kDtypeCodeUnreleased = "DLP-DTYPE-CODE-UNRELEASED";
 inline constexpr std::string_view kDtypeBitsZero = "DLP-DTYPE-BITS-ZERO";
 inline constexpr std::string_view kDtypeBitsFp6Fp4 = "DLP-DTYPE-BITS-FP6-FP4";
 inline constexpr std::string_view kDtypeBitsFixed = "DLP-DTYPE-BITS-FIXED";
@@ -42,6 +43,7 @@ inline constexpr std::string_view kAlignElement = "DLP-ALIGN-ELEMENT";
 inline constexpr std::string_view kAlign256 = "DLP-ALIGN-256";
 inline constexpr std::string_view kDeviceTypeUnknown = "DLP-DEVICE-TYPE-UNKNOWN";
 inline constexpr std::string_view kDeviceTypeVersion = "DLP-DEVICE-TYPE-VERSION";
+inline constexpr std::string_view kDeviceTypeUnreleased = "DLP-DEVICE-TYPE-UNRELEASED";
 inline constexpr std::string_view kDeviceIdNegative = "DLP-DEVICE-ID-NEGATIVE";
 inline constexpr std::string_view kDeviceIdHostNonzero = "DLP-DEVICE-ID-HOST-NONZERO";
 inline constexpr std::string_view kDeviceTypeNotRuntimeMemory =
@@ -133,6 +135,7 @@ inline constexpr std::array kAll{
     kFlagsIsCopied,
     kDtypeCodeUnknown,
     kDtypeCodeVersion,
+    kDtypeCodeUnreleased,
     kDtypeBitsZero,
     kDtypeBitsFp6Fp4,
     kDtypeBitsFixed,
@@ -156,6 +159,7 @@ inline constexpr std::array kAll{
     kAlign256,
     kDeviceTypeUnknown,
     kDeviceTypeVersion,
+    kDeviceTypeUnreleased,
     kDeviceIdNegative,
     kDeviceIdHostNonzero,
     kDeviceTypeNotRuntimeMemory,
