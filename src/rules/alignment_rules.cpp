@@ -19,7 +19,11 @@ std::uint64_t natural_alignment(dl::DLDataType dtype) {
   return bytes;
 }
 
-// Whether there is a real address with elements behind it.
+// Whether there is a real address with elements behind it. dlpack.h says
+// what data is on the device types whose API hands out buffer objects:
+// "This will be CUDA device pointer or cl_mem handle in OpenCL. It may be
+// opaque on some device types." A handle (cl_mem, VkBuffer, id<MTLBuffer>, a
+// WebGPU buffer) has no alignment: where the buffer lies is its API's affair.
 bool has_addressed_elements(const RuleContext& context) {
   return context.tensor.data != 0 && !known_empty(context) && !data_is_handle(context.tensor);
 }
@@ -56,7 +60,9 @@ constexpr std::array kAlignmentRules{
          "The header once promised 256-byte alignment and now recommends that consumers not "
          "rely on it; what allocators and array libraries still give is the natural alignment "
          "of the scalar (one component for complex), and a consumer that loads an element as "
-         "that type faults or is slow on some devices without it. A convention, so a warning."},
+         "that type faults or is slow on some devices without it. A convention, so a warning. "
+         "Not judged where data is a handle (kDLOpenCL, kDLVulkan, kDLMetal, kDLWebGPU): the "
+         "same comment says data \"may be opaque on some device types\"."},
         Scope::body,
         check_element_alignment},
     RuleDefinition{
@@ -66,7 +72,8 @@ constexpr std::array kAlignmentRules{
          "aligned.",
          "The header once promised 256-byte alignment (\"always aligned to 256 bytes as in "
          "CUDA\") and qualifies it itself: many libraries ignore it, and consumers are "
-         "recommended not to rely on it; worth knowing only."},
+         "recommended not to rely on it; worth knowing only. Not judged where data is a "
+         "handle (kDLOpenCL, kDLVulkan, kDLMetal, kDLWebGPU), which has no address."},
         Scope::body,
         check_256},
 };
