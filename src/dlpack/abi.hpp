@@ -113,8 +113,8 @@ struct DLManagedTensorVersioned {
 
 // The C exchange API of DLPack 1.2 and later: a table of function pointers a
 // library publishes (in Python through __dlpack_c_exchange_api__). The tool
-// drives only managed_tensor_allocator; the Python-object members are kept
-// as opaque pointers so the layout matches.
+// calls managed_tensor_allocator and current_work_stream; the members that
+// take Python objects are kept as opaque pointers so the layout matches.
 struct DLPackExchangeAPIHeader {
   DLPackVersion version;
   DLPackExchangeAPIHeader* prev_api;  // the same table for an older major version, or NULL
@@ -125,13 +125,18 @@ using DLPackSetError = void (*)(void* error_ctx, const char* kind, const char* m
 using DLPackManagedTensorAllocator = int (*)(DLTensor* prototype, DLManagedTensorVersioned** out,
                                              void* error_ctx, DLPackSetError set_error);
 
+// 0 on success with *out_current_stream set; -1 on failure. device_type is
+// a DLDeviceType, an int32 in C++.
+using DLPackCurrentWorkStream = int (*)(std::int32_t device_type, std::int32_t device_id,
+                                        void** out_current_stream);
+
 struct DLPackExchangeAPI {
   DLPackExchangeAPIHeader header;
   DLPackManagedTensorAllocator managed_tensor_allocator;
   void* managed_tensor_from_py_object_no_sync;
   void* managed_tensor_to_py_object_no_sync;
   void* dltensor_from_py_object_no_sync;
-  void* current_work_stream;
+  DLPackCurrentWorkStream current_work_stream;
 };
 
 // The x86-64 layouts of DLPACK_FACTS.md. Everything up to `flags` must stay

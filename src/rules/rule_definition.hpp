@@ -18,6 +18,9 @@ namespace dlpack_usm::rules {
 // held since DLPack's first tagged release start here.
 inline constexpr dl::Release kFirstRelease{0, 1};
 
+// The first release with DLPack's C exchange API (DLPackExchangeAPI).
+inline constexpr dl::Release kExchangeApiSince{1, 2};
+
 // DLPackVersion's sentence on a minor mismatch, which the rules on codes
 // only main's header defines quote.
 inline constexpr std::string_view kMinorMismatchSentence =
@@ -81,6 +84,9 @@ std::span<const RuleDefinition> behaviour_rules();
 std::span<const RuleDefinition> producer_behaviour_rules();
 // The verdict model's rules on libraries (library_rules.cpp), joined next.
 std::span<const RuleDefinition> library_rules();
+// The rules on a DLPackExchangeAPI table (exchange_api_rules.cpp), joined
+// next; they judge facts::ExchangeApiFacts, not tensors.
+std::span<const RuleDefinition> exchange_api_rules();
 // The Python protocol's rules (python_rules.cpp), joined last.
 std::span<const RuleDefinition> python_rules();
 

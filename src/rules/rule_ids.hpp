@@ -74,6 +74,14 @@ inline constexpr std::string_view kConsumerAcceptsInvalid = "DLP-CONSUMER-ACCEPT
 inline constexpr std::string_view kConsumerDeleterCount = "DLP-CONSUMER-DELETER-COUNT";
 inline constexpr std::string_view kConsumerWritesReadOnly = "DLP-CONSUMER-WRITES-READ-ONLY";
 inline constexpr std::string_view kExchangeApiPrototype = "DLP-EXCHANGE-API-PROTOTYPE";
+inline constexpr std::string_view kExchangeApiAllocatorNull = "DLP-EXCHANGE-API-ALLOCATOR-NULL";
+inline constexpr std::string_view kExchangeApiFromPyNull = "DLP-EXCHANGE-API-FROM-PY-NULL";
+inline constexpr std::string_view kExchangeApiToPyNull = "DLP-EXCHANGE-API-TO-PY-NULL";
+inline constexpr std::string_view kExchangeApiStreamFnNull = "DLP-EXCHANGE-API-STREAM-FN-NULL";
+inline constexpr std::string_view kExchangeApiPrevNotNull = "DLP-EXCHANGE-API-PREV-NOT-NULL";
+inline constexpr std::string_view kExchangeApiPrevOrder = "DLP-EXCHANGE-API-PREV-ORDER";
+inline constexpr std::string_view kExchangeApiPrevCycle = "DLP-EXCHANGE-API-PREV-CYCLE";
+inline constexpr std::string_view kExchangeApiStreamNull = "DLP-EXCHANGE-API-STREAM-NULL";
 inline constexpr std::string_view kPluginCrash = "DLP-PLUGIN-CRASH";
 inline constexpr std::string_view kPluginHang = "DLP-PLUGIN-HANG";
 inline constexpr std::string_view kProducerStructLeak = "DLP-PRODUCER-STRUCT-LEAK";
@@ -189,6 +197,14 @@ inline constexpr std::array kAll{
     kConsumerDeleterCount,
     kConsumerWritesReadOnly,
     kExchangeApiPrototype,
+    kExchangeApiAllocatorNull,
+    kExchangeApiFromPyNull,
+    kExchangeApiToPyNull,
+    kExchangeApiStreamFnNull,
+    kExchangeApiPrevNotNull,
+    kExchangeApiPrevOrder,
+    kExchangeApiPrevCycle,
+    kExchangeApiStreamNull,
     kPluginCrash,
     kPluginHang,
     kProducerStructLeak,
