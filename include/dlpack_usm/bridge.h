@@ -270,6 +270,18 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_queue_read(void* queue, uint64_
  * the same steps in this order. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_python_steps(char** result_json);
 
+/* ABI version 12: the DLPackExchangeAPI table at `address` (a type's
+ * __dlpack_c_exchange_api__ capsule's pointer), read page-guarded as the
+ * facts reader reads tensors: {"header_readable", "version": [MAJOR, MINOR],
+ * "prev_api", "table_readable" (a table of major 1 read whole; another
+ * major's is not read past its header), "slots": {"managed_tensor_allocator",
+ * "managed_tensor_from_py_object_no_sync",
+ * "managed_tensor_to_py_object_no_sync", "dltensor_from_py_object_no_sync",
+ * "current_work_stream"} (each an address, 0 for NULL)}, the members after
+ * "header_readable" only where it is true. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_exchange_api_table(uint64_t address,
+                                                               char** result_json);
+
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);
 
