@@ -12,7 +12,7 @@
 
 #include "dlpack/abi.hpp"
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 
 // A DLPack release; legacy (unversioned) tensors are modelled as 0.8, the
 // last release whose only exchange struct was DLManagedTensor.
@@ -98,4 +98,4 @@ std::vector<std::string> dtype_names();
 // "float8_e5m2" and the like into a dtype with one lane.
 std::optional<DLDataType> parse_dtype(std::string_view text);
 
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

@@ -7,7 +7,7 @@
 namespace dlpack_usm::plugin {
 namespace {
 
-using ExchangeApiGetter = const dl::DLPackExchangeAPI* (*)();
+using ExchangeApiGetter = const dlpack::DLPackExchangeAPI* (*)();
 
 // A chain longer than this is a loop: there are not that many majors.
 constexpr int kMaxChain = 16;
@@ -22,7 +22,7 @@ ExchangeApi resolve_exchange_api(const PluginLibrary& library, const std::string
                "name a function 'const DLPackExchangeAPI* SYMBOL(void)' with C linkage "
                "(nm -D LIB lists the exported symbols)");
   }
-  const dl::DLPackExchangeAPI* api = reinterpret_cast<ExchangeApiGetter>(address)();
+  const dlpack::DLPackExchangeAPI* api = reinterpret_cast<ExchangeApiGetter>(address)();
   if (api == nullptr) {
     fail_usage(fmt::format("{}: {}() returned NULL", path, symbol),
                "return a pointer to a DLPackExchangeAPI that lives as long as the process");
@@ -30,11 +30,11 @@ ExchangeApi resolve_exchange_api(const PluginLibrary& library, const std::string
   ExchangeApi found;
   found.published = api->header.version;
   std::string majors;
-  const dl::DLPackExchangeAPIHeader* header = &api->header;
+  const dlpack::DLPackExchangeAPIHeader* header = &api->header;
   for (int step = 0; header != nullptr && step < kMaxChain; ++step) {
-    if (header->version.major == dl::kModelMajor) {
+    if (header->version.major == dlpack::kModelMajor) {
       // The header is the table's first member, so the table starts there.
-      found.table = reinterpret_cast<const dl::DLPackExchangeAPI*>(header);
+      found.table = reinterpret_cast<const dlpack::DLPackExchangeAPI*>(header);
       break;
     }
     majors += fmt::format("{}{}", majors.empty() ? "" : ", ", header->version.major);
@@ -43,7 +43,7 @@ ExchangeApi resolve_exchange_api(const PluginLibrary& library, const std::string
   if (found.table == nullptr) {
     fail_usage(fmt::format("{}: {}() offers no DLPack {}.x exchange API (major versions in its "
                            "prev_api chain: {})",
-                           path, symbol, dl::kModelMajor, majors),
+                           path, symbol, dlpack::kModelMajor, majors),
                "link a table for DLPack 1.x through header.prev_api");
   }
   if (found.table->managed_tensor_allocator == nullptr) {

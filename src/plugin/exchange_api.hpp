@@ -13,8 +13,8 @@
 namespace dlpack_usm::plugin {
 
 struct ExchangeApi {
-  const dl::DLPackExchangeAPI* table = nullptr;
-  dl::DLPackVersion published{};  // the header version SYMBOL returned first
+  const dlpack::DLPackExchangeAPI* table = nullptr;
+  dlpack::DLPackVersion published{};  // the header version SYMBOL returned first
 };
 
 // Calls SYMBOL and validates the table. Throws Error(usage) for a missing

@@ -7,21 +7,21 @@ namespace dlpack_usm::rules {
 namespace {
 
 void check_type_unknown(const RuleContext& context, Reporter& report) {
-  if (dl::find_device_type(context.tensor.device_type) != nullptr) return;
+  if (dlpack::find_device_type(context.tensor.device_type) != nullptr) return;
   report("dl_tensor.device.device_type",
          fmt::format("device_type {} is not a DLDeviceType of any DLPack release up to {}; use "
                      "one of the kDL* device types",
-                     context.tensor.device_type, dl::to_string(dl::kModelRelease)));
+                     context.tensor.device_type, dlpack::to_string(dlpack::kModelRelease)));
 }
 
 void check_type_version(const RuleContext& context, Reporter& report) {
-  const dl::DeviceTypeName* known = dl::find_device_type(context.tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(context.tensor.device_type);
   if (known == nullptr || known->since <= context.release) return;
   report("dl_tensor.device.device_type",
          fmt::format("{} ({}) was added in DLPack {}, but the tensor declares {}; declare "
                      "version {} or later",
-                     known->name, known->value, dl::to_string(known->since),
-                     dl::to_string(context.release), dl::to_string(known->since)));
+                     known->name, known->value, dlpack::to_string(known->since),
+                     dlpack::to_string(context.release), dlpack::to_string(known->since)));
 }
 
 void check_id_negative(const RuleContext& context, Reporter& report) {
@@ -32,7 +32,7 @@ void check_id_negative(const RuleContext& context, Reporter& report) {
 }
 
 void check_id_host(const RuleContext& context, Reporter& report) {
-  const dl::DeviceTypeName* known = dl::find_device_type(context.tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(context.tensor.device_type);
   if (known == nullptr || !known->host_memory || context.tensor.device_id <= 0) return;
   report("dl_tensor.device.device_id",
          fmt::format("device_id is {} for {}, host memory whose device_id is 0 by convention; "
@@ -43,7 +43,7 @@ void check_id_host(const RuleContext& context, Reporter& report) {
 // Runtime facts checked for every device type, not only kDLOneAPI.
 void check_type_runtime_memory(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  const dl::DeviceTypeName* known = dl::find_device_type(tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(tensor.device_type);
   if (known == nullptr || !known->host_memory || !tensor.runtime ||
       tensor.runtime->usm_kind != facts::UsmKind::device) {
     return;
@@ -59,12 +59,13 @@ void check_type_runtime_memory(const RuleContext& context, Reporter& report) {
 // family of the device type judges it (kDLOneAPI's root device index, the
 // CUDA driver's ordinal), so one wrong index gives one error.
 bool owner_judged_elsewhere(const facts::TensorFacts& tensor) {
-  return tensor.device_type == dl::kDLOneAPI || (tensor.runtime && tensor.runtime->cuda_ordinal);
+  return tensor.device_type == dlpack::kDLOneAPI ||
+         (tensor.runtime && tensor.runtime->cuda_ordinal);
 }
 
 void check_id_owner(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  const dl::DeviceTypeName* known = dl::find_device_type(tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(tensor.device_type);
   if (known == nullptr || known->host_memory || owner_judged_elsewhere(tensor) || !tensor.runtime ||
       !tensor.runtime->owner_root_index || tensor.device_id < 0 ||
       tensor.runtime->usm_kind == facts::UsmKind::host ||
@@ -83,7 +84,7 @@ constexpr std::string_view kDeviceIndex = "The device index.";
 constexpr std::array kDeviceRules{
     RuleDefinition{
         {"DLP-DEVICE-TYPE-UNKNOWN", "device", "Device type no release defines", Severity::error,
-         kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "definition",
+         kFirstRelease, dlpack::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "definition",
          "The device type used in the device.",
          "device_type is a DLDeviceType: a value no release up to the tool's defines lies "
          "outside that enum and names no device, so a consumer cannot tell where the data is."},

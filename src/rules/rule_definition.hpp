@@ -16,7 +16,7 @@ namespace dlpack_usm::rules {
 
 // Every release the model knows is at or after this one; rules that have
 // held since DLPack's first tagged release start here.
-inline constexpr dl::Release kFirstRelease{0, 1};
+inline constexpr dlpack::Release kFirstRelease{0, 1};
 
 // The reference that the shape and behaviour families cite for strides.
 inline constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::strides";
@@ -26,7 +26,7 @@ inline constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::s
 struct RuleContext {
   const facts::TensorFacts& tensor;
   const facts::DerivedFacts& derived;
-  dl::Release release;
+  dlpack::Release release;
 };
 
 // Collects the findings of one rule; the rule's id and severity are filled

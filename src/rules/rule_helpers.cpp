@@ -17,14 +17,14 @@ const std::vector<std::int64_t>* readable_shape(const facts::TensorFacts& tensor
 }
 
 bool byte_offset_misaligned(const RuleContext& context) {
-  const dl::DLDataType dtype = context.tensor.dtype;
+  const dlpack::DLDataType dtype = context.tensor.dtype;
   // Sub-byte and odd widths have no whole-byte element to align to.
   if (dtype.bits < 8 || dtype.lanes == 0 || (dtype.bits * dtype.lanes) % 8 != 0) return false;
   return context.tensor.byte_offset % context.derived.element_bytes != 0;
 }
 
 bool data_is_handle(const facts::TensorFacts& tensor) {
-  const dl::DeviceTypeName* device = dl::find_device_type(tensor.device_type);
+  const dlpack::DeviceTypeName* device = dlpack::find_device_type(tensor.device_type);
   return device != nullptr && device->opaque_data;
 }
 

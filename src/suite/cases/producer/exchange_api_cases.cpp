@@ -43,15 +43,15 @@ void record_error(void* context, const char* kind, const char* message) {
   sink->message = message != nullptr ? message : "";
 }
 
-void check_prototype(const dl::DLTensor& prototype, const facts::TensorFacts& tensor,
+void check_prototype(const dlpack::DLTensor& prototype, const facts::TensorFacts& tensor,
                      CaseFindings& found) {
   std::vector<std::int64_t> asked(prototype.shape, prototype.shape + prototype.ndim);
   std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
   std::vector<std::string> differences;
   if (tensor.dtype.code != prototype.dtype.code || tensor.dtype.bits != prototype.dtype.bits ||
       tensor.dtype.lanes != prototype.dtype.lanes) {
-    differences.push_back(fmt::format("dtype {} instead of {}", dl::dtype_display(tensor.dtype),
-                                      dl::dtype_display(prototype.dtype)));
+    differences.push_back(fmt::format("dtype {} instead of {}", dlpack::dtype_display(tensor.dtype),
+                                      dlpack::dtype_display(prototype.dtype)));
   }
   if (tensor.ndim != prototype.ndim || shape != asked) {
     differences.push_back(
@@ -79,19 +79,19 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
                         const runtime::DeviceInfo& device) {
   const Prototype* prototype = spec.details_as<AllocateCase>().prototype;
   std::array<std::int64_t, 3> shape = prototype->shape;
-  dl::DLTensor asked{};
-  asked.device = {dl::kDLOneAPI, device.ref.root_index};
+  dlpack::DLTensor asked{};
+  asked.device = {dlpack::kDLOneAPI, device.ref.root_index};
   asked.ndim = prototype->ndim;
-  asked.dtype = *dl::parse_dtype(prototype->dtype);
+  asked.dtype = *dlpack::parse_dtype(prototype->dtype);
   asked.shape = prototype->ndim == 0 ? nullptr : shape.data();
   // The allocator gets its own copy, so a prototype it scribbles on still
   // compares against what was asked.
   std::array<std::int64_t, 3> given_shape = shape;
-  dl::DLTensor given = asked;
+  dlpack::DLTensor given = asked;
   given.shape = prototype->ndim == 0 ? nullptr : given_shape.data();
 
   ErrorSink errors;
-  dl::DLManagedTensorVersioned* out = nullptr;
+  dlpack::DLManagedTensorVersioned* out = nullptr;
   int status =
       session.exchange_api().table->managed_tensor_allocator(&given, &out, &errors, record_error);
   CaseFindings found;
