@@ -259,8 +259,8 @@ int dlpack_usm_bridge_dlpack_names(char** result_json) {
 
 int dlpack_usm_bridge_max_version(const char* text, const char* what, char** result_json) {
   return guarded(result_json, [&] {
-    dlpack_usm::dl::Release release =
-        dlpack_usm::dl::require_max_version(text ? text : "", what ? what : "max_version");
+    dlpack_usm::dlpack::Release release =
+        dlpack_usm::dlpack::require_max_version(text ? text : "", what ? what : "max_version");
     return nlohmann::ordered_json{{"major", release.major}, {"minor", release.minor}};
   });
 }

@@ -16,33 +16,33 @@ namespace dlpack_usm::bridge {
 namespace {
 
 using facts::UsmKind;
+using matrix::OfferedShape;
 using nlohmann::ordered_json;
-using suite::OfferedShape;
 
 // The kinds in the order the C++ check picks the first one a device has.
 constexpr UsmKind kFirstKindOrder[] = {UsmKind::device, UsmKind::shared, UsmKind::host};
 
 ordered_json cell_json(const OfferedShape& shape, std::string_view axis, bool valid,
                        const std::string& broken_rule = {}) {
-  std::optional<OfferedShape> twin = valid ? suite::compact_twin(shape) : std::nullopt;
+  std::optional<OfferedShape> twin = valid ? matrix::compact_twin(shape) : std::nullopt;
   ordered_json features_by_kind = ordered_json::object();
   if (axis == "version") {
-    for (UsmKind kind : suite::kLiveKinds) {
-      features_by_kind[facts::to_string(kind)] = suite::features_of(shape, kind);
+    for (UsmKind kind : matrix::kLiveKinds) {
+      features_by_kind[facts::to_string(kind)] = matrix::features_of(shape, kind);
     }
   }
   return {
       {"name", shape.name},
       {"axis", axis},
       {"valid", valid},
-      {"dtype", dl::dtype_display(shape.dtype)},
+      {"dtype", dlpack::dtype_display(shape.dtype)},
       {"shape", shape.layout.shape},
       {"strides", shape.explicit_strides ? ordered_json(shape.layout.strides) : nullptr},
       {"byte_offset", shape.layout.byte_offset},
-      {"version", dl::to_string(shape.version)},
+      {"version", dlpack::to_string(shape.version)},
       {"flags", shape.flags},
       {"null_data", shape.null_data},
-      {"features", valid ? suite::features_of(shape, std::nullopt) : std::vector<std::string>{}},
+      {"features", valid ? matrix::features_of(shape, std::nullopt) : std::vector<std::string>{}},
       {"features_by_kind", features_by_kind},
       {"twin", twin ? ordered_json(twin->name) : ordered_json(nullptr)},
       {"broken_rule", broken_rule},
@@ -75,12 +75,12 @@ ordered_json consumer_matrix_json() {
   for (const auto& [platform, root] : runtime.inventory().roots()) {
     if (!root.usm) continue;
     ordered_json kinds = ordered_json::array();
-    for (UsmKind kind : suite::kLiveKinds) {
-      if (suite::kind_supported(root, kind)) kinds.push_back(facts::to_string(kind));
+    for (UsmKind kind : matrix::kLiveKinds) {
+      if (matrix::kind_supported(root, kind)) kinds.push_back(facts::to_string(kind));
     }
     ordered_json first = nullptr;
     for (UsmKind kind : kFirstKindOrder) {
-      if (suite::kind_supported(root, kind)) {
+      if (matrix::kind_supported(root, kind)) {
         first = facts::to_string(kind);
         break;
       }
@@ -92,17 +92,17 @@ ordered_json consumer_matrix_json() {
                        {"first_kind", first}});
   }
   ordered_json cells = ordered_json::array();
-  for (const OfferedShape& shape : suite::version_axis()) {
+  for (const OfferedShape& shape : matrix::version_axis()) {
     cells.push_back(cell_json(shape, "version", true));
   }
-  for (const OfferedShape& shape : suite::dtype_axis()) {
+  for (const OfferedShape& shape : matrix::dtype_axis()) {
     cells.push_back(cell_json(shape, "dtype", true));
   }
-  for (const OfferedShape& shape : suite::layout_axis()) {
+  for (const OfferedShape& shape : matrix::layout_axis()) {
     cells.push_back(cell_json(shape, "layout", true));
   }
-  for (const suite::InvalidCell& cell : suite::invalid_cells()) {
-    cells.push_back(cell_json(suite::invalid_shape(cell.name), "invalid", false, cell.rule_id));
+  for (const matrix::InvalidCell& cell : matrix::invalid_cells()) {
+    cells.push_back(cell_json(matrix::invalid_shape(cell.name), "invalid", false, cell.rule_id));
   }
   return {{"runtime", runtime_name},
           {"devices", devices},
@@ -129,7 +129,7 @@ OfferedShape find_cell(const std::string& name, bool& valid) {
   constexpr std::string_view kTwinSuffix = "~compact";
   if (name.ends_with(kTwinSuffix)) {
     OfferedShape original = find_cell(name.substr(0, name.size() - kTwinSuffix.size()), valid);
-    std::optional<OfferedShape> twin = valid ? suite::compact_twin(original) : std::nullopt;
+    std::optional<OfferedShape> twin = valid ? matrix::compact_twin(original) : std::nullopt;
     if (!twin) {
       fail_usage(
           fmt::format("'{}' is no cell of the consumer matrix: its cell has no compact twin", name),
@@ -138,15 +138,15 @@ OfferedShape find_cell(const std::string& name, bool& valid) {
     return *twin;
   }
   valid = true;
-  for (auto axis : {suite::version_axis, suite::dtype_axis, suite::layout_axis}) {
+  for (auto axis : {matrix::version_axis, matrix::dtype_axis, matrix::layout_axis}) {
     for (OfferedShape& shape : axis()) {
       if (shape.name == name) return shape;
     }
   }
-  for (const std::string& invalid : suite::invalid_case_names()) {
+  for (const std::string& invalid : matrix::invalid_case_names()) {
     if (invalid == name) {
       valid = false;
-      return suite::invalid_shape(name);
+      return matrix::invalid_shape(name);
     }
   }
   fail_usage(fmt::format("'{}' is no cell of the consumer matrix", name),

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-// consumer_matrix.hpp names dl::Release without including its header.
+// consumer_matrix.hpp names dlpack::Release without including its header.
 #include "dlpack/names.hpp"
 #include "matrix/consumer_matrix.hpp"
 #include "runtime/runtime.hpp"
@@ -30,7 +30,7 @@ nlohmann::ordered_json consumer_matrix_json();
 // The cell called `name` (valid or invalid, or the compact twin
 // "<cell>~compact" of a valid one); Error(usage) for no such cell. `valid`
 // tells which.
-suite::OfferedShape find_cell(const std::string& name, bool& valid);
+matrix::OfferedShape find_cell(const std::string& name, bool& valid);
 
 // The verdict on one observation of a consumer (bridge.h,
 // dlpack_usm_bridge_consumer_verdict); Error(usage) when it is malformed.

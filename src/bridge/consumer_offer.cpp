@@ -20,8 +20,8 @@
 namespace dlpack_usm::bridge {
 namespace {
 
+using matrix::OfferedShape;
 using nlohmann::ordered_json;
-using suite::OfferedShape;
 
 struct FreeDeleter {
   void operator()(std::byte* memory) const noexcept { std::free(memory); }
@@ -31,15 +31,15 @@ struct FreeDeleter {
 struct HostManager {
   std::vector<std::int64_t> shape;
   std::vector<std::int64_t> strides;
-  dl::DLManagedTensorVersioned versioned{};
-  dl::DLManagedTensor legacy{};
+  dlpack::DLManagedTensorVersioned versioned{};
+  dlpack::DLManagedTensor legacy{};
 };
 
-void free_host_versioned(dl::DLManagedTensorVersioned* self) noexcept {
+void free_host_versioned(dlpack::DLManagedTensorVersioned* self) noexcept {
   delete static_cast<HostManager*>(self->manager_ctx);
 }
 
-void free_host_legacy(dl::DLManagedTensor* self) noexcept {
+void free_host_legacy(dlpack::DLManagedTensor* self) noexcept {
   delete static_cast<HostManager*>(self->manager_ctx);
 }
 
@@ -47,14 +47,14 @@ void free_host_legacy(dl::DLManagedTensor* self) noexcept {
 // and the deleter it had before the counting one took its place.
 struct Offer {
   std::uint64_t handle = 0;
-  suite::OfferedTensor usm;  // USM offers
+  matrix::OfferedTensor usm;  // USM offers
   const runtime::DeviceInfo* device = nullptr;
   std::unique_ptr<std::byte, FreeDeleter> host;  // kDLCPU offers
   std::vector<std::byte> image;                  // the memory's bytes as offered
   void* tensor = nullptr;
   bool versioned = true;
-  void (*free_versioned)(dl::DLManagedTensorVersioned*) = nullptr;
-  void (*free_legacy)(dl::DLManagedTensor*) = nullptr;
+  void (*free_versioned)(dlpack::DLManagedTensorVersioned*) = nullptr;
+  void (*free_legacy)(dlpack::DLManagedTensor*) = nullptr;
   int calls = 0;
 };
 
@@ -81,11 +81,11 @@ void counting_deleter(Tensor* tensor) noexcept {
     offer = found->second;
     if (++offer->calls != 1) return;
   }
-  if constexpr (std::is_same_v<Tensor, dl::DLManagedTensorVersioned>) {
-    suite::reset_offered_deleter_calls();
+  if constexpr (std::is_same_v<Tensor, dlpack::DLManagedTensorVersioned>) {
+    matrix::reset_offered_deleter_calls();
     if (offer->free_versioned != nullptr) offer->free_versioned(tensor);
   } else {
-    suite::reset_offered_deleter_calls();
+    matrix::reset_offered_deleter_calls();
     if (offer->free_legacy != nullptr) offer->free_legacy(tensor);
   }
 }
@@ -99,8 +99,8 @@ std::string hex(const std::byte* bytes, std::size_t size) {
 }
 
 // The request's "version": MAJOR.MINOR; what follows it is ignored.
-dl::Release request_version(const std::string& text) {
-  std::optional<dl::Release> release = dl::parse_release(text).release;
+dlpack::Release request_version(const std::string& text) {
+  std::optional<dlpack::Release> release = dlpack::parse_release(text).release;
   if (!release) fail_usage(fmt::format("version '{}' is not MAJOR.MINOR", text));
   return *release;
 }
@@ -110,7 +110,7 @@ dl::Release request_version(const std::string& text) {
 void offer_host(Offer& offer, const OfferedShape& shape) {
   const exchange::Layout& layout = shape.layout;
   std::uint64_t bytes = std::max<std::uint64_t>(layout.allocation_bytes, 1);
-  offer.image = suite::offered_image(shape);
+  offer.image = matrix::offered_image(shape);
   offer.image.resize(bytes, exchange::kGapFiller);
   std::size_t rounded = (bytes + 255) / 256 * 256;
   offer.host.reset(static_cast<std::byte*>(std::aligned_alloc(256, rounded)));
@@ -120,28 +120,28 @@ void offer_host(Offer& offer, const OfferedShape& shape) {
   auto manager = std::make_unique<HostManager>();
   manager->shape = layout.shape;
   manager->strides = layout.strides;
-  dl::DLTensor body{};
+  dlpack::DLTensor body{};
   body.data = shape.null_data ? nullptr : offer.host.get();
-  body.device = dl::DLDevice{dl::kDLCPU, 0};
+  body.device = dlpack::DLDevice{dlpack::kDLCPU, 0};
   body.ndim = static_cast<std::int32_t>(layout.shape.size());
   body.dtype = shape.dtype;
   body.shape = manager->shape.empty() ? nullptr : manager->shape.data();
-  bool null_strides = (!shape.explicit_strides && shape.version < dl::Release{1, 2}) ||
+  bool null_strides = (!shape.explicit_strides && shape.version < dlpack::Release{1, 2}) ||
                       shape.name == "strides-null-1.2";
   body.strides = manager->strides.empty() || null_strides ? nullptr : manager->strides.data();
   body.byte_offset = layout.byte_offset;
   // The invalid cells broken in one field of the struct, as suite::offer
   // breaks them in USM (the device-id cell is about kDLOneAPI ids only).
-  suite::break_after_export(shape.name, body, 1);
+  matrix::break_after_export(shape.name, body, 1);
   HostManager* raw = manager.release();
-  if (shape.version < dl::Release{1, 0}) {
-    raw->legacy = dl::DLManagedTensor{body, raw, free_host_legacy};
+  if (shape.version < dlpack::Release{1, 0}) {
+    raw->legacy = dlpack::DLManagedTensor{body, raw, free_host_legacy};
     offer.tensor = &raw->legacy;
     offer.versioned = false;
     offer.free_legacy = free_host_legacy;
     return;
   }
-  raw->versioned.version = dl::DLPackVersion{shape.version.major, shape.version.minor};
+  raw->versioned.version = dlpack::DLPackVersion{shape.version.major, shape.version.minor};
   if (shape.name == "major-version-2") raw->versioned.version.major = 2;
   raw->versioned.manager_ctx = raw;
   raw->versioned.deleter = free_host_versioned;
@@ -162,7 +162,7 @@ std::string offer_usm(Offer& offer, const OfferedShape& shape, facts::UsmKind ki
     fail_usage(fmt::format("no root device has device_id {}", device_id),
                "list the devices with dlpack_usm_bridge_consumer_matrix");
   }
-  offer.usm = suite::offer(runtime, *offer.device, kind, shape);
+  offer.usm = matrix::offer(runtime, *offer.device, kind, shape);
   offer.image = offer.usm.image;
   if (shape.name == "separate-context") {
     // As in `check --consumer`: a runtime whose default context knows other
@@ -171,7 +171,7 @@ std::string offer_usm(Offer& offer, const OfferedShape& shape, facts::UsmKind ki
         runtime.query(offer.usm.separate.data(),
                       runtime.default_context(offer.usm.separate.context().platform_index));
     if (seen.kind != facts::UsmKind::unknown) {
-      suite::free_unconsumed(offer.usm);
+      matrix::free_unconsumed(offer.usm);
       offer.tensor = nullptr;
       return "this runtime's default context knows allocations of other contexts, so an "
              "importer cannot tell them apart";
@@ -180,16 +180,16 @@ std::string offer_usm(Offer& offer, const OfferedShape& shape, facts::UsmKind ki
   offer.tensor = offer.usm.tensor;
   offer.versioned = offer.usm.versioned;
   if (offer.versioned) {
-    offer.free_versioned = static_cast<dl::DLManagedTensorVersioned*>(offer.tensor)->deleter;
+    offer.free_versioned = static_cast<dlpack::DLManagedTensorVersioned*>(offer.tensor)->deleter;
   } else {
-    offer.free_legacy = static_cast<dl::DLManagedTensor*>(offer.tensor)->deleter;
+    offer.free_legacy = static_cast<dlpack::DLManagedTensor*>(offer.tensor)->deleter;
   }
   return {};
 }
 
 // The elements in logical row-major order, as the image holds them.
 std::vector<std::byte> logical_elements(const Offer& offer, const OfferedShape& shape) {
-  std::uint64_t element_bytes = suite::element_bytes_of(shape);
+  std::uint64_t element_bytes = matrix::element_bytes_of(shape);
   std::uint64_t count =
       shape.null_data ? 0 : facts::checked_element_count(shape.layout.shape).value_or(0);
   std::vector<std::byte> elements;
@@ -214,33 +214,34 @@ Offer& find_offer(std::uint64_t handle) {
 // asked for), or nothing. `consumer_too_old` tells whether the consumer's
 // own max_version is the reason (a decline of the cell's feature) rather
 // than the cell having no form at that version (not applicable).
-std::string unofferable(const OfferedShape& shape, dl::Release version, bool& consumer_too_old) {
+std::string unofferable(const OfferedShape& shape, dlpack::Release version,
+                        bool& consumer_too_old) {
   consumer_too_old = false;
   // The other invalid cells break a field both structs have.
-  if (shape.name == "major-version-2" && version < dl::Release{1, 0}) {
+  if (shape.name == "major-version-2" && version < dlpack::Release{1, 0}) {
     return fmt::format(
         "the invalid cell '{}' needs a versioned tensor; the consumer asked for "
         "a legacy one",
         shape.name);
   }
-  if (shape.name == "strides-null-1.2" && version < dl::Release{1, 2}) {
+  if (shape.name == "strides-null-1.2" && version < dlpack::Release{1, 2}) {
     return fmt::format(
         "NULL strides are invalid from DLPack 1.2 on; the consumer asked for at "
         "most {}, where they mean compact row-major",
-        dl::to_string(version));
+        dlpack::to_string(version));
   }
   if (shape.name.starts_with("version-") && version < shape.version) {
     // The version axis asks whether the consumer takes that version at all.
     consumer_too_old = true;
     return fmt::format("the consumer asked for at most DLPack {}, so it never gets {}",
-                       dl::to_string(version), dl::to_string(shape.version));
+                       dlpack::to_string(version), dlpack::to_string(shape.version));
   }
-  for (const dl::DtypeCodeName& code : dl::dtype_code_table()) {
-    const dl::Release since = dl::declared_by(code.known_since);
+  for (const dlpack::DtypeCodeName& code : dlpack::dtype_code_table()) {
+    const dlpack::Release since = dlpack::declared_by(code.known_since);
     if (code.code == shape.dtype.code && version < since) {
       consumer_too_old = true;
       return fmt::format("{} exists from DLPack {} on; the consumer asked for at most {}",
-                         code.name, dl::to_string(since), dl::to_string(version));
+                         code.name, dlpack::to_string(since), dlpack::to_string(version));
     }
   }
   return {};
@@ -252,7 +253,7 @@ struct CellOffer {
   OfferedShape shape;
   bool valid = true;
   std::string memory;  // "cpu", or a USM kind
-  dl::Release version;
+  dlpack::Release version;
   std::uint64_t dropped_flags = 0;
   std::string untestable;  // why the cell cannot be tested here, or ""
 };
@@ -270,16 +271,16 @@ ordered_json unoffered_info(const CellOffer& cell, const std::string& why, bool 
 // Brings the cell to the version offered; IS_COPIED where `copied`. A
 // legacy tensor has no flags: READ_ONLY and the rest are dropped, and
 // returned.
-std::uint64_t fit_to_version(OfferedShape& shape, dl::Release version, bool copied) {
+std::uint64_t fit_to_version(OfferedShape& shape, dlpack::Release version, bool copied) {
   std::uint64_t dropped_flags = 0;
-  if (version < dl::Release{1, 0} && shape.version >= dl::Release{1, 0}) {
+  if (version < dlpack::Release{1, 0} && shape.version >= dlpack::Release{1, 0}) {
     dropped_flags = shape.flags;
     shape.flags = 0;
   }
   shape.version = version;
   if (copied) {
-    if (version < dl::Release{1, 0}) fail_usage("a legacy tensor cannot say IS_COPIED");
-    shape.flags |= dl::kFlagIsCopied;
+    if (version < dlpack::Release{1, 0}) fail_usage("a legacy tensor cannot say IS_COPIED");
+    shape.flags |= dlpack::kFlagIsCopied;
   }
   return dropped_flags;
 }
@@ -315,16 +316,16 @@ ordered_json offered_info(const Offer& offer, const CellOffer& cell, const nlohm
           {"valid", cell.valid},
           {"capsule_name", offer.versioned ? "dltensor_versioned" : "dltensor"},
           {"device",
-           {cpu ? static_cast<int>(dl::kDLCPU) : static_cast<int>(dl::kDLOneAPI),
+           {cpu ? static_cast<int>(dlpack::kDLCPU) : static_cast<int>(dlpack::kDLOneAPI),
             cpu ? 0 : request.value("device_id", 0)}},
-          {"version", dl::to_string(cell.version)},
+          {"version", dlpack::to_string(cell.version)},
           {"flags", shape.flags},
           {"dropped_flags", cell.dropped_flags},
-          {"dtype", dl::dtype_display(shape.dtype)},
+          {"dtype", dlpack::dtype_display(shape.dtype)},
           {"dtype_code", shape.dtype.code},
           {"dtype_bits", shape.dtype.bits},
           {"shape", shape.layout.shape},
-          {"element_bytes", suite::element_bytes_of(shape)},
+          {"element_bytes", matrix::element_bytes_of(shape)},
           {"elements", hex(elements.data(), elements.size())},
           {"checksum", fmt::format("{:#018x}", checksum)},
           {"untestable",
@@ -338,10 +339,11 @@ void* file_offer(std::unique_ptr<Offer> offer) {
   void* tensor = offer->tensor;
   if (tensor != nullptr) {
     if (offer->versioned) {
-      static_cast<dl::DLManagedTensorVersioned*>(tensor)->deleter =
-          counting_deleter<dl::DLManagedTensorVersioned>;
+      static_cast<dlpack::DLManagedTensorVersioned*>(tensor)->deleter =
+          counting_deleter<dlpack::DLManagedTensorVersioned>;
     } else {
-      static_cast<dl::DLManagedTensor*>(tensor)->deleter = counting_deleter<dl::DLManagedTensor>;
+      static_cast<dlpack::DLManagedTensor*>(tensor)->deleter =
+          counting_deleter<dlpack::DLManagedTensor>;
     }
     g_by_tensor[tensor] = offer.get();
   }
@@ -355,8 +357,9 @@ void* offer_cell(const nlohmann::json& request, ordered_json& info) {
   CellOffer cell;
   cell.shape = find_cell(request.at("cell").get<std::string>(), cell.valid);
   cell.memory = request.value("memory", std::string("cpu"));
-  dl::Release asked = request_version(request.value("version", dl::to_string(dl::kModelRelease)));
-  if (asked < dl::Release{1, 0}) asked = dl::kLastLegacyRelease;
+  dlpack::Release asked =
+      request_version(request.value("version", dlpack::to_string(dlpack::kModelRelease)));
+  if (asked < dlpack::Release{1, 0}) asked = dlpack::kLastLegacyRelease;
   cell.version = std::min(asked, cell.shape.version);
   bool consumer_too_old = false;
   if (std::string why = unofferable(cell.shape, asked, consumer_too_old); !why.empty()) {
@@ -382,7 +385,7 @@ ordered_json offer_state(std::uint64_t handle) {
       written += offer.host.get()[i] != offer.image[i] ? 1 : 0;
     }
   } else if (offer.device != nullptr && offer.usm.buffer) {
-    written = suite::written_bytes(offer_runtime(), *offer.device, offer.usm);
+    written = matrix::written_bytes(offer_runtime(), *offer.device, offer.usm);
   }
   return {{"deleter_calls", offer.calls},
           {"written_bytes", written},

@@ -12,24 +12,24 @@ using nlohmann::ordered_json;
 
 ordered_json dlpack_names_json() {
   ordered_json device_types = ordered_json::object();
-  for (const dl::DeviceTypeName& type : dl::device_type_table()) {
+  for (const dlpack::DeviceTypeName& type : dlpack::device_type_table()) {
     device_types[std::string(type.name)] = type.value;
   }
   ordered_json dtype_codes = ordered_json::object();
-  for (const dl::DtypeCodeName& code : dl::dtype_code_table()) {
+  for (const dlpack::DtypeCodeName& code : dlpack::dtype_code_table()) {
     dtype_codes[std::string(code.name)] = code.code;
   }
   // Flags go by their short names: capsule files write "READ_ONLY|IS_COPIED".
   ordered_json flags = ordered_json::object();
-  for (const dl::FlagName& flag : dl::flag_table()) {
+  for (const dlpack::FlagName& flag : dlpack::flag_table()) {
     flags[std::string(flag.short_name)] = flag.mask;
   }
   // Where each struct keeps its deleter, by the name of the capsule that
   // carries it: a capsule's destructor calls it without a struct of its own.
   ordered_json deleter_offsets{
-      {"dltensor", offsetof(dl::DLManagedTensor, deleter)},
-      {"dltensor_versioned", offsetof(dl::DLManagedTensorVersioned, deleter)}};
-  return {{"model_version", dl::to_string(dl::kModelRelease)},
+      {"dltensor", offsetof(dlpack::DLManagedTensor, deleter)},
+      {"dltensor_versioned", offsetof(dlpack::DLManagedTensorVersioned, deleter)}};
+  return {{"model_version", dlpack::to_string(dlpack::kModelRelease)},
           {"device_types", device_types},
           {"dtype_codes", dtype_codes},
           {"flags", flags},

@@ -18,7 +18,7 @@ std::uint64_t address_of_function(Function function) {
   return address;
 }
 
-nlohmann::ordered_json slots_json(const dl::DLPackExchangeAPI& table) {
+nlohmann::ordered_json slots_json(const dlpack::DLPackExchangeAPI& table) {
   return {{"managed_tensor_allocator", address_of_function(table.managed_tensor_allocator)},
           {"managed_tensor_from_py_object_no_sync",
            address_of(table.managed_tensor_from_py_object_no_sync)},
@@ -32,7 +32,7 @@ nlohmann::ordered_json slots_json(const dl::DLPackExchangeAPI& table) {
 
 nlohmann::ordered_json exchange_api_table_json(std::uint64_t address) {
   const void* at = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(address));
-  dl::DLPackExchangeAPIHeader header{};
+  dlpack::DLPackExchangeAPIHeader header{};
   if (at == nullptr || !facts::copy_readable(&header, at, sizeof header)) {
     return {{"header_readable", false}, {"table_readable", false}};
   }
@@ -41,7 +41,7 @@ nlohmann::ordered_json exchange_api_table_json(std::uint64_t address) {
       {"version", {header.version.major, header.version.minor}},
       {"prev_api", address_of(header.prev_api)}};
   // A header of another major may lay out what follows otherwise.
-  dl::DLPackExchangeAPI table{};
+  dlpack::DLPackExchangeAPI table{};
   bool whole = header.version.major == 1 && facts::copy_readable(&table, at, sizeof table);
   answer["table_readable"] = whole;
   if (whole) answer["slots"] = slots_json(table);

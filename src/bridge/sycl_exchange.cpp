@@ -42,7 +42,7 @@ void* sycl_export(const std::string& usm_kind, std::int32_t device_id, const std
   if (!kind || *kind == facts::UsmKind::unknown) {
     fail_usage(fmt::format("USM kind '{}' is not host, device or shared", usm_kind));
   }
-  auto type = dl::parse_dtype(dtype);
+  auto type = dlpack::parse_dtype(dtype);
   if (!type || type->bits % 8 != 0 || type->bits == 0) {
     fail_usage(fmt::format("'{}' is no whole-byte dtype name", dtype));
   }
@@ -75,9 +75,10 @@ nlohmann::ordered_json sycl_import(void* managed_tensor, const std::string& caps
   runtime::Runtime& runtime = sycl();
   exchange::CapsuleOwner capsule;
   if (capsule_name == "dltensor_versioned") {
-    capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(managed_tensor));
+    capsule =
+        exchange::CapsuleOwner(static_cast<dlpack::DLManagedTensorVersioned*>(managed_tensor));
   } else if (capsule_name == "dltensor") {
-    capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(managed_tensor));
+    capsule = exchange::CapsuleOwner(static_cast<dlpack::DLManagedTensor*>(managed_tensor));
   } else {
     fail_usage(
         fmt::format("capsule name '{}' is not dltensor or dltensor_versioned", capsule_name));

@@ -58,10 +58,10 @@ facts::TensorFacts read_tensor(const void* managed_tensor, std::string_view caps
   }
   if (capsule_name == kVersionedName) {
     return facts::read_managed_tensor_versioned(
-        static_cast<const dl::DLManagedTensorVersioned*>(managed_tensor), std::move(origin));
+        static_cast<const dlpack::DLManagedTensorVersioned*>(managed_tensor), std::move(origin));
   }
   if (capsule_name == kLegacyName) {
-    return facts::read_managed_tensor(static_cast<const dl::DLManagedTensor*>(managed_tensor),
+    return facts::read_managed_tensor(static_cast<const dlpack::DLManagedTensor*>(managed_tensor),
                                       std::move(origin));
   }
   fail_usage(fmt::format("capsule name \"{}\" names no DLPack tensor the bridge can read",

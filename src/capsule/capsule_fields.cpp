@@ -16,7 +16,7 @@ using nlohmann::json;
 
 std::string device_type_names() {
   std::string names;
-  for (const dl::DeviceTypeName& type : dl::device_type_table()) {
+  for (const dlpack::DeviceTypeName& type : dlpack::device_type_table()) {
     if (!names.empty()) names += ", ";
     names += std::string(type.name);
   }
@@ -26,7 +26,7 @@ std::string device_type_names() {
 std::int32_t read_device_type(const json& value, const std::string& pointer) {
   if (value.is_string()) {
     const std::string& name = value.get_ref<const std::string&>();
-    if (const dl::DeviceTypeName* known = dl::find_device_type(std::string_view(name))) {
+    if (const dlpack::DeviceTypeName* known = dlpack::find_device_type(std::string_view(name))) {
       return known->value;
     }
     fail_expected(pointer,
@@ -41,7 +41,7 @@ std::int32_t read_device_type(const json& value, const std::string& pointer) {
 std::uint8_t read_dtype_code(const json& value, const std::string& pointer) {
   if (value.is_string()) {
     const std::string& name = value.get_ref<const std::string&>();
-    if (const dl::DtypeCodeName* known = dl::find_dtype_code(std::string_view(name))) {
+    if (const dlpack::DtypeCodeName* known = dlpack::find_dtype_code(std::string_view(name))) {
       return known->code;
     }
     fail_expected(pointer, "a DLDataTypeCode number or name (\"kDLFloat\" or \"float\")", value);
@@ -51,18 +51,18 @@ std::uint8_t read_dtype_code(const json& value, const std::string& pointer) {
 
 // "float32", or with lanes "float32x4" ("complex64" has an 'x' of its own,
 // so the whole name is tried first).
-dl::DLDataType read_dtype_shorthand(const std::string& text, const json& value,
-                                    const std::string& pointer) {
-  if (std::optional<dl::DLDataType> whole = dl::parse_dtype(text)) return *whole;
+dlpack::DLDataType read_dtype_shorthand(const std::string& text, const json& value,
+                                        const std::string& pointer) {
+  if (std::optional<dlpack::DLDataType> whole = dlpack::parse_dtype(text)) return *whole;
   std::string_view name = text;
   std::size_t x = name.rfind('x');
   bool lanes_written = x != std::string_view::npos && x + 1 < name.size() &&
                        name.size() - x - 1 <= 5 &&
                        name.find_first_not_of("0123456789", x + 1) == std::string_view::npos;
-  std::optional<dl::DLDataType> dtype;
+  std::optional<dlpack::DLDataType> dtype;
   unsigned long lanes = 0;
   if (lanes_written) {
-    dtype = dl::parse_dtype(name.substr(0, x));
+    dtype = dlpack::parse_dtype(name.substr(0, x));
     lanes = std::stoul(std::string(name.substr(x + 1)));
   }
   if (!dtype || lanes == 0 || lanes > 0xFFFF) {
@@ -76,12 +76,12 @@ dl::DLDataType read_dtype_shorthand(const std::string& text, const json& value,
   return *dtype;
 }
 
-dl::DLDataType read_dtype(const json& value, const std::string& pointer) {
+dlpack::DLDataType read_dtype(const json& value, const std::string& pointer) {
   if (value.is_string()) {
     return read_dtype_shorthand(value.get_ref<const std::string&>(), value, pointer);
   }
   JsonObject dtype(value, pointer, "dtype", {"code", "bits", "lanes"});
-  return dl::DLDataType{
+  return dlpack::DLDataType{
       read_dtype_code(dtype.require("code"), dtype.pointer_to("code")),
       read_integer<std::uint8_t>(dtype.require("bits"), dtype.pointer_to("bits"), "uint8_t bits"),
       read_integer<std::uint16_t>(dtype.require("lanes"), dtype.pointer_to("lanes"),
@@ -97,7 +97,7 @@ std::uint64_t read_flag_token(std::string_view token, const json& value,
       "array of flag names; known names: READ_ONLY, IS_COPIED, IS_SUBBYTE_TYPE_PADDED";
   while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
   while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
-  for (const dl::FlagName& flag : dl::flag_table()) {
+  for (const dlpack::FlagName& flag : dlpack::flag_table()) {
     if (token == flag.short_name || token == flag.name) return flag.mask;
   }
   bool hex = token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
@@ -315,7 +315,8 @@ facts::TensorFacts tensor_from_json(const json& value, const std::string& pointe
 
   // Under another major version only the header is meaningful (dlpack.h);
   // a dl_tensor written anyway is checked for form and then set aside.
-  bool body_readable = facts.abi == facts::Abi::legacy || facts.version.major == dl::kModelMajor;
+  bool body_readable =
+      facts.abi == facts::Abi::legacy || facts.version.major == dlpack::kModelMajor;
   if (body_readable) {
     read_dl_tensor(tensor.require("dl_tensor"), tensor.pointer_to("dl_tensor"), facts);
   } else {

@@ -22,13 +22,13 @@ ordered_json dims(const std::optional<std::vector<std::int64_t>>& values) {
 
 ordered_json dl_tensor(const facts::TensorFacts& facts) {
   ordered_json device;
-  const dl::DeviceTypeName* type = dl::find_device_type(facts.device_type);
+  const dlpack::DeviceTypeName* type = dlpack::find_device_type(facts.device_type);
   device["device_type"] =
       type ? ordered_json(std::string(type->name)) : ordered_json(facts.device_type);
   device["device_id"] = facts.device_id;
 
   ordered_json dtype;
-  const dl::DtypeCodeName* code = dl::find_dtype_code(facts.dtype.code);
+  const dlpack::DtypeCodeName* code = dlpack::find_dtype_code(facts.dtype.code);
   dtype["code"] = code ? ordered_json(std::string(code->name)) : ordered_json(facts.dtype.code);
   dtype["bits"] = facts.dtype.bits;
   dtype["lanes"] = facts.dtype.lanes;
@@ -71,7 +71,7 @@ ordered_json to_capsule_json(const facts::TensorFacts& facts) {
   ordered_json capsule;
   if (facts.abi == facts::Abi::versioned) {
     capsule["version"] = {{"major", facts.version.major}, {"minor", facts.version.minor}};
-    capsule["flags"] = dl::flags_display(facts.flags);
+    capsule["flags"] = dlpack::flags_display(facts.flags);
   }
   capsule["deleter"] = facts.has_deleter;
   capsule["manager_ctx"] = facts.has_manager_ctx;

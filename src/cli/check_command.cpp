@@ -37,6 +37,7 @@
 #include "suite/cases/plugin/plugin_probe.hpp"
 #include "suite/cases/registry.hpp"
 #include "suite/cases/vectors/vector_cases.hpp"
+#include "suite/gate/exit_code.hpp"
 #include "suite/gate/run_check.hpp"
 #include "suite/runner/stop_signals.hpp"
 #include "suite/runner/worker_protocol.hpp"
@@ -328,7 +329,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   write_summary_unless_stopped(run, outputs);
   // A stopped run says which signal stopped it (dlpack-usm-check(1)).
   if (int signal = suite::stop_signal(); signal != 0) return 128 + signal;
-  return static_cast<int>(report::decide_exit_code(run));
+  return static_cast<int>(suite::decide_exit_code(run));
 }
 
 // The limits that turn cases away (dlpack-usm-check(1), Isolation).

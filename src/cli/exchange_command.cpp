@@ -69,19 +69,19 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
 // are whole bytes, as the pattern is written and read back byte by byte.
 std::vector<std::string> exchange_dtype_names() {
   std::vector<std::string> names;
-  for (const std::string& name : dl::dtype_names()) {
-    if (dl::parse_dtype(name)->bits % 8 == 0) names.push_back(name);
+  for (const std::string& name : dlpack::dtype_names()) {
+    if (dlpack::parse_dtype(name)->bits % 8 == 0) names.push_back(name);
   }
   return names;
 }
 
 // --dtype, one of exchange_dtype_names(); anything else is a usage error
 // naming the value and the closest names (float33, float128, flot32).
-dl::DLDataType require_exchange_dtype(const std::string& text) {
+dlpack::DLDataType require_exchange_dtype(const std::string& text) {
   std::vector<std::string> usable = exchange_dtype_names();
   std::string hint = fmt::format("the dtypes exchange can use: {}", fmt::join(usable, ", "));
-  if (std::optional<dl::DLDataType> dtype = dl::parse_dtype(text)) {
-    std::span<const unsigned> widths = dl::valid_bits(dtype->code);
+  if (std::optional<dlpack::DLDataType> dtype = dlpack::parse_dtype(text)) {
+    std::span<const unsigned> widths = dlpack::valid_bits(dtype->code);
     bool defined = std::find(widths.begin(), widths.end(), dtype->bits) != widths.end();
     if (defined && dtype->bits % 8 == 0) return *dtype;
     if (defined) {
@@ -155,7 +155,7 @@ exchange::RoundTripRequest make_request(const ExchangeOptions& options) {
                     did_you_mean(options.order, {"C", "F", "strided", "offset", "negative"})));
   }
   request.order = *order;
-  request.options.max_version = dl::require_max_version(options.max_version, "--max-version");
+  request.options.max_version = dlpack::require_max_version(options.max_version, "--max-version");
   request.options.read_only = options.read_only;
   return request;
 }

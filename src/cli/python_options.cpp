@@ -56,7 +56,7 @@ void add_how_options(CLI::App& command, PythonOptions& options) {
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             try {
-              dl::require_max_version(text, "--max-version");
+              dlpack::require_max_version(text, "--max-version");
             } catch (const Error& error) {
               return error.what();
             }

@@ -18,11 +18,12 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/terminal_width.hpp"
-#include "report/formats/matrix_html.hpp"
-#include "report/formats/matrix_markdown.hpp"
-#include "report/formats/matrix_text.hpp"
-#include "report/matrix/matrix_inputs.hpp"
+#include "compat/formats/matrix_html.hpp"
+#include "compat/formats/matrix_markdown.hpp"
+#include "compat/formats/matrix_text.hpp"
+#include "compat/matrix_inputs.hpp"
 #include "report/merged_report.hpp"
+#include "suite/gate/exit_code.hpp"
 #include "suite/gate/report_merge.hpp"
 #include "suite/model/expectations.hpp"
 
@@ -85,7 +86,7 @@ int merge_reports(const MergeArguments& args, const std::vector<std::string>& co
   suite::MergedRun merged = suite::merge_shard_reports(inputs, expectations, command_line);
   for (const std::string& warning : merged.warnings) print_warning(warning);
   write_check_outputs(merged.run, report::merged_run_to_json(merged), args.outputs);
-  return static_cast<int>(merged.run.gate_passed() ? ExitCode::ok : ExitCode::findings);
+  return static_cast<int>(suite::decide_exit_code(merged.run));
 }
 
 void add_merge(CLI::App& report, Invocation& invocation) {
@@ -123,16 +124,16 @@ struct MatrixArguments {
   bool fold = true;
 };
 
-std::string render_matrix(const report::CompatibilityMatrix& matrix, const MatrixArguments& args) {
-  report::MatrixOptions options;
+std::string render_matrix(const compat::CompatibilityMatrix& matrix, const MatrixArguments& args) {
+  compat::MatrixOptions options;
   options.fold = args.fold;
   // Text on standard output is for people: fitted to COLUMNS or the
   // terminal. In a file, or piped without COLUMNS, a sentence stays a line.
   if (args.output == "-") options.width = terminal_width(STDOUT_FILENO, 0);
-  if (args.format == "md") return report::matrix_to_markdown(matrix, options);
-  if (args.format == "md-summary") return report::matrix_summary_to_markdown(matrix);
-  if (args.format == "html") return report::matrix_to_html(matrix);
-  return report::matrix_to_text(matrix, options);
+  if (args.format == "md") return compat::matrix_to_markdown(matrix, options);
+  if (args.format == "md-summary") return compat::matrix_summary_to_markdown(matrix);
+  if (args.format == "html") return compat::matrix_to_html(matrix);
+  return compat::matrix_to_text(matrix, options);
 }
 
 int write_matrix(MatrixArguments args) {
@@ -144,12 +145,12 @@ int write_matrix(MatrixArguments args) {
   // shell's order (the committed docs are compared byte for byte).
   std::sort(args.files.begin(), args.files.end());
   args.files.erase(std::unique(args.files.begin(), args.files.end()), args.files.end());
-  std::vector<report::LibraryProfile> profiles;
+  std::vector<compat::LibraryProfile> profiles;
   for (const std::string& file : args.files) {
-    std::vector<report::LibraryProfile> read = report::read_matrix_input(file);
+    std::vector<compat::LibraryProfile> read = compat::read_matrix_input(file);
     profiles.insert(profiles.end(), read.begin(), read.end());
   }
-  write_file_atomically(args.output, render_matrix(report::build_matrix(profiles), args),
+  write_file_atomically(args.output, render_matrix(compat::build_matrix(profiles), args),
                         "--output");
   return static_cast<int>(ExitCode::ok);
 }

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 
 // The newest DLPack release this model knows completely.
 inline constexpr std::uint32_t kModelMajor = 1;
@@ -155,4 +155,4 @@ static_assert(sizeof(DLPackExchangeAPIHeader) == 16);
 static_assert(offsetof(DLPackExchangeAPI, managed_tensor_allocator) == 16);
 static_assert(sizeof(DLPackExchangeAPI) == 56);
 
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

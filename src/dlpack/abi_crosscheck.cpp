@@ -6,7 +6,7 @@
 #if defined(DLPACK_USM_HAVE_SYSTEM_DLPACK)
 #include <dlpack/dlpack.h>
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 namespace {
 
 #define DLPACK_USM_SAME_FIELD(ours, theirs, field)                           \
@@ -76,6 +76,6 @@ static_assert(DLPACK_FLAG_BITMASK_IS_COPIED == kFlagIsCopied);
 #undef DLPACK_USM_SAME_FIELD
 
 }  // namespace
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack
 
 #endif

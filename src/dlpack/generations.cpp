@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 namespace {
 
 // 0.6 to 1.1 were read at their tags (include/dlpack/dlpack.h); 1.2 adds
@@ -56,4 +56,4 @@ Release declared_by(Generation generation) {
   return generation_info(generation).declares;
 }
 
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

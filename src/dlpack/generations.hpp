@@ -11,7 +11,7 @@
 
 #include "dlpack/release.hpp"
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 
 // Oldest first; every code the model knows is known from one of these on.
 enum class Generation : std::uint8_t {
@@ -45,4 +45,4 @@ const GenerationInfo& generation_info(Generation generation);
 // The version a producer built against the generation's header declares.
 Release declared_by(Generation generation);
 
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

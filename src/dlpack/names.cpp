@@ -11,7 +11,7 @@
 
 #include "common/error.hpp"
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 namespace {
 
 using enum Generation;
@@ -295,4 +295,4 @@ std::optional<DLDataType> parse_dtype(std::string_view text) {
   return DLDataType{code->code, static_cast<std::uint8_t>(bits), 1};
 }
 
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

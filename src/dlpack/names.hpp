@@ -13,7 +13,7 @@
 #include "dlpack/abi.hpp"
 #include "dlpack/generations.hpp"
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 
 // "MAJOR.MINOR" read from the start of a text: the one reader of version
 // text in C++ (--max-version, the bridge's offer requests, dpctl's version).
@@ -94,4 +94,4 @@ std::vector<std::string> dtype_names();
 // "float8_e5m2" and the like into a dtype with one lane.
 std::optional<DLDataType> parse_dtype(std::string_view text);
 
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

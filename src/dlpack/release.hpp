@@ -7,7 +7,7 @@
 
 #include "dlpack/abi.hpp"
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 
 // A DLPack release; legacy (unversioned) tensors are modelled as 0.8, the
 // last release whose only exchange struct was DLManagedTensor.
@@ -20,4 +20,4 @@ inline constexpr Release kLastLegacyRelease{0, 8};
 inline constexpr Release kModelRelease{kModelMajor, kModelMinor};
 std::string to_string(Release release);
 
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

@@ -16,27 +16,27 @@ CapsuleOwner& CapsuleOwner::operator=(CapsuleOwner&& other) noexcept {
 void CapsuleOwner::reset() noexcept {
   // Forget first: a deleter that throws or re-enters must never see the
   // tensor called twice.
-  dl::DLManagedTensorVersioned* versioned = versioned_;
-  dl::DLManagedTensor* legacy = legacy_;
+  dlpack::DLManagedTensorVersioned* versioned = versioned_;
+  dlpack::DLManagedTensor* legacy = legacy_;
   versioned_ = nullptr;
   legacy_ = nullptr;
   if (versioned != nullptr && versioned->deleter != nullptr) versioned->deleter(versioned);
   if (legacy != nullptr && legacy->deleter != nullptr) legacy->deleter(legacy);
 }
 
-dl::DLManagedTensorVersioned* CapsuleOwner::release_versioned() noexcept {
-  dl::DLManagedTensorVersioned* tensor = versioned_;
+dlpack::DLManagedTensorVersioned* CapsuleOwner::release_versioned() noexcept {
+  dlpack::DLManagedTensorVersioned* tensor = versioned_;
   versioned_ = nullptr;
   return tensor;
 }
 
-dl::DLManagedTensor* CapsuleOwner::release_legacy() noexcept {
-  dl::DLManagedTensor* tensor = legacy_;
+dlpack::DLManagedTensor* CapsuleOwner::release_legacy() noexcept {
+  dlpack::DLManagedTensor* tensor = legacy_;
   legacy_ = nullptr;
   return tensor;
 }
 
-const dl::DLTensor* CapsuleOwner::dl_tensor() const {
+const dlpack::DLTensor* CapsuleOwner::dl_tensor() const {
   if (versioned_ != nullptr) return &versioned_->dl_tensor;
   if (legacy_ != nullptr) return &legacy_->dl_tensor;
   return nullptr;

@@ -10,8 +10,8 @@ namespace dlpack_usm::exchange {
 class CapsuleOwner {
  public:
   CapsuleOwner() = default;
-  explicit CapsuleOwner(dl::DLManagedTensorVersioned* tensor) : versioned_(tensor) {}
-  explicit CapsuleOwner(dl::DLManagedTensor* tensor) : legacy_(tensor) {}
+  explicit CapsuleOwner(dlpack::DLManagedTensorVersioned* tensor) : versioned_(tensor) {}
+  explicit CapsuleOwner(dlpack::DLManagedTensor* tensor) : legacy_(tensor) {}
   CapsuleOwner(CapsuleOwner&& other) noexcept { *this = static_cast<CapsuleOwner&&>(other); }
   CapsuleOwner& operator=(CapsuleOwner&& other) noexcept;
   CapsuleOwner(const CapsuleOwner&) = delete;
@@ -22,20 +22,20 @@ class CapsuleOwner {
   void reset() noexcept;
 
   // Gives the tensor up without calling its deleter: the caller now owns it.
-  dl::DLManagedTensorVersioned* release_versioned() noexcept;
-  dl::DLManagedTensor* release_legacy() noexcept;
+  dlpack::DLManagedTensorVersioned* release_versioned() noexcept;
+  dlpack::DLManagedTensor* release_legacy() noexcept;
 
   bool is_versioned() const { return versioned_ != nullptr; }
-  dl::DLManagedTensorVersioned* versioned() const { return versioned_; }
-  dl::DLManagedTensor* legacy() const { return legacy_; }
+  dlpack::DLManagedTensorVersioned* versioned() const { return versioned_; }
+  dlpack::DLManagedTensor* legacy() const { return legacy_; }
   // The tensor body. Only meaningful once the major version is known to be
   // one this model reads (dlpack.h: nothing past `flags` otherwise).
-  const dl::DLTensor* dl_tensor() const;
+  const dlpack::DLTensor* dl_tensor() const;
   explicit operator bool() const { return versioned_ != nullptr || legacy_ != nullptr; }
 
  private:
-  dl::DLManagedTensorVersioned* versioned_ = nullptr;
-  dl::DLManagedTensor* legacy_ = nullptr;
+  dlpack::DLManagedTensorVersioned* versioned_ = nullptr;
+  dlpack::DLManagedTensor* legacy_ = nullptr;
 };
 
 }  // namespace dlpack_usm::exchange

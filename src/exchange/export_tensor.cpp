@@ -22,15 +22,15 @@ struct ExportManager {
   std::vector<std::int64_t> shape;
   std::vector<std::int64_t> strides;
   std::shared_ptr<const void> keep_alive;
-  dl::DLManagedTensorVersioned versioned{};
-  dl::DLManagedTensor legacy{};
+  dlpack::DLManagedTensorVersioned versioned{};
+  dlpack::DLManagedTensor legacy{};
 };
 
-void delete_versioned(dl::DLManagedTensorVersioned* self) noexcept {
+void delete_versioned(dlpack::DLManagedTensorVersioned* self) noexcept {
   delete static_cast<ExportManager*>(self->manager_ctx);
 }
 
-void delete_legacy(dl::DLManagedTensor* self) noexcept {
+void delete_legacy(dlpack::DLManagedTensor* self) noexcept {
   delete static_cast<ExportManager*>(self->manager_ctx);
 }
 
@@ -71,15 +71,15 @@ runtime::DeviceRef pointer_device(runtime::Runtime& runtime, const runtime::Poin
 
 CapsuleOwner build_capsule(const ExportRequest& request, const ExportOptions& options,
                            std::int32_t device_id) {
-  dl::Release version = negotiated_version(options.max_version);
-  bool legacy = version < dl::Release{1, 0};
+  dlpack::Release version = negotiated_version(options.max_version);
+  bool legacy = version < dlpack::Release{1, 0};
   if (legacy && options.read_only) {
     fail_usage("a legacy DLManagedTensor has no flags, so READ_ONLY cannot be expressed",
                "ask for max_version 1.0 or later, or export without read-only");
   }
   auto manager = std::make_unique<ExportManager>();
   manager->shape = request.shape;
-  bool null_strides = !request.strides && version < dl::Release{1, 2};
+  bool null_strides = !request.strides && version < dlpack::Release{1, 2};
   if (request.strides) {
     manager->strides = *request.strides;
   } else {
@@ -92,10 +92,10 @@ CapsuleOwner build_capsule(const ExportRequest& request, const ExportOptions& op
   }
   manager->keep_alive = request.keep_alive;
 
-  dl::DLTensor tensor{};
+  dlpack::DLTensor tensor{};
   bool empty = std::find(request.shape.begin(), request.shape.end(), 0) != request.shape.end();
   tensor.data = empty && request.null_data_when_empty ? nullptr : request.data;
-  tensor.device = dl::DLDevice{dl::kDLOneAPI, device_id};
+  tensor.device = dlpack::DLDevice{dlpack::kDLOneAPI, device_id};
   tensor.ndim = static_cast<std::int32_t>(request.shape.size());
   tensor.dtype = request.dtype;
   // ndim 0: shape and strides stay NULL, which the header allows for scalars.
@@ -105,26 +105,26 @@ CapsuleOwner build_capsule(const ExportRequest& request, const ExportOptions& op
 
   ExportManager* raw = manager.release();
   if (legacy) {
-    raw->legacy = dl::DLManagedTensor{tensor, raw, delete_legacy};
+    raw->legacy = dlpack::DLManagedTensor{tensor, raw, delete_legacy};
     return CapsuleOwner(&raw->legacy);
   }
-  raw->versioned.version = dl::DLPackVersion{version.major, version.minor};
+  raw->versioned.version = dlpack::DLPackVersion{version.major, version.minor};
   raw->versioned.manager_ctx = raw;
   raw->versioned.deleter = delete_versioned;
   // IS_COPIED never: export hands out the caller's own pointer.
-  raw->versioned.flags = options.read_only ? dl::kFlagReadOnly : 0;
+  raw->versioned.flags = options.read_only ? dlpack::kFlagReadOnly : 0;
   raw->versioned.dl_tensor = tensor;
   return CapsuleOwner(&raw->versioned);
 }
 
 }  // namespace
 
-dl::Release negotiated_version(dl::Release max_version) {
-  if (max_version < dl::Release{1, 0}) return dl::kLastLegacyRelease;
-  if (max_version.major == dl::kModelMajor) {
-    return dl::Release{dl::kModelMajor, std::min(max_version.minor, dl::kModelMinor)};
+dlpack::Release negotiated_version(dlpack::Release max_version) {
+  if (max_version < dlpack::Release{1, 0}) return dlpack::kLastLegacyRelease;
+  if (max_version.major == dlpack::kModelMajor) {
+    return dlpack::Release{dlpack::kModelMajor, std::min(max_version.minor, dlpack::kModelMinor)};
   }
-  return dl::kModelRelease;
+  return dlpack::kModelRelease;
 }
 
 ExportedTensor export_tensor(runtime::Runtime& runtime, const ExportRequest& request,

@@ -22,7 +22,7 @@ namespace dlpack_usm::exchange {
 struct ExportRequest {
   void* data = nullptr;         // a USM pointer (the allocation or a pointer into it)
   runtime::ContextRef context;  // the context the pointer is bound to
-  dl::DLDataType dtype{dl::kDLFloat, 32, 1};
+  dlpack::DLDataType dtype{dlpack::kDLFloat, 32, 1};
   std::vector<std::int64_t> shape;
   // In elements. nullopt: compact row-major, written as NULL strides where
   // the emitted version allows it (before 1.2) and spelled out from 1.2 on.
@@ -43,7 +43,7 @@ struct ExportOptions {
   // The newest DLPack version the consumer reads (the Python protocol's
   // max_version): below 1.0 gives a legacy DLManagedTensor; 1.x gives a
   // DLManagedTensorVersioned of min(1.x, 1.3); a newer major gets 1.3.
-  dl::Release max_version = dl::kModelRelease;
+  dlpack::Release max_version = dlpack::kModelRelease;
   bool read_only = false;  // sets READ_ONLY; refused for legacy tensors, which have no flags
 };
 
@@ -58,7 +58,7 @@ struct ExportedTensor {
 };
 
 // The version export emits for a consumer's max_version.
-dl::Release negotiated_version(dl::Release max_version);
+dlpack::Release negotiated_version(dlpack::Release max_version);
 
 // Throws Error(usage) for a malformed request, Error(findings) when the
 // protocol or a rule refuses the pointer (naming the rule), Error(environment)

@@ -17,21 +17,21 @@ namespace {
 // dlpack.h: a consumer that does not know the major version calls the
 // deleter and reads nothing else.
 void refuse_unknown_major(CapsuleOwner& capsule) {
-  if (!capsule.is_versioned() || capsule.versioned()->version.major == dl::kModelMajor) return;
+  if (!capsule.is_versioned() || capsule.versioned()->version.major == dlpack::kModelMajor) return;
   std::uint32_t major = capsule.versioned()->version.major;
   capsule.reset();
   refuse(fmt::format("import refused: major version {} is not {}; the deleter was called and "
                      "nothing else was read (rule {})",
-                     major, dl::kModelMajor, rule_ids::kVersionMajor),
+                     major, dlpack::kModelMajor, rule_ids::kVersionMajor),
          "ask the producer for max_version 1.x", {std::string(rule_ids::kVersionMajor)});
 }
 
 // The root device a kDLOneAPI tensor's device_id names; refuses any other
 // device type and an id outside this process's root devices.
-std::int32_t root_device_id(const runtime::Inventory& inventory, const dl::DLTensor& tensor) {
-  if (tensor.device.device_type != dl::kDLOneAPI) {
+std::int32_t root_device_id(const runtime::Inventory& inventory, const dlpack::DLTensor& tensor) {
+  if (tensor.device.device_type != dlpack::kDLOneAPI) {
     refuse(fmt::format("import refused: device_type is {}, and this importer takes kDLOneAPI",
-                       dl::device_type_display(tensor.device.device_type)));
+                       dlpack::device_type_display(tensor.device.device_type)));
   }
   std::int32_t device_id = tensor.device.device_id;
   if (device_id < 0 || device_id >= inventory.root_device_count()) {
@@ -48,7 +48,7 @@ std::int32_t root_device_id(const runtime::Inventory& inventory, const dl::DLTen
 // Looks the data pointer up in the placement's context (the platform's
 // default one): its USM kind, unknown being refused, and its owning device;
 // the facts get what the runtime said, for the rule engine to judge.
-void locate_data(runtime::Runtime& runtime, const dl::DLTensor& tensor,
+void locate_data(runtime::Runtime& runtime, const dlpack::DLTensor& tensor,
                  ImportedPlacement& placement, facts::TensorFacts& facts) {
   runtime::PointerInfo info = runtime.query(tensor.data, placement.context);
   if (info.kind == facts::UsmKind::unknown) {
@@ -72,7 +72,7 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
   if (!capsule) fail_usage("cannot import a NULL tensor");
   refuse_unknown_major(capsule);
 
-  const dl::DLTensor& tensor = *capsule.dl_tensor();
+  const dlpack::DLTensor& tensor = *capsule.dl_tensor();
   const runtime::Inventory& inventory = runtime.inventory();
   std::int32_t device_id = root_device_id(inventory, tensor);
   ImportedPlacement placement;
@@ -94,11 +94,11 @@ ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule) {
                       std::move(findings));
 }
 
-ImportedView import_tensor(runtime::Runtime& runtime, dl::DLManagedTensorVersioned* tensor) {
+ImportedView import_tensor(runtime::Runtime& runtime, dlpack::DLManagedTensorVersioned* tensor) {
   return import_tensor(runtime, CapsuleOwner(tensor));
 }
 
-ImportedView import_tensor(runtime::Runtime& runtime, dl::DLManagedTensor* tensor) {
+ImportedView import_tensor(runtime::Runtime& runtime, dlpack::DLManagedTensor* tensor) {
   return import_tensor(runtime, CapsuleOwner(tensor));
 }
 

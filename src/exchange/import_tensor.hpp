@@ -16,7 +16,7 @@ namespace dlpack_usm::exchange {
 // refuses the tensor (the deleter has run by then), Error(usage) for a NULL
 // tensor, Error(environment) when the runtime cannot answer.
 ImportedView import_tensor(runtime::Runtime& runtime, CapsuleOwner capsule);
-ImportedView import_tensor(runtime::Runtime& runtime, dl::DLManagedTensorVersioned* tensor);
-ImportedView import_tensor(runtime::Runtime& runtime, dl::DLManagedTensor* tensor);
+ImportedView import_tensor(runtime::Runtime& runtime, dlpack::DLManagedTensorVersioned* tensor);
+ImportedView import_tensor(runtime::Runtime& runtime, dlpack::DLManagedTensor* tensor);
 
 }  // namespace dlpack_usm::exchange

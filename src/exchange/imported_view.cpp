@@ -22,10 +22,11 @@ ImportedView::ImportedView(runtime::Runtime& runtime, CapsuleOwner capsule,
       findings_(std::move(findings)) {
   // From here on the capsule is a member: a refusal below destroys it, which
   // calls the producer's deleter once.
-  const dl::DLTensor* tensor = capsule_.dl_tensor();
+  const dlpack::DLTensor* tensor = capsule_.dl_tensor();
   if (tensor == nullptr) fail_usage("no tensor to view");
   data_ = tensor->data;
-  writable_ = !(capsule_.is_versioned() && (capsule_.versioned()->flags & dl::kFlagReadOnly) != 0);
+  writable_ =
+      !(capsule_.is_versioned() && (capsule_.versioned()->flags & dlpack::kFlagReadOnly) != 0);
 
   const facts::DerivedFacts derived = facts::derive(facts_);
   if (!derived.element_count || !derived.effective_strides || !derived.lowest_byte ||

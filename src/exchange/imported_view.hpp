@@ -37,7 +37,7 @@ class ImportedView {
   // producer's allocation pointer when nothing was copied.
   void* data() const { return data_; }
   std::uint64_t byte_offset() const { return facts_.byte_offset; }
-  dl::DLDataType dtype() const { return facts_.dtype; }
+  dlpack::DLDataType dtype() const { return facts_.dtype; }
   const std::vector<std::int64_t>& shape() const { return shape_; }
   // The strides that apply, in elements (row-major ones when the producer
   // passed NULL strides, as releases before 1.2 allow).

@@ -19,7 +19,7 @@ namespace dlpack_usm::exchange {
 struct RoundTripRequest {
   runtime::DeviceRef device;  // a root device or a sub-device
   facts::UsmKind kind = facts::UsmKind::device;
-  dl::DLDataType dtype{dl::kDLFloat, 32, 1};
+  dlpack::DLDataType dtype{dlpack::kDLFloat, 32, 1};
   std::vector<std::int64_t> shape;
   Order order = Order::c;
   ExportOptions options;

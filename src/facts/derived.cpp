@@ -127,7 +127,7 @@ DerivedFacts derive(const TensorFacts& tensor) {
   derived.element_bytes = element_storage_bytes(tensor.dtype);
   // A handle ("cl_mem handle in OpenCL. It may be opaque on some device
   // types.") has no alignment: both stay 0, as for NULL.
-  derived.data_is_handle = dl::data_is_handle(tensor.device_type);
+  derived.data_is_handle = dlpack::data_is_handle(tensor.device_type);
   std::uint64_t first_element = 0;
   if (!derived.data_is_handle) {
     derived.data_alignment = alignment_of(tensor.data);

@@ -4,7 +4,7 @@
 
 namespace dlpack_usm::facts {
 
-std::uint64_t element_storage_bytes(dl::DLDataType dtype) {
+std::uint64_t element_storage_bytes(dlpack::DLDataType dtype) {
   return (static_cast<std::uint64_t>(dtype.bits) * dtype.lanes + 7) / 8;
 }
 

@@ -13,7 +13,7 @@ namespace dlpack_usm::facts {
 
 // (bits * lanes + 7) / 8, the element size of dlpack.h's GetDataSize: a
 // sub-byte element still takes a whole byte of storage.
-std::uint64_t element_storage_bytes(dl::DLDataType dtype);
+std::uint64_t element_storage_bytes(dlpack::DLDataType dtype);
 
 // The product of the extents; nullopt when an extent is negative or the
 // product overflows 64 bits. A zero extent anywhere makes it 0, even where

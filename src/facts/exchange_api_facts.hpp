@@ -28,7 +28,7 @@ struct ExchangeApiSlots {
 // One header of the chain, the published table's first.
 struct ExchangeApiLink {
   std::uint64_t address = 0;  // where the header lies
-  dl::DLPackVersion version{};
+  dlpack::DLPackVersion version{};
   std::uint64_t prev_api = 0;
   // Set for a header of major 1, whose table layout the model knows, when
   // the whole table could be read; a header of another major is read no
@@ -62,7 +62,7 @@ struct ExchangeApiFacts {
 // What current_work_stream(device_type, device_id, &stream) answered for a
 // device type the library produces tensors of.
 struct WorkStreamAnswer {
-  std::int32_t device_type = dl::kDLCPU;
+  std::int32_t device_type = dlpack::kDLCPU;
   std::int32_t device_id = 0;
   int status = 0;            // 0 on success, -1 on failure
   std::uint64_t stream = 0;  // *out_current_stream, NULL before the call

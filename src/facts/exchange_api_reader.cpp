@@ -6,7 +6,7 @@
 namespace dlpack_usm::facts {
 namespace {
 
-ExchangeApiSlots slots_of(const dl::DLPackExchangeAPI& table) {
+ExchangeApiSlots slots_of(const dlpack::DLPackExchangeAPI& table) {
   ExchangeApiSlots slots;
   slots.managed_tensor_allocator = table.managed_tensor_allocator != nullptr;
   slots.managed_tensor_from_py_object_no_sync =
@@ -21,13 +21,13 @@ ExchangeApiSlots slots_of(const dl::DLPackExchangeAPI& table) {
 // the header cannot be read.
 bool read_link(std::uint64_t address, ExchangeApiLink& link) {
   const void* source = reinterpret_cast<const void*>(address);
-  dl::DLPackExchangeAPIHeader header{};
+  dlpack::DLPackExchangeAPIHeader header{};
   if (address == 0 || !copy_readable(&header, source, sizeof header)) return false;
   link.address = address;
   link.version = header.version;
   link.prev_api = reinterpret_cast<std::uint64_t>(header.prev_api);
-  dl::DLPackExchangeAPI table{};
-  if (header.version.major == dl::kModelMajor && copy_readable(&table, source, sizeof table)) {
+  dlpack::DLPackExchangeAPI table{};
+  if (header.version.major == dlpack::kModelMajor && copy_readable(&table, source, sizeof table)) {
     link.slots = slots_of(table);
   }
   return true;
@@ -66,7 +66,7 @@ ExchangeApiFacts read_exchange_api(const void* api) {
 const ExchangeApiLink* usable_exchange_api(const ExchangeApiFacts& facts) {
   auto found =
       std::find_if(facts.chain.begin(), facts.chain.end(), [](const ExchangeApiLink& link) {
-        return link.version.major == dl::kModelMajor && link.slots.has_value();
+        return link.version.major == dlpack::kModelMajor && link.slots.has_value();
       });
   return found == facts.chain.end() ? nullptr : &*found;
 }

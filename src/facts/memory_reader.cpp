@@ -46,7 +46,7 @@ std::optional<std::vector<std::int64_t>> copy_dims(const std::int64_t* array, st
   return dims;
 }
 
-void read_dl_tensor(const dl::DLTensor& tensor, TensorFacts& facts) {
+void read_dl_tensor(const dlpack::DLTensor& tensor, TensorFacts& facts) {
   facts.data = reinterpret_cast<std::uintptr_t>(tensor.data);
   facts.device_type = tensor.device.device_type;
   facts.device_id = tensor.device.device_id;
@@ -68,16 +68,16 @@ void read_dl_tensor(const dl::DLTensor& tensor, TensorFacts& facts) {
 // The members of DLManagedTensorVersioned that keep their place across
 // major versions (dlpack.h): the only ones read before the major is known.
 struct StableHeader {
-  dl::DLPackVersion version;
+  dlpack::DLPackVersion version;
   void* manager_ctx;
-  void (*deleter)(dl::DLManagedTensorVersioned*);
+  void (*deleter)(dlpack::DLManagedTensorVersioned*);
   std::uint64_t flags;
 };
-static_assert(sizeof(StableHeader) == offsetof(dl::DLManagedTensorVersioned, dl_tensor));
+static_assert(sizeof(StableHeader) == offsetof(dlpack::DLManagedTensorVersioned, dl_tensor));
 
 }  // namespace
 
-TensorFacts read_managed_tensor(const dl::DLManagedTensor* tensor, std::string origin) {
+TensorFacts read_managed_tensor(const dlpack::DLManagedTensor* tensor, std::string origin) {
   if (tensor == nullptr) {
     throw Error(ExitCode::usage, "no tensor to read: the DLManagedTensor pointer is NULL",
                 "hand over the tensor the producer returned");
@@ -87,14 +87,14 @@ TensorFacts read_managed_tensor(const dl::DLManagedTensor* tensor, std::string o
   facts.version = {0, 0};
   facts.flags = 0;
   facts.origin = std::move(origin);
-  dl::DLManagedTensor copy = copy_struct(tensor, facts.origin, "the DLManagedTensor");
+  dlpack::DLManagedTensor copy = copy_struct(tensor, facts.origin, "the DLManagedTensor");
   facts.has_deleter = copy.deleter != nullptr;
   facts.has_manager_ctx = copy.manager_ctx != nullptr;
   read_dl_tensor(copy.dl_tensor, facts);
   return facts;
 }
 
-TensorFacts read_managed_tensor_versioned(const dl::DLManagedTensorVersioned* tensor,
+TensorFacts read_managed_tensor_versioned(const dlpack::DLManagedTensorVersioned* tensor,
                                           std::string origin) {
   if (tensor == nullptr) {
     throw Error(ExitCode::usage, "no tensor to read: the DLManagedTensorVersioned pointer is NULL",
@@ -109,15 +109,16 @@ TensorFacts read_managed_tensor_versioned(const dl::DLManagedTensorVersioned* te
   facts.has_manager_ctx = header.manager_ctx != nullptr;
   facts.has_deleter = header.deleter != nullptr;
   facts.flags = header.flags;
-  if (facts.version.major != dl::kModelMajor) {
+  if (facts.version.major != dlpack::kModelMajor) {
     facts.body_read = false;
     facts.reader_notes.push_back(note_unknown_major(facts.version.major));
     return facts;
   }
   // By address arithmetic, not tensor->dl_tensor: the pointer is not yet
   // known to point to a DLManagedTensorVersioned (or to be aligned).
-  const auto* body = reinterpret_cast<const dl::DLTensor*>(
-      reinterpret_cast<std::uintptr_t>(tensor) + offsetof(dl::DLManagedTensorVersioned, dl_tensor));
+  const auto* body = reinterpret_cast<const dlpack::DLTensor*>(
+      reinterpret_cast<std::uintptr_t>(tensor) +
+      offsetof(dlpack::DLManagedTensorVersioned, dl_tensor));
   read_dl_tensor(copy_struct(body, facts.origin, "the DLManagedTensorVersioned"), facts);
   return facts;
 }

@@ -30,8 +30,8 @@ class UnreadableMemory : public Error {
 // `tensor` must not be NULL (throws Error(usage) if it is); throws
 // UnreadableMemory where it or its arrays cannot be read. Runtime facts are
 // not filled here; the exchange adds them from live runtime queries.
-TensorFacts read_managed_tensor(const dl::DLManagedTensor* tensor, std::string origin);
-TensorFacts read_managed_tensor_versioned(const dl::DLManagedTensorVersioned* tensor,
+TensorFacts read_managed_tensor(const dlpack::DLManagedTensor* tensor, std::string origin);
+TensorFacts read_managed_tensor_versioned(const dlpack::DLManagedTensorVersioned* tensor,
                                           std::string origin);
 
 }  // namespace dlpack_usm::facts

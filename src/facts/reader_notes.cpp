@@ -21,7 +21,7 @@ std::string note_unknown_major(std::uint32_t major) {
   return fmt::format(
       "version.major {} differs from {}: only version, manager_ctx, deleter and flags were read, "
       "as dlpack.h requires",
-      major, dl::kModelMajor);
+      major, dlpack::kModelMajor);
 }
 
 }  // namespace dlpack_usm::facts

@@ -68,7 +68,7 @@ struct TensorFacts {
   Abi abi = Abi::versioned;
   // Versioned only: the readers set version {0, 0} and flags 0 for a legacy
   // DLManagedTensor, which has neither.
-  dl::DLPackVersion version{dl::kModelMajor, dl::kModelMinor};
+  dlpack::DLPackVersion version{dlpack::kModelMajor, dlpack::kModelMinor};
   std::uint64_t flags = 0;
   bool has_deleter = true;
   bool has_manager_ctx = false;
@@ -79,10 +79,10 @@ struct TensorFacts {
   bool body_read = true;
 
   std::uint64_t data = 0;  // the pointer as an address
-  std::int32_t device_type = dl::kDLCPU;
+  std::int32_t device_type = dlpack::kDLCPU;
   std::int32_t device_id = 0;
   std::int64_t ndim = 0;  // capsule files may state any value; C says int32
-  dl::DLDataType dtype{dl::kDLFloat, 32, 1};
+  dlpack::DLDataType dtype{dlpack::kDLFloat, 32, 1};
   // nullopt stands for a NULL pointer in the C struct. Both are left empty
   // (nullopt) when ndim is negative or beyond kMaxReadableDims.
   std::optional<std::vector<std::int64_t>> shape;

@@ -13,7 +13,7 @@
 #include "facts/element_size.hpp"
 #include "rules/rule_ids.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 namespace {
 
 using facts::UsmKind;
@@ -34,22 +34,23 @@ constexpr std::array<std::pair<const char*, std::string_view>, 4> kNamedInvalidC
 // a new cell with no other change.
 struct StructBreak {
   std::string_view rule_id;
-  void (*apply)(dl::DLTensor& body, std::int32_t root_device_count);
+  void (*apply)(dlpack::DLTensor& body, std::int32_t root_device_count);
 };
 constexpr std::array kStructBreaks{
     // 5 x 2^61 elements: the count fits 64 bits, its bytes do not; a product
     // taken as signed is negative.
-    StructBreak{rules::ids::kExtentOverflow,
-                [](dl::DLTensor& body, std::int32_t) { body.shape[0] = std::int64_t{1} << 61; }},
+    StructBreak{
+        rules::ids::kExtentOverflow,
+        [](dlpack::DLTensor& body, std::int32_t) { body.shape[0] = std::int64_t{1} << 61; }},
     StructBreak{rules::ids::kShapeNegative,
-                [](dl::DLTensor& body, std::int32_t) { body.shape[0] = -3; }},
+                [](dlpack::DLTensor& body, std::int32_t) { body.shape[0] = -3; }},
     StructBreak{rules::ids::kDataNull,
-                [](dl::DLTensor& body, std::int32_t) { body.data = nullptr; }},
+                [](dlpack::DLTensor& body, std::int32_t) { body.data = nullptr; }},
     // 5 and 6 are the device types no DLPack release assigns.
     StructBreak{rules::ids::kDeviceTypeUnknown,
-                [](dl::DLTensor& body, std::int32_t) { body.device.device_type = 5; }},
+                [](dlpack::DLTensor& body, std::int32_t) { body.device.device_type = 5; }},
     StructBreak{rules::ids::kOneapiDeviceIdRange,
-                [](dl::DLTensor& body, std::int32_t roots) { body.device.device_id = roots; }},
+                [](dlpack::DLTensor& body, std::int32_t roots) { body.device.device_id = roots; }},
 };
 
 constexpr std::string_view kRuleIdPrefix = "DLP-";
@@ -79,7 +80,7 @@ exchange::Layout custom_layout(std::vector<std::int64_t> extents, std::vector<st
 
 OfferedShape compact(std::string name, std::vector<std::int64_t> extents,
                      exchange::Order order = exchange::Order::c,
-                     dl::DLDataType dtype = {dl::kDLFloat, 32, 1}) {
+                     dlpack::DLDataType dtype = {dlpack::kDLFloat, 32, 1}) {
   OfferedShape shape;
   shape.name = std::move(name);
   shape.dtype = dtype;
@@ -100,33 +101,33 @@ OfferedShape custom(std::string name, std::vector<std::int64_t> extents,
 // Every released dtype of the tool's table, one lane, each width its code has:
 // int/uint 8-64, float 16-64, bfloat16, complex 64/128, bool, the float8
 // kinds, and float6/float4 padded to a byte (IS_SUBBYTE_TYPE_PADDED).
-std::vector<dl::DLDataType> matrix_dtypes() {
-  std::vector<dl::DLDataType> dtypes;
-  for (const dl::DtypeCodeName& code : dl::dtype_code_table()) {
+std::vector<dlpack::DLDataType> matrix_dtypes() {
+  std::vector<dlpack::DLDataType> dtypes;
+  for (const dlpack::DtypeCodeName& code : dlpack::dtype_code_table()) {
     // A code no release defines yet (kDLBcomplex of main after 1.3) is not
     // offered: no consumer built against a released header knows it, and
     // the profiles compare libraries on what DLPack has released.
-    if (!dl::generation_info(code.known_since).released) continue;
+    if (!dlpack::generation_info(code.known_since).released) continue;
     std::vector<std::uint8_t> widths;
     switch (code.code) {
-      case dl::kDLInt:
-      case dl::kDLUInt:
+      case dlpack::kDLInt:
+      case dlpack::kDLUInt:
         widths = {8, 16, 32, 64};
         break;
-      case dl::kDLFloat:
+      case dlpack::kDLFloat:
         widths = {16, 32, 64};
         break;
-      case dl::kDLBfloat:
+      case dlpack::kDLBfloat:
         widths = {16};
         break;
-      case dl::kDLComplex:
+      case dlpack::kDLComplex:
         widths = {64, 128};
         break;
-      case dl::kDLOpaqueHandle:
+      case dlpack::kDLOpaqueHandle:
         break;  // not an element type a consumer reads
       default: {
         // bool and the float8/6/4 kinds: the width parse_dtype gives the name.
-        std::optional<dl::DLDataType> parsed = dl::parse_dtype(code.short_name);
+        std::optional<dlpack::DLDataType> parsed = dlpack::parse_dtype(code.short_name);
         if (parsed) widths = {parsed->bits};
       }
     }
@@ -143,10 +144,10 @@ std::uint64_t element_bytes_of(const OfferedShape& shape) {
 
 std::vector<OfferedShape> dtype_axis() {
   std::vector<OfferedShape> shapes;
-  for (dl::DLDataType dtype : matrix_dtypes()) {
-    OfferedShape shape = compact(fmt::format("dtype-{}", dl::dtype_display(dtype)), {3, 5},
+  for (dlpack::DLDataType dtype : matrix_dtypes()) {
+    OfferedShape shape = compact(fmt::format("dtype-{}", dlpack::dtype_display(dtype)), {3, 5},
                                  exchange::Order::c, dtype);
-    if (dtype.bits % 8 != 0) shape.flags |= dl::kFlagIsSubbyteTypePadded;
+    if (dtype.bits % 8 != 0) shape.flags |= dlpack::kFlagIsSubbyteTypePadded;
     shapes.push_back(std::move(shape));
   }
   return shapes;
@@ -174,10 +175,10 @@ std::vector<OfferedShape> layout_axis() {
     shape.null_data = shape.name == "size0-null-data";
     // A broadcast view is offered read-only, as DLP-STRIDES-ZERO asks of a
     // producer: its elements share addresses.
-    if (shape.name.rfind("broadcast", 0) == 0) shape.flags = dl::kFlagReadOnly;
+    if (shape.name.rfind("broadcast", 0) == 0) shape.flags = dlpack::kFlagReadOnly;
   }
   OfferedShape legacy_offset = compact("legacy-byte-offset", {3, 5}, Order::offset);
-  legacy_offset.version = dl::kLastLegacyRelease;
+  legacy_offset.version = dlpack::kLastLegacyRelease;
   shapes.push_back(std::move(legacy_offset));
   OfferedShape null_strides = compact("strides-null-1.1", {3, 5});
   null_strides.explicit_strides = false;
@@ -193,10 +194,10 @@ std::vector<OfferedShape> layout_axis() {
   deep[0] = deep[20] = deep[39] = 2;
   shapes.push_back(compact("ndim-40", deep));
   OfferedShape read_only = compact("read-only", {3, 5});
-  read_only.flags = dl::kFlagReadOnly;
+  read_only.flags = dlpack::kFlagReadOnly;
   shapes.push_back(std::move(read_only));
   OfferedShape copied = compact("is-copied", {3, 5});
-  copied.flags = dl::kFlagIsCopied;
+  copied.flags = dlpack::kFlagIsCopied;
   shapes.push_back(std::move(copied));
   OfferedShape no_deleter = compact("null-deleter", {3, 5});
   no_deleter.null_deleter = true;
@@ -207,12 +208,13 @@ std::vector<OfferedShape> layout_axis() {
 // The versions a consumer meets, on every kind: legacy, 1.0 to 1.3.
 std::vector<OfferedShape> version_axis() {
   std::vector<OfferedShape> shapes;
-  for (dl::Release version : {dl::kLastLegacyRelease, dl::Release{1, 0}, dl::Release{1, 1},
-                              dl::Release{1, 2}, dl::kModelRelease}) {
-    OfferedShape shape = compact(version == dl::kModelRelease ? std::string("c-order")
-                                 : version == dl::kLastLegacyRelease
+  for (dlpack::Release version :
+       {dlpack::kLastLegacyRelease, dlpack::Release{1, 0}, dlpack::Release{1, 1},
+        dlpack::Release{1, 2}, dlpack::kModelRelease}) {
+    OfferedShape shape = compact(version == dlpack::kModelRelease ? std::string("c-order")
+                                 : version == dlpack::kLastLegacyRelease
                                      ? std::string("legacy")
-                                     : fmt::format("version-{}", dl::to_string(version)),
+                                     : fmt::format("version-{}", dlpack::to_string(version)),
                                  {3, 5});
     shape.version = version;
     shape.explicit_strides = false;
@@ -234,7 +236,7 @@ std::optional<OfferedShape> compact_twin(const OfferedShape& shape) {
     if (empty || extents[k] == 1) twin.layout.strides[k] = row_major[k];
   }
   // NULL strides are offered only where the version allows them (before 1.2).
-  bool null_strides = !shape.explicit_strides && shape.version < dl::Release{1, 2};
+  bool null_strides = !shape.explicit_strides && shape.version < dlpack::Release{1, 2};
   bool same = twin.layout.strides == shape.layout.strides && !null_strides && !shape.null_data;
   if (same) return std::nullopt;
   return twin;
@@ -261,7 +263,7 @@ std::vector<std::byte> offered_image(const OfferedShape& shape) {
   std::uint64_t element_bytes = element_bytes_of(shape);
   const exchange::Layout& layout = shape.layout;
   std::vector<std::byte> image = exchange::pattern_image(layout, element_bytes);
-  if (shape.dtype.code != dl::kDLBool) return image;
+  if (shape.dtype.code != dlpack::kDLBool) return image;
   std::uint64_t count = facts::checked_element_count(layout.shape).value_or(0);
   for (std::uint64_t i = 0; i < count; ++i) {
     std::int64_t at =
@@ -290,7 +292,7 @@ std::vector<std::string> invalid_case_names() {
   return names;
 }
 
-void break_after_export(const std::string& name, dl::DLTensor& body,
+void break_after_export(const std::string& name, dlpack::DLTensor& body,
                         std::int32_t root_device_count) {
   for (const StructBreak& broken : kStructBreaks) {
     if (cell_name(broken.rule_id) == name) broken.apply(body, root_device_count);
@@ -303,4 +305,4 @@ OfferedShape invalid_shape(const std::string& name) {
   return shape;
 }
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

@@ -17,17 +17,17 @@
 #include "exchange/layout.hpp"
 #include "facts/tensor_facts.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 
 // One tensor of the matrix, described: a cell of the dtype, layout or
 // version x kind axis (the others at their defaults: float32, 3x5 C order,
 // DLPack 1.3), or an invalid tensor (broken after export by `name`).
 struct OfferedShape {
   std::string name;
-  dl::DLDataType dtype{dl::kDLFloat, 32, 1};
+  dlpack::DLDataType dtype{dlpack::kDLFloat, 32, 1};
   exchange::Layout layout;
   bool explicit_strides = true;  // false: NULL strides where the version allows them
-  dl::Release version = dl::kModelRelease;
+  dlpack::Release version = dlpack::kModelRelease;
   std::uint64_t flags = 0;  // set on the versioned tensor after export
   bool null_data = false;
   // The deleter offered is NULL (dlpack.h: "It can be NULL"): the tool keeps
@@ -66,7 +66,7 @@ OfferedShape invalid_shape(const std::string& name);
 // the struct alone is broken (not the version, strides or allocation, which
 // offer() handles). `root_device_count` is the number of USM-capable and
 // other root devices, for a device_id out of range.
-void break_after_export(const std::string& name, dl::DLTensor& body,
+void break_after_export(const std::string& name, dlpack::DLTensor& body,
                         std::int32_t root_device_count);
 
 // The compact twin of a valid cell: the same shape, dtype and elements
@@ -82,4 +82,4 @@ std::optional<OfferedShape> compact_twin(const OfferedShape& shape);
 // and the family of layouts it belongs to.
 std::vector<std::string> features_of(const OfferedShape& shape, std::optional<facts::UsmKind> kind);
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

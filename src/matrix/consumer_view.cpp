@@ -7,7 +7,7 @@
 
 #include "dlpack/names.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 
 std::optional<std::string> first_view_difference(const DlpackUsmConsumeResult& result,
                                                  const OfferedShape& shape,
@@ -34,17 +34,17 @@ std::optional<std::string> first_view_difference(const DlpackUsmConsumeResult& r
                          layout.strides[k]);
     }
   }
-  dl::DLDataType seen{result.dtype_code, result.dtype_bits, result.dtype_lanes};
+  dlpack::DLDataType seen{result.dtype_code, result.dtype_bits, result.dtype_lanes};
   if (seen.code != shape.dtype.code || seen.bits != shape.dtype.bits ||
       seen.lanes != shape.dtype.lanes) {
-    return fmt::format("dtype is {}, the tensor offered is {}", dl::dtype_display(seen),
-                       dl::dtype_display(shape.dtype));
+    return fmt::format("dtype is {}, the tensor offered is {}", dlpack::dtype_display(seen),
+                       dlpack::dtype_display(shape.dtype));
   }
-  if (result.device_type != dl::kDLOneAPI || result.device_id != device_id) {
+  if (result.device_type != dlpack::kDLOneAPI || result.device_id != device_id) {
     return fmt::format("device is ({}, {}), the tensor offered is on (kDLOneAPI, {})",
                        result.device_type, result.device_id, device_id);
   }
   return std::nullopt;
 }
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

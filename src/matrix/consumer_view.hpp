@@ -9,7 +9,7 @@
 #include "dlpack_usm/plugin.h"
 #include "matrix/consumer_matrix.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 
 // The first field of the reported view that differs from the tensor offered
 // (`shape` on the root device `device_id`), described for a message
@@ -20,4 +20,4 @@ namespace dlpack_usm::suite {
 std::optional<std::string> first_view_difference(const DlpackUsmConsumeResult& result,
                                                  const OfferedShape& shape, std::int32_t device_id);
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

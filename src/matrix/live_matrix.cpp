@@ -2,7 +2,7 @@
 
 #include "runtime/runtime.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 
 bool kind_supported(const runtime::DeviceInfo& device, facts::UsmKind kind) {
   return device.usm && runtime::usm_kind_supported(*device.usm, kind);
@@ -19,10 +19,10 @@ exchange::Order live_order(const std::string& layout) {
   return exchange::parse_order(layout).value_or(exchange::Order::c);
 }
 
-dl::Release live_version(const std::string& version) {
-  if (version == "0.8") return dl::Release{0, 8};
-  if (version == "1.0") return dl::Release{1, 0};
-  return dl::kModelRelease;
+dlpack::Release live_version(const std::string& version) {
+  if (version == "0.8") return dlpack::Release{0, 8};
+  if (version == "1.0") return dlpack::Release{1, 0};
+  return dlpack::kModelRelease;
 }
 
 namespace {
@@ -73,4 +73,4 @@ void walk_live_matrix(const runtime::Inventory& inventory,
   }
 }
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

@@ -13,7 +13,7 @@
 #include "facts/tensor_facts.hpp"
 #include "runtime/device_model.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 
 // Every dtype width the exchange must carry: 1, 2, 4, 8 and 16 bytes.
 inline constexpr const char* kLiveDtypes[] = {"int8", "float16", "float32", "float64",
@@ -43,7 +43,7 @@ std::vector<std::int64_t> live_shape(const std::string& layout);
 // The memory order of a layout name ("size0" and "ndim0" are compact C).
 exchange::Order live_order(const std::string& layout);
 // "0.8", "1.0", "1.3".
-dl::Release live_version(const std::string& version);
+dlpack::Release live_version(const std::string& version);
 
 // What a walk of the matrix (walk_live_matrix) hands its caller, in the
 // order the cases are listed. Per device, root first and then its
@@ -75,4 +75,4 @@ class LiveMatrixVisitor {
 void walk_live_matrix(const runtime::Inventory& inventory,
                       std::span<const char* const> read_only_versions, LiveMatrixVisitor& visitor);
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

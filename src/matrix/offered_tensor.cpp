@@ -6,7 +6,7 @@
 #include "exchange/pattern.hpp"
 #include "facts/element_size.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 namespace {
 
 using facts::UsmKind;
@@ -16,15 +16,15 @@ using runtime::DeviceInfo;
 // how often the consumer called the tool's deleter. Only the first call
 // frees; later ones are counted and touch nothing.
 int g_consumer_deleter_calls = 0;
-void (*g_versioned_deleter)(dl::DLManagedTensorVersioned*) = nullptr;
-void (*g_legacy_deleter)(dl::DLManagedTensor*) = nullptr;
+void (*g_versioned_deleter)(dlpack::DLManagedTensorVersioned*) = nullptr;
+void (*g_legacy_deleter)(dlpack::DLManagedTensor*) = nullptr;
 
-void counting_versioned_deleter(dl::DLManagedTensorVersioned* tensor) {
+void counting_versioned_deleter(dlpack::DLManagedTensorVersioned* tensor) {
   if (++g_consumer_deleter_calls == 1 && g_versioned_deleter != nullptr)
     g_versioned_deleter(tensor);
 }
 
-void counting_legacy_deleter(dl::DLManagedTensor* tensor) {
+void counting_legacy_deleter(dlpack::DLManagedTensor* tensor) {
   if (++g_consumer_deleter_calls == 1 && g_legacy_deleter != nullptr) g_legacy_deleter(tensor);
 }
 
@@ -42,9 +42,9 @@ void free_unconsumed(const OfferedTensor& offered) {
   if (offered.kept_deleter) {
     offered.kept_deleter(offered.tensor);
   } else if (offered.versioned) {
-    g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(offered.tensor));
+    g_versioned_deleter(static_cast<dlpack::DLManagedTensorVersioned*>(offered.tensor));
   } else {
-    g_legacy_deleter(static_cast<dl::DLManagedTensor*>(offered.tensor));
+    g_legacy_deleter(static_cast<dlpack::DLManagedTensor*>(offered.tensor));
   }
 }
 
@@ -120,22 +120,22 @@ exchange::ExportedTensor export_offered(runtime::Runtime& runtime, const Offered
   request.keep_alive = offered.buffer;
   exchange::ExportOptions options;
   options.max_version = shape.version;
-  options.read_only = (shape.flags & dl::kFlagReadOnly) != 0;
+  options.read_only = (shape.flags & dlpack::kFlagReadOnly) != 0;
   return exchange::export_tensor(runtime, request, options);
 }
 
 // Takes the exported tensor out of its capsule with the counting deleter in
 // place of the exporter's (or none, for a NULL-deleter cell, whose tensor
 // the tool frees); its version and flags as the cell says. Its DLTensor.
-dl::DLTensor* take_with_counted_deleter(exchange::CapsuleOwner& capsule, const OfferedShape& shape,
-                                        OfferedTensor& offered) {
+dlpack::DLTensor* take_with_counted_deleter(exchange::CapsuleOwner& capsule,
+                                            const OfferedShape& shape, OfferedTensor& offered) {
   if (capsule.is_versioned()) {
-    dl::DLManagedTensorVersioned* tensor = capsule.release_versioned();
+    dlpack::DLManagedTensorVersioned* tensor = capsule.release_versioned();
     g_versioned_deleter = tensor->deleter;
     tensor->deleter = shape.null_deleter ? nullptr : counting_versioned_deleter;
     if (shape.null_deleter) {
       offered.kept_deleter = [](void* kept) {
-        g_versioned_deleter(static_cast<dl::DLManagedTensorVersioned*>(kept));
+        g_versioned_deleter(static_cast<dlpack::DLManagedTensorVersioned*>(kept));
       };
     }
     tensor->flags |= shape.flags;
@@ -143,12 +143,12 @@ dl::DLTensor* take_with_counted_deleter(exchange::CapsuleOwner& capsule, const O
     offered.tensor = tensor;
     return &tensor->dl_tensor;
   }
-  dl::DLManagedTensor* tensor = capsule.release_legacy();
+  dlpack::DLManagedTensor* tensor = capsule.release_legacy();
   g_legacy_deleter = tensor->deleter;
   tensor->deleter = shape.null_deleter ? nullptr : counting_legacy_deleter;
   if (shape.null_deleter) {
     offered.kept_deleter = [](void* kept) {
-      g_legacy_deleter(static_cast<dl::DLManagedTensor*>(kept));
+      g_legacy_deleter(static_cast<dlpack::DLManagedTensor*>(kept));
     };
   }
   offered.tensor = tensor;
@@ -160,7 +160,7 @@ dl::DLTensor* take_with_counted_deleter(exchange::CapsuleOwner& capsule, const O
 // rule gate would refuse it before): NULL data or strides, the broadcast
 // strides, fields out of range, data of another context or no USM at all.
 void break_after_offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind kind,
-                       const OfferedShape& shape, bool broadcast, dl::DLTensor& body,
+                       const OfferedShape& shape, bool broadcast, dlpack::DLTensor& body,
                        OfferedTensor& offered) {
   const std::string& name = shape.name;
   if (shape.null_data) body.data = nullptr;
@@ -190,7 +190,7 @@ OfferedTensor offer(runtime::Runtime& runtime, const DeviceInfo& device, UsmKind
   allocate_offered(runtime, device, kind, shape, geometry.allocation_bytes, offered);
   offered.checksum = offered_checksum(offered.image, shape.layout, element_bytes);
   exchange::ExportedTensor exported = export_offered(runtime, shape, geometry, offered);
-  dl::DLTensor* body = take_with_counted_deleter(exported.capsule, shape, offered);
+  dlpack::DLTensor* body = take_with_counted_deleter(exported.capsule, shape, offered);
   break_after_offer(runtime, device, kind, shape, geometry.broadcast, *body, offered);
   return offered;
 }
@@ -205,4 +205,4 @@ std::size_t written_bytes(runtime::Runtime& runtime, const DeviceInfo& device,
   return changed;
 }
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

@@ -13,7 +13,7 @@
 #include "matrix/consumer_matrix.hpp"
 #include "runtime/runtime.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 
 // A tensor handed to the consumer and everything it points to, kept alive
 // until the case ends whatever the consumer does.
@@ -48,4 +48,4 @@ void free_unconsumed(const OfferedTensor& offered);
 std::size_t written_bytes(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
                           const OfferedTensor& offered);
 
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

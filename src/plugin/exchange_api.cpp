@@ -7,7 +7,7 @@
 namespace dlpack_usm::plugin {
 namespace {
 
-using ExchangeApiGetter = const dl::DLPackExchangeAPI* (*)();
+using ExchangeApiGetter = const dlpack::DLPackExchangeAPI* (*)();
 
 std::string chain_majors(const facts::ExchangeApiFacts& facts) {
   std::string majors;
@@ -27,7 +27,7 @@ ExchangeApi resolve_exchange_api(const PluginLibrary& library, const std::string
                "name a function 'const DLPackExchangeAPI* SYMBOL(void)' with C linkage "
                "(nm -D LIB lists the exported symbols)");
   }
-  const dl::DLPackExchangeAPI* api = reinterpret_cast<ExchangeApiGetter>(address)();
+  const dlpack::DLPackExchangeAPI* api = reinterpret_cast<ExchangeApiGetter>(address)();
   if (api == nullptr) {
     fail_usage(fmt::format("{}: {}() returned NULL", path, symbol),
                "return a pointer to a DLPackExchangeAPI that lives as long as the process");
@@ -44,11 +44,11 @@ ExchangeApi resolve_exchange_api(const PluginLibrary& library, const std::string
   if (usable == nullptr) {
     fail_usage(fmt::format("{}: {}() offers no DLPack {}.x exchange API (major versions in its "
                            "prev_api chain: {})",
-                           path, symbol, dl::kModelMajor, chain_majors(found.facts)),
+                           path, symbol, dlpack::kModelMajor, chain_majors(found.facts)),
                "link a table for DLPack 1.x through header.prev_api");
   }
   // The header is the table's first member, so the table starts there.
-  found.table = reinterpret_cast<const dl::DLPackExchangeAPI*>(usable->address);
+  found.table = reinterpret_cast<const dlpack::DLPackExchangeAPI*>(usable->address);
   return found;
 }
 

@@ -16,8 +16,8 @@ namespace dlpack_usm::plugin {
 
 struct ExchangeApi {
   // The first major-1 table of the chain: the one the tool calls.
-  const dl::DLPackExchangeAPI* table = nullptr;
-  dl::DLPackVersion published{};  // the header version SYMBOL returned first
+  const dlpack::DLPackExchangeAPI* table = nullptr;
+  dlpack::DLPackVersion published{};  // the header version SYMBOL returned first
   facts::ExchangeApiFacts facts;  // the published table and its prev_api chain
 };
 

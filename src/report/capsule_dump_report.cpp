@@ -23,14 +23,14 @@ std::string hex(std::uint64_t value) {
 // Names of the known flag bits set in `flags`.
 std::vector<std::string> flag_names(std::uint64_t flags) {
   std::vector<std::string> names;
-  for (const dl::FlagName& flag : dl::flag_table()) {
+  for (const dlpack::FlagName& flag : dlpack::flag_table()) {
     if ((flags & flag.mask) != 0) names.emplace_back(flag.short_name);
   }
   return names;
 }
 
 std::uint64_t unknown_flag_bits(std::uint64_t flags) {
-  for (const dl::FlagName& flag : dl::flag_table()) flags &= ~flag.mask;
+  for (const dlpack::FlagName& flag : dlpack::flag_table()) flags &= ~flag.mask;
   return flags;
 }
 
@@ -46,9 +46,9 @@ std::string optional_text(const std::optional<T>& value) {
 
 // "kDLOneAPI (14)", or the number alone with a note where DLPack has no name.
 std::string named_value(std::string_view name, std::int64_t value) {
-  return name.empty()
-             ? fmt::format("{} (no name in DLPack {})", value, dl::to_string(dl::kModelRelease))
-             : fmt::format("{} ({})", name, value);
+  return name.empty() ? fmt::format("{} (no name in DLPack {})", value,
+                                    dlpack::to_string(dlpack::kModelRelease))
+                      : fmt::format("{} ({})", name, value);
 }
 
 TextView titled_section(std::string title) {
@@ -68,9 +68,9 @@ void print_header(Printer& printer, const facts::TensorFacts& facts) {
                   {{"value", facts.flags},
                    {"names", flag_names(facts.flags)},
                    {"unknown_bits", unknown_flag_bits(facts.flags)}},
-                  facts.flags == 0
-                      ? "0"
-                      : fmt::format("{} ({})", hex(facts.flags), dl::flags_display(facts.flags)));
+                  facts.flags == 0 ? "0"
+                                   : fmt::format("{} ({})", hex(facts.flags),
+                                                 dlpack::flags_display(facts.flags)));
   } else {
     printer.data("version", nullptr);
     printer.data("flags", nullptr);
@@ -81,8 +81,8 @@ void print_header(Printer& printer, const facts::TensorFacts& facts) {
 
 void print_dl_tensor(Printer& printer, const facts::TensorFacts& facts) {
   ObjectScope scope(printer, "dl_tensor", titled_section("dl_tensor"));
-  const dl::DeviceTypeName* type = dl::find_device_type(facts.device_type);
-  const dl::DtypeCodeName* code = dl::find_dtype_code(facts.dtype.code);
+  const dlpack::DeviceTypeName* type = dlpack::find_device_type(facts.device_type);
+  const dlpack::DtypeCodeName* code = dlpack::find_dtype_code(facts.dtype.code);
   printer.field("data", facts.data == 0 ? Value(nullptr) : Value(hex(facts.data)),
                 facts.data == 0 ? "NULL" : hex(facts.data));
   {
@@ -99,8 +99,8 @@ void print_dl_tensor(Printer& printer, const facts::TensorFacts& facts) {
                  {"code_name", code ? Value(std::string(code->name)) : Value(nullptr)},
                  {"bits", facts.dtype.bits},
                  {"lanes", facts.dtype.lanes},
-                 {"name", dl::dtype_display(facts.dtype)}},
-                fmt::format("{} (code {}, bits {}, lanes {})", dl::dtype_display(facts.dtype),
+                 {"name", dlpack::dtype_display(facts.dtype)}},
+                fmt::format("{} (code {}, bits {}, lanes {})", dlpack::dtype_display(facts.dtype),
                             named_value(code ? code->name : "", facts.dtype.code), facts.dtype.bits,
                             facts.dtype.lanes));
   printer.field("shape", optional_value(facts.shape), dims_text(facts.shape));

@@ -81,10 +81,10 @@ void print_request(Printer& printer, const RoundTripReport& report) {
                            report.device_description, report.expected_device_id));
   printer.line("");
   printer.data("request", {{"usm", facts::to_string(request.kind)},
-                           {"dtype", dl::dtype_display(request.dtype)},
+                           {"dtype", dlpack::dtype_display(request.dtype)},
                            {"shape", request.shape},
                            {"order", exchange::to_string(request.order)},
-                           {"max_version", dl::to_string(request.options.max_version)},
+                           {"max_version", dlpack::to_string(request.options.max_version)},
                            {"read_only", request.options.read_only}});
 }
 
@@ -103,7 +103,7 @@ void print_allocation(Printer& printer, const RoundTripReport& report) {
       "2. fill      {} bytes of the pattern written through the device ({}); {} {} elements, "
       "order {}",
       report.bytes_written, report.copy_call, dims_text(report.layout.shape),
-      dl::dtype_display(request.dtype), exchange::to_string(request.order)));
+      dlpack::dtype_display(request.dtype), exchange::to_string(request.order)));
   printer.data("refused", report.refused_at ? Value{{"step", *report.refused_at},
                                                     {"message", report.refusal},
                                                     {"hint", report.refusal_hint}}
@@ -115,7 +115,7 @@ void print_allocation(Printer& printer, const RoundTripReport& report) {
 void print_export(Printer& printer, const RoundTripReport& report) {
   const facts::TensorFacts& exported = *report.exported;
   printer.line(fmt::format("3. export    {} for max_version {}; {}", version_text(exported),
-                           dl::to_string(report.request.options.max_version),
+                           dlpack::to_string(report.request.options.max_version),
                            step_findings_text(report.export_findings)));
   print_step_finding_lines(printer, report.export_findings);
   TextView under_step;

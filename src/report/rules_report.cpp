@@ -7,10 +7,10 @@
 namespace dlpack_usm::report {
 
 std::string version_range_display(const rules::RuleInfo& rule) {
-  std::string since = dl::to_string(rule.since);
+  std::string since = dlpack::to_string(rule.since);
   if (!rule.until) return since + "+";
   if (*rule.until == rule.since) return since;
-  return since + "-" + dl::to_string(*rule.until);
+  return since + "-" + dlpack::to_string(*rule.until);
 }
 
 void print_rule(Printer& printer, const rules::RuleInfo& rule) {
@@ -19,8 +19,8 @@ void print_rule(Printer& printer, const rules::RuleInfo& rule) {
   printer.field("severity", rules::to_string(rule.severity), rules::to_string(rule.severity));
   printer.field("title", rule.title, rule.title);
   // Text shows the range in one column, machines its two ends.
-  printer.field("since", dl::to_string(rule.since), version_range_display(rule));
-  printer.data("until", rule.until ? Value(dl::to_string(*rule.until)) : Value(nullptr));
+  printer.field("since", dlpack::to_string(rule.since), version_range_display(rule));
+  printer.data("until", rule.until ? Value(dlpack::to_string(*rule.until)) : Value(nullptr));
   printer.data("reference", rule.reference);
   // What the severity rests on: a word of the quote, a definition, a
   // convention or the tool's own judgement; text shows it as BASIS.
@@ -31,7 +31,7 @@ void print_rule(Printer& printer, const rules::RuleInfo& rule) {
 
 void print_rules(Printer& printer, const RuleSelection& rules) {
   print_envelope(printer, kRulesSchema);
-  printer.data("model_release", dl::to_string(dl::kModelRelease));
+  printer.data("model_release", dlpack::to_string(dlpack::kModelRelease));
   TextView table;
   table.columns = {{"ID", "rule_id"},    {"SEVERITY", "severity"}, {"BASIS", "normative"},
                    {"FAMILY", "family"}, {"VERSIONS", "since"},    {"TITLE", "title"}};

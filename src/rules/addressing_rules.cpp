@@ -49,7 +49,7 @@ void check_offset_unaligned(const RuleContext& context, Reporter& report) {
          fmt::format("byte_offset {} is not a multiple of the element size {} of {}; consumers "
                      "that count the offset in elements read the wrong ones",
                      context.tensor.byte_offset, context.derived.element_bytes,
-                     dl::dtype_display(context.tensor.dtype)));
+                     dlpack::dtype_display(context.tensor.dtype)));
 }
 
 bool has_unsigned_division_stride(const RuleContext& context) {

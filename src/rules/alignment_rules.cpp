@@ -11,10 +11,10 @@ namespace {
 // scalars, one component (bits / 16) for complex and bcomplex, one lane for vector
 // types (consumers read vectors lane by lane). 0 where there is no whole-byte
 // power-of-two scalar (sub-byte or invalid widths), which skips the check.
-std::uint64_t natural_alignment(dl::DLDataType dtype) {
+std::uint64_t natural_alignment(dlpack::DLDataType dtype) {
   if (dtype.bits < 8 || dtype.bits % 8 != 0) return 0;
   std::uint64_t bytes = dtype.bits / 8u;
-  if (dtype.code == dl::kDLComplex || dtype.code == dl::kDLBcomplex) bytes /= 2;
+  if (dtype.code == dlpack::kDLComplex || dtype.code == dlpack::kDLBcomplex) bytes /= 2;
   if (bytes == 0 || (bytes & (bytes - 1)) != 0) return 0;
   return bytes;
 }
@@ -39,8 +39,8 @@ void check_element_alignment(const RuleContext& context, Reporter& report) {
          fmt::format("the first element at {:#x} is not aligned to {} bytes, the natural "
                      "alignment of {}; consumers that load it as a {} may fault or be slow. "
                      "Export an aligned allocation",
-                     first, natural, dl::dtype_display(tensor.dtype),
-                     dl::dtype_display(tensor.dtype)));
+                     first, natural, dlpack::dtype_display(tensor.dtype),
+                     dlpack::dtype_display(tensor.dtype)));
 }
 
 void check_256(const RuleContext& context, Reporter& report) {

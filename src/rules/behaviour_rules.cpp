@@ -97,7 +97,7 @@ constexpr std::array kBehaviourRules{
                    judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-CONSUMER-WRITES-READ-ONLY", "behaviour", "Consumer wrote into a READ_ONLY tensor",
-         Severity::error, dl::Release{1, 0}, std::nullopt,
+         Severity::error, dlpack::Release{1, 0}, std::nullopt,
          "dlpack.h 1.3, DLPACK_FLAG_BITMASK_READ_ONLY", "definition",
          "bit mask to indicate that the tensor is read only.",
          "READ_ONLY defines the tensor as read only: the tool reads the allocation back after "

@@ -36,7 +36,7 @@ const std::vector<RuleInfo>& infos() {
 // may have changed: dlpack.h allows reading nothing but the header then.
 bool header_only(const facts::TensorFacts& tensor) {
   return !tensor.body_read ||
-         (tensor.abi == facts::Abi::versioned && tensor.version.major != dl::kModelMajor);
+         (tensor.abi == facts::Abi::versioned && tensor.version.major != dlpack::kModelMajor);
 }
 
 }  // namespace
@@ -121,12 +121,12 @@ std::vector<std::string_view> rule_families() {
   return families;
 }
 
-dl::Release judged_release(const facts::TensorFacts& tensor) {
-  if (tensor.abi == facts::Abi::legacy) return dl::kLastLegacyRelease;
-  return dl::Release{tensor.version.major, tensor.version.minor};
+dlpack::Release judged_release(const facts::TensorFacts& tensor) {
+  if (tensor.abi == facts::Abi::legacy) return dlpack::kLastLegacyRelease;
+  return dlpack::Release{tensor.version.major, tensor.version.minor};
 }
 
-bool applies_to(const RuleInfo& rule, dl::Release release) {
+bool applies_to(const RuleInfo& rule, dlpack::Release release) {
   return rule.since <= release && (!rule.until || release <= *rule.until);
 }
 

@@ -15,12 +15,12 @@ namespace {
 using facts::CudaMemoryType;
 
 bool is_cuda_device_type(std::int32_t device_type) {
-  return device_type == dl::kDLCUDA || device_type == dl::kDLCUDAHost ||
-         device_type == dl::kDLCUDAManaged;
+  return device_type == dlpack::kDLCUDA || device_type == dlpack::kDLCUDAHost ||
+         device_type == dlpack::kDLCUDAManaged;
 }
 
 std::string_view cuda_type_name(std::int32_t device_type) {
-  const dl::DeviceTypeName* known = dl::find_device_type(device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(device_type);
   return known != nullptr ? known->name : std::string_view("CUDA");
 }
 
@@ -84,8 +84,9 @@ void check_cuda_pointer_unknown(const RuleContext& context, Reporter& report) {
 
 void check_cuda_device_id_range(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  if (tensor.device_type != dl::kDLCUDA || !tensor.runtime || !tensor.runtime->cuda_device_count ||
-      tensor.device_id < 0 || tensor.device_id < *tensor.runtime->cuda_device_count) {
+  if (tensor.device_type != dlpack::kDLCUDA || !tensor.runtime ||
+      !tensor.runtime->cuda_device_count || tensor.device_id < 0 ||
+      tensor.device_id < *tensor.runtime->cuda_device_count) {
     return;
   }
   const facts::RuntimeFacts& runtime = *tensor.runtime;
@@ -100,7 +101,7 @@ void check_cuda_device_id_range(const RuleContext& context, Reporter& report) {
 
 void check_cuda_device_id_owner(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  const facts::RuntimeFacts* runtime = cuda_facts(context, dl::kDLCUDA);
+  const facts::RuntimeFacts* runtime = cuda_facts(context, dlpack::kDLCUDA);
   if (runtime == nullptr || *runtime->cuda_memory_type != CudaMemoryType::device ||
       !runtime->cuda_ordinal || tensor.device_id < 0 ||
       (runtime->cuda_device_count && tensor.device_id >= *runtime->cuda_device_count) ||
@@ -163,24 +164,24 @@ void check_cuda_memory_type(const RuleContext& context, Reporter& report, std::i
 }
 
 void check_cuda_device_memory_type(const RuleContext& context, Reporter& report) {
-  check_cuda_memory_type(context, report, dl::kDLCUDA, CudaMemoryType::device,
+  check_cuda_memory_type(context, report, dlpack::kDLCUDA, CudaMemoryType::device,
                          "a consumer takes it for device memory of one GPU and copies or frees it "
                          "as such");
 }
 
 void check_cuda_host_memory_type(const RuleContext& context, Reporter& report) {
-  check_cuda_memory_type(context, report, dl::kDLCUDAHost, CudaMemoryType::host,
+  check_cuda_memory_type(context, report, dlpack::kDLCUDAHost, CudaMemoryType::host,
                          "kDLCUDAHost promises page-locked memory the host reads directly");
 }
 
 void check_cuda_managed_memory_type(const RuleContext& context, Reporter& report) {
-  check_cuda_memory_type(context, report, dl::kDLCUDAManaged, CudaMemoryType::managed,
+  check_cuda_memory_type(context, report, dlpack::kDLCUDAManaged, CudaMemoryType::managed,
                          "kDLCUDAManaged promises memory that host and every device can address");
 }
 
 constexpr std::string_view kCudaDeviceTypeReference = "dlpack.h 1.3, DLDeviceType";
 constexpr std::string_view kCudaDeviceIdReference = "dlpack.h 1.3, DLDevice::device_id";
-constexpr dl::Release kCudaManagedSince{0, 6};
+constexpr dlpack::Release kCudaManagedSince{0, 6};
 
 constexpr std::array kCudaRules{
     RuleDefinition{

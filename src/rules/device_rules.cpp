@@ -7,21 +7,21 @@ namespace dlpack_usm::rules {
 namespace {
 
 void check_type_unknown(const RuleContext& context, Reporter& report) {
-  if (dl::find_device_type(context.tensor.device_type) != nullptr) return;
+  if (dlpack::find_device_type(context.tensor.device_type) != nullptr) return;
   report("dl_tensor.device.device_type",
          known_by_no_generation("device_type", context.tensor.device_type, "DLDeviceType"));
 }
 
 void check_type_version(const RuleContext& context, Reporter& report) {
-  const dl::DeviceTypeName* known = dl::find_device_type(context.tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(context.tensor.device_type);
   if (known == nullptr || known_by_release(known->known_since, context.release)) return;
   report("dl_tensor.device.device_type",
          newer_than_declared(known->name, known->value, known->known_since, context.release));
 }
 
 void check_type_unreleased(const RuleContext& context, Reporter& report) {
-  const dl::DeviceTypeName* known = dl::find_device_type(context.tensor.device_type);
-  if (known == nullptr || dl::generation_info(known->known_since).released) return;
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(context.tensor.device_type);
+  if (known == nullptr || dlpack::generation_info(known->known_since).released) return;
   report("dl_tensor.device.device_type", known_only_by_main(known->name, known->value));
 }
 
@@ -33,7 +33,7 @@ void check_id_negative(const RuleContext& context, Reporter& report) {
 }
 
 void check_id_host(const RuleContext& context, Reporter& report) {
-  const dl::DeviceTypeName* known = dl::find_device_type(context.tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(context.tensor.device_type);
   if (known == nullptr || !known->host_memory || context.tensor.device_id <= 0) return;
   report("dl_tensor.device.device_id",
          fmt::format("device_id is {} for {}, host memory whose device_id is 0 by convention; "
@@ -44,7 +44,7 @@ void check_id_host(const RuleContext& context, Reporter& report) {
 // Runtime facts checked for every device type, not only kDLOneAPI.
 void check_type_runtime_memory(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  const dl::DeviceTypeName* known = dl::find_device_type(tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(tensor.device_type);
   if (known == nullptr || !known->host_memory || !tensor.runtime ||
       tensor.runtime->usm_kind != facts::UsmKind::device) {
     return;
@@ -60,12 +60,13 @@ void check_type_runtime_memory(const RuleContext& context, Reporter& report) {
 // family of the device type judges it (kDLOneAPI's root device index, the
 // CUDA driver's ordinal), so one wrong index gives one error.
 bool owner_judged_elsewhere(const facts::TensorFacts& tensor) {
-  return tensor.device_type == dl::kDLOneAPI || (tensor.runtime && tensor.runtime->cuda_ordinal);
+  return tensor.device_type == dlpack::kDLOneAPI ||
+         (tensor.runtime && tensor.runtime->cuda_ordinal);
 }
 
 void check_id_owner(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  const dl::DeviceTypeName* known = dl::find_device_type(tensor.device_type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(tensor.device_type);
   if (known == nullptr || known->host_memory || owner_judged_elsewhere(tensor) || !tensor.runtime ||
       !tensor.runtime->owner_root_index || tensor.device_id < 0 ||
       tensor.runtime->usm_kind == facts::UsmKind::host ||
@@ -84,7 +85,7 @@ constexpr std::string_view kDeviceIndex = "The device index.";
 constexpr std::array kDeviceRules{
     RuleDefinition{
         {"DLP-DEVICE-TYPE-UNKNOWN", "device", "Device type no header defines", Severity::error,
-         kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "definition",
+         kFirstRelease, dlpack::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "definition",
          "The device type used in the device.",
          "device_type is a DLDeviceType: a value that no dlpack.h defines (released 0.6 to 1.3, "
          "nor main after 1.3, whose kDLTPU 19, kDLTPUHost 20 and kDLAscend 21 the tool knows) "
@@ -107,7 +108,7 @@ constexpr std::array kDeviceRules{
         check_type_version},
     RuleDefinition{
         {"DLP-DEVICE-TYPE-UNRELEASED", "device", "Device type only main's header defines",
-         Severity::info, dl::kModelRelease, dl::kModelRelease, "dlpack.h 1.3, DLPackVersion",
+         Severity::info, dlpack::kModelRelease, dlpack::kModelRelease, "dlpack.h 1.3, DLPackVersion",
          "heuristic", kMinorMismatchSentence,
          "kDLTPU, kDLTPUHost (dlpack#188) and kDLAscend (dlpack#189) were merged after the 1.3 "
          "tag without a minor bump: a producer built against main declares 1.3 and is not "

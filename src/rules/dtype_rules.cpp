@@ -9,16 +9,16 @@ namespace dlpack_usm::rules {
 namespace {
 
 bool is_fp6_or_fp4(std::uint8_t code) {
-  return code == dl::kDLFloat6_e2m3fn || code == dl::kDLFloat6_e3m2fn ||
-         code == dl::kDLFloat4_e2m1fn;
+  return code == dlpack::kDLFloat6_e2m3fn || code == dlpack::kDLFloat6_e3m2fn ||
+         code == dlpack::kDLFloat4_e2m1fn;
 }
 
 // Codes whose definition fixes the width (bfloat16, the float8 formats,
 // bcomplex as a pair of bfloat16), judged by DLP-DTYPE-BITS-FIXED; float6
 // and float4 have a must of their own.
 bool has_named_width(std::uint8_t code) {
-  return code == dl::kDLBfloat || code == dl::kDLBcomplex ||
-         (code >= dl::kDLFloat8_e3m4 && code <= dl::kDLFloat8_e8m0fnu);
+  return code == dlpack::kDLBfloat || code == dlpack::kDLBcomplex ||
+         (code >= dlpack::kDLFloat8_e3m4 && code <= dlpack::kDLFloat8_e8m0fnu);
 }
 
 std::string join_bits(std::span<const unsigned> bits) {
@@ -29,20 +29,20 @@ std::string join_bits(std::span<const unsigned> bits) {
 
 void check_code_unknown(const RuleContext& context, Reporter& report) {
   std::uint8_t code = context.tensor.dtype.code;
-  if (dl::find_dtype_code(code) != nullptr) return;
+  if (dlpack::find_dtype_code(code) != nullptr) return;
   report("dl_tensor.dtype.code", known_by_no_generation("dtype code", code, "DLDataTypeCode"));
 }
 
 void check_code_version(const RuleContext& context, Reporter& report) {
-  const dl::DtypeCodeName* known = dl::find_dtype_code(context.tensor.dtype.code);
+  const dlpack::DtypeCodeName* known = dlpack::find_dtype_code(context.tensor.dtype.code);
   if (known == nullptr || known_by_release(known->known_since, context.release)) return;
   report("dl_tensor.dtype.code",
          newer_than_declared(known->name, known->code, known->known_since, context.release));
 }
 
 void check_code_unreleased(const RuleContext& context, Reporter& report) {
-  const dl::DtypeCodeName* known = dl::find_dtype_code(context.tensor.dtype.code);
-  if (known == nullptr || dl::generation_info(known->known_since).released) return;
+  const dlpack::DtypeCodeName* known = dlpack::find_dtype_code(context.tensor.dtype.code);
+  if (known == nullptr || dlpack::generation_info(known->known_since).released) return;
   report("dl_tensor.dtype.code", known_only_by_main(known->name, known->code));
 }
 
@@ -53,13 +53,13 @@ void check_bits_zero(const RuleContext& context, Reporter& report) {
 }
 
 void check_bits_invalid(const RuleContext& context, Reporter& report) {
-  const dl::DLDataType dtype = context.tensor.dtype;
-  const dl::DtypeCodeName* known = dl::find_dtype_code(dtype.code);
-  if (known == nullptr || dtype.bits == 0 || dtype.code == dl::kDLOpaqueHandle ||
+  const dlpack::DLDataType dtype = context.tensor.dtype;
+  const dlpack::DtypeCodeName* known = dlpack::find_dtype_code(dtype.code);
+  if (known == nullptr || dtype.bits == 0 || dtype.code == dlpack::kDLOpaqueHandle ||
       is_fp6_or_fp4(dtype.code) || has_named_width(dtype.code)) {
     return;
   }
-  std::span<const unsigned> allowed = dl::valid_bits(dtype.code);
+  std::span<const unsigned> allowed = dlpack::valid_bits(dtype.code);
   if (std::find(allowed.begin(), allowed.end(), dtype.bits) != allowed.end()) return;
   report("dl_tensor.dtype.bits",
          fmt::format("{} with {} bit{} is not a width array libraries use for it; {} takes {} "
@@ -69,25 +69,25 @@ void check_bits_invalid(const RuleContext& context, Reporter& report) {
 }
 
 void check_bits_fixed(const RuleContext& context, Reporter& report) {
-  const dl::DLDataType dtype = context.tensor.dtype;
+  const dlpack::DLDataType dtype = context.tensor.dtype;
   if (dtype.bits == 0 || !has_named_width(dtype.code)) return;
-  const unsigned width = dl::valid_bits(dtype.code).front();
+  const unsigned width = dlpack::valid_bits(dtype.code).front();
   if (dtype.bits == width) return;
   report("dl_tensor.dtype.bits",
          fmt::format("{} with {} bits: the code names a {}-bit format, so no element of it has "
                      "another width; set bits to {}",
-                     dl::dtype_code_display(dtype.code), dtype.bits, width, width));
+                     dlpack::dtype_code_display(dtype.code), dtype.bits, width, width));
 }
 
 void check_bits_fp6_fp4(const RuleContext& context, Reporter& report) {
-  const dl::DLDataType dtype = context.tensor.dtype;
+  const dlpack::DLDataType dtype = context.tensor.dtype;
   if (!is_fp6_or_fp4(dtype.code)) return;
-  const unsigned expected = dl::valid_bits(dtype.code).front();
+  const unsigned expected = dlpack::valid_bits(dtype.code).front();
   if (dtype.bits == expected) return;
   report("dl_tensor.dtype.bits",
          fmt::format("{} with {} bits: the header requires {} bits for this code, and a "
                      "consumer must stop importing any other value",
-                     dl::dtype_code_display(dtype.code), dtype.bits, expected));
+                     dlpack::dtype_code_display(dtype.code), dtype.bits, expected));
 }
 
 void check_lanes_zero(const RuleContext& context, Reporter& report) {
@@ -106,7 +106,7 @@ void check_lanes_vector(const RuleContext& context, Reporter& report) {
 constexpr std::array kDtypeRules{
     RuleDefinition{
         {"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no header defines", Severity::error,
-         kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDataType::code", "definition",
+         kFirstRelease, dlpack::kModelRelease, "dlpack.h 1.3, DLDataType::code", "definition",
          "Type code of base types.",
          "code is a type code, one of the DLDataTypeCode values: a code that no dlpack.h "
          "defines (released 0.6 to 1.3, nor main after 1.3, whose kDLBcomplex 18 the tool "
@@ -127,7 +127,7 @@ constexpr std::array kDtypeRules{
         check_code_version},
     RuleDefinition{
         {"DLP-DTYPE-CODE-UNRELEASED", "dtype", "Dtype code only main's header defines",
-         Severity::info, dl::kModelRelease, dl::kModelRelease, "dlpack.h 1.3, DLPackVersion",
+         Severity::info, dlpack::kModelRelease, dlpack::kModelRelease, "dlpack.h 1.3, DLPackVersion",
          "heuristic", kMinorMismatchSentence,
          "kDLBcomplex (dlpack#187) was merged after the 1.3 tag without a minor bump: a "
          "producer built against main declares 1.3 and is not wrong to use it, but a consumer "
@@ -145,7 +145,8 @@ constexpr std::array kDtypeRules{
         check_bits_zero},
     RuleDefinition{
         {"DLP-DTYPE-BITS-FP6-FP4", "dtype", "float6 or float4 code with other bits than 6 or 4",
-         Severity::error, dl::Release{1, 1}, std::nullopt, "dlpack.h 1.3, DLDataTypeCode", "must",
+         Severity::error, dlpack::Release{1, 1}, std::nullopt, "dlpack.h 1.3, DLDataTypeCode",
+         "must",
          "Setting bits != 6 is currently unspecified, and the producer must ensure it is set "
          "while the consumer must stop importing if the value is unexpected.",
          "The same sentence stands under the float4 code with 4 in place of 6."},

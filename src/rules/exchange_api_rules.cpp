@@ -153,8 +153,8 @@ void check_slots(const facts::ExchangeApiFacts& table, std::vector<Finding>& fin
 
 // A header no framework can serve as an older exchange API: DLPack has
 // none before 1.2.
-bool before_exchange_api(dl::DLPackVersion version) {
-  return dl::Release{version.major, version.minor} < kExchangeApiSince;
+bool before_exchange_api(dlpack::DLPackVersion version) {
+  return dlpack::Release{version.major, version.minor} < kExchangeApiSince;
 }
 
 void check_prev_link(const facts::ExchangeApiLink& newer, const facts::ExchangeApiLink& older,
@@ -168,8 +168,8 @@ void check_prev_link(const facts::ExchangeApiLink& newer, const facts::ExchangeA
                               table_name(newer), older.version.major, older.version.minor));
     return;
   }
-  const dl::Release newer_release{newer.version.major, newer.version.minor};
-  if (dl::Release{older.version.major, older.version.minor} < newer_release) return;
+  const dlpack::Release newer_release{newer.version.major, newer.version.minor};
+  if (dlpack::Release{older.version.major, older.version.minor} < newer_release) return;
   Reporter report(info_of(ids::kExchangeApiPrevOrder), findings);
   report(field, fmt::format("prev_api of {} leads to {}, which is not older; link only "
                             "tables of older versions, newest first",
@@ -212,12 +212,12 @@ std::vector<Finding> check_exchange_api(const facts::ExchangeApiFacts& table) {
 
 bool null_is_a_stream(std::int32_t device_type) {
   switch (device_type) {
-    case dl::kDLCPU:
-    case dl::kDLCUDA:
-    case dl::kDLCUDAHost:
-    case dl::kDLCUDAManaged:
-    case dl::kDLROCM:
-    case dl::kDLROCMHost:
+    case dlpack::kDLCPU:
+    case dlpack::kDLCUDA:
+    case dlpack::kDLCUDAHost:
+    case dlpack::kDLCUDAManaged:
+    case dlpack::kDLROCM:
+    case dlpack::kDLROCMHost:
       return true;
     default:
       return false;
@@ -234,8 +234,8 @@ std::vector<Finding> check_work_stream(const facts::WorkStreamAnswer& answer) {
          fmt::format("current_work_stream({}, {}) succeeded with a NULL stream: {} has no NULL "
                      "stream, so a consumer has no queue to launch on. Return the library's "
                      "current stream of that device",
-                     dl::device_type_display(answer.device_type), answer.device_id,
-                     dl::device_type_display(answer.device_type)));
+                     dlpack::device_type_display(answer.device_type), answer.device_id,
+                     dlpack::device_type_display(answer.device_type)));
   return findings;
 }
 

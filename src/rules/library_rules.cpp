@@ -39,7 +39,7 @@ constexpr std::array kLibraryRules{
     RuleDefinition{
         {"DLP-CONSUMER-IMPORTS-UNKNOWN-MAJOR", "behaviour",
          "Consumer imported a tensor of a major version it cannot know", Severity::error,
-         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "must",
+         dlpack::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "must",
          kLibraryMustCallDeleter,
          "The header lets a consumer call the deleter of such a tensor and nothing else: "
          "importing it reads fields whose layout may have changed."},

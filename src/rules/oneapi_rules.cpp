@@ -9,7 +9,7 @@ namespace dlpack_usm::rules {
 namespace {
 
 const facts::RuntimeFacts* oneapi_runtime(const RuleContext& context) {
-  if (context.tensor.device_type != dl::kDLOneAPI || !context.tensor.runtime) return nullptr;
+  if (context.tensor.device_type != dlpack::kDLOneAPI || !context.tensor.runtime) return nullptr;
   return &*context.tensor.runtime;
 }
 
@@ -22,7 +22,7 @@ bool device_id_in_range(const facts::TensorFacts& tensor, const facts::RuntimeFa
 }
 
 void check_no_runtime(const RuleContext& context, Reporter& report) {
-  if (context.tensor.device_type != dl::kDLOneAPI || context.tensor.runtime) return;
+  if (context.tensor.device_type != dlpack::kDLOneAPI || context.tensor.runtime) return;
   report("runtime",
          "kDLOneAPI tensor without runtime facts: USM kind, owning device and context were not "
          "checked; check the live tensor or record a \"runtime\" section in the capsule file");
@@ -115,7 +115,7 @@ void check_usm_not_device(const RuleContext& context, Reporter& report) {
                      facts::to_string(*runtime->usm_kind)));
 }
 
-constexpr dl::Release kOneApiSince{0, 7};
+constexpr dlpack::Release kOneApiSince{0, 7};
 
 constexpr std::string_view kDpctlDlpackPage =
     "dpctl documentation, DLPack exchange of USM allocated arrays "

@@ -47,7 +47,7 @@ constexpr std::array kProducerBehaviourRules{
     RuleDefinition{
         {"DLP-PRODUCER-READ-ONLY-LEGACY", "behaviour",
          "READ_ONLY tensor handed out as a legacy DLManagedTensor", Severity::warning,
-         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPACK_FLAG_BITMASK_READ_ONLY",
+         dlpack::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPACK_FLAG_BITMASK_READ_ONLY",
          "convention", "bit mask to indicate that the tensor is read only.",
          "Only DLManagedTensorVersioned has flags: a legacy tensor cannot say it is read only, "
          "so a consumer may write into it. By convention a producer asked for a READ_ONLY "

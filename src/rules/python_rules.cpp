@@ -41,7 +41,7 @@ constexpr std::array kPythonRules{
     RuleDefinition{
         {"DLP-PY-LEGACY-DEFAULT", "python",
          "A consumer that passes no max_version got a versioned capsule", Severity::warning,
-         dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "recommended",
+         dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "recommended",
          "It is recommended for the producer to use this logic in the implementation of "
          "__dlpack__:",
          "The logic keeps the DLPack 0.X implementation when max_version is None (or, "
@@ -51,7 +51,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-VERSIONED-OFFERED", "python", "max_version=(1, x) answered with a legacy capsule",
-         Severity::warning, dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "recommended",
+         Severity::warning, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "recommended",
          "This method may return a capsule of version max_version (recommended if it "
          "does support that), or of a different version.",
          "A producer that supports 1.x should answer max_version=(1, x) with it."},
@@ -59,7 +59,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-VERSION-ABOVE-MAX", "python", "Capsule of a major version above max_version",
-         Severity::warning, dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "should",
+         Severity::warning, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "should",
          "Else, the producer should raise a BufferError here to tell users that the "
          "consumer's max_version is too old to allow the data exchange to happen.",
          "A consumer cannot read a newer major version than its max_version: neither a "
@@ -82,7 +82,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-READ-ONLY-LEGACY", "python", "A read-only array exported as a legacy capsule",
-         Severity::warning, dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "convention",
+         Severity::warning, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "convention",
          "DLPack 1.0 added a flag to indicate that the array is read-only "
          "(DLPACK_FLAG_BITMASK_READ_ONLY).",
          "The versioned export says READ_ONLY, yet __dlpack__() or "
@@ -119,7 +119,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{{"DLP-PY-KEYWORD-TYPEERROR", "python",
                     "An unsupported keyword argument did not raise TypeError", Severity::warning,
-                    dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "convention",
+                    dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "convention",
                     "This logic is also applicable to handling of the new dl_device and copy "
                     "keywords.",
                     "Consumers call x.__dlpack__(max_version=(1, 0), ...) and fall back to "
@@ -129,30 +129,31 @@ constexpr std::array kPythonRules{
     RuleDefinition{
         {"DLP-PY-DL-DEVICE-FOREIGN", "python",
          "dl_device of another device with copy=False neither refused nor honoured",
-         Severity::error, dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
+         Severity::error, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
          "If the device type cannot be handled by the producer, this function must raise "
          "BufferError.",
          "With copy=False a copy to another device is not possible either, so the answer "
          "is BufferError or a capsule on the device asked for."},
         Scope::header,
         judged_by_plugin_cases},
-    RuleDefinition{{"DLP-PY-DL-DEVICE-OWN", "python", "dl_device of the array's own device refused",
-                    Severity::warning, dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "should",
-                    "Default is None, meaning the exported capsule should be on the same device as "
-                    "self is.",
-                    "Naming the array's own device asks for what the default gives; no copy is "
-                    "needed, so refusing it is unexpected."},
-                   Scope::header,
-                   judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-DL-DEVICE-OWN", "python", "dl_device of the array's own device refused",
+         Severity::warning, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "should",
+         "Default is None, meaning the exported capsule should be on the same device as "
+         "self is.",
+         "Naming the array's own device asks for what the default gives; no copy is "
+         "needed, so refusing it is unexpected."},
+        Scope::header,
+        judged_by_plugin_cases},
     RuleDefinition{{"DLP-PY-COPY-FLAG", "python", "copy=True without DLPACK_FLAG_BITMASK_IS_COPIED",
-                    Severity::error, dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
+                    Severity::error, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
                     "When a copy happens, the DLPACK_FLAG_BITMASK_IS_COPIED flag must be set.",
                     "copy=True makes the producer copy, so the flag is due."},
                    Scope::header,
                    judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-NO-COPY-COPIED", "python", "copy=False answered with a copy", Severity::error,
-         dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
+         dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
          "If False, the function must never copy, and raise a BufferError in case a copy "
          "is deemed necessary (e.g. if a cross-device data movement is requested, and it "
          "is not possible without a copy).",
@@ -204,7 +205,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{{"DLP-PY-STREAM-CPU-SYNC", "python",
                     "dl_device=kDLCPU export not ready when __dlpack__ returned", Severity::error,
-                    dl::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
+                    dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
                     "In particular, when kDLCPU is in use, stream must be None and a "
                     "synchronization must be performed to ensure data safety.",
                     "__dlpack__(dl_device=(kDLCPU, 0), stream=None) of an array with pending "
@@ -306,7 +307,7 @@ constexpr std::array kPythonRules{
         {"DLP-PY-EXCHANGE-API-CAPSULE", "python",
          "__dlpack_c_exchange_api__ is not a capsule named \"dlpack_exchange_api\" on the "
          "type",
-         Severity::error, dl::Release{1, 3}, std::nullopt, kExchangeApiHeader, "must",
+         Severity::error, dlpack::Release{1, 3}, std::nullopt, kExchangeApiHeader, "must",
          "This attribute must be set on the type as a Python PyCapsule with name "
          "\"dlpack_exchange_api\".",
          "Consumers look the attribute up on the type and open the capsule by that name."},
@@ -314,7 +315,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-EXCHANGE-API-VERSION", "python", "DLPackExchangeAPI of an unknown major version",
-         Severity::warning, dl::Release{1, 3}, std::nullopt, kExchangeApiHeader, "must",
+         Severity::warning, dlpack::Release{1, 3}, std::nullopt, kExchangeApiHeader, "must",
          "The provided DLPack version the consumer must check major version "
          "compatibility before using this struct.",
          "A consumer of this major version cannot use the table; prev_api may point to "
@@ -323,7 +324,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-EXCHANGE-API-NULL", "python", "DLPackExchangeAPI function pointer is NULL",
-         Severity::error, dl::Release{1, 3}, std::nullopt, kExchangeApiHeader, "must",
+         Severity::error, dlpack::Release{1, 3}, std::nullopt, kExchangeApiHeader, "must",
          "This function must not be NULL.",
          "managed_tensor_allocator must not be NULL; "
          "managed_tensor_from_py_object_no_sync, managed_tensor_to_py_object_no_sync and "
@@ -333,8 +334,8 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-EXCHANGE-API-READABLE", "python",
-         "The DLPackExchangeAPI table is not readable memory", Severity::error, dl::Release{1, 3},
-         std::nullopt, kExchangeApiHeader, "must",
+         "The DLPackExchangeAPI table is not readable memory", Severity::error,
+         dlpack::Release{1, 3}, std::nullopt, kExchangeApiHeader, "must",
          "The DLPackExchangeAPI* must stay alive throughout the lifetime of the process.",
          "The capsule's pointer leads to memory the tool cannot read (read "
          "page-guarded): the table is gone or never was, and a consumer calling through "
@@ -343,7 +344,7 @@ constexpr std::array kPythonRules{
         judged_by_plugin_cases},
     RuleDefinition{{"DLP-PY-EXCHANGE-API-TENSOR", "python",
                     "managed_tensor_from_py_object_no_sync disagrees with __dlpack__",
-                    Severity::error, dl::Release{1, 3}, std::nullopt, kExchangeApiHeader,
+                    Severity::error, dlpack::Release{1, 3}, std::nullopt, kExchangeApiHeader,
                     "definition", "Producer function pointer for DLPackManagedTensorFromPyObject",
                     "managed_tensor_from_py_object_no_sync exports the object to an owning "
                     "DLManagedTensorVersioned; the tool expects the tensor __dlpack__ describes."},

@@ -44,8 +44,8 @@ struct RuleInfo {
                             // "device", "deleter", "oneapi", "cuda", "runtime", "behaviour"
   std::string_view title;
   Severity severity;
-  dl::Release since;                 // first DLPack release where it applies
-  std::optional<dl::Release> until;  // last release where it applies, if it stopped
+  dlpack::Release since;                 // first DLPack release where it applies
+  std::optional<dlpack::Release> until;  // last release where it applies, if it stopped
   // A public document a user can open: "dlpack.h 1.3, DLTensor::strides", a
   // dpctl documentation page, the array API standard's page.
   std::string_view reference;
@@ -71,9 +71,9 @@ const RuleInfo* find_rule(std::string_view id);
 std::vector<std::string_view> rule_families();
 
 // The release a tensor is judged by: its declared version, or
-// dl::kLastLegacyRelease for a legacy DLManagedTensor.
-dl::Release judged_release(const facts::TensorFacts& tensor);
-bool applies_to(const RuleInfo& rule, dl::Release release);
+// dlpack::kLastLegacyRelease for a legacy DLManagedTensor.
+dlpack::Release judged_release(const facts::TensorFacts& tensor);
+bool applies_to(const RuleInfo& rule, dlpack::Release release);
 
 // Every finding of every rule that applies to the tensor's version, in
 // catalog order. When the header declares a major version other than 1 (or

@@ -16,10 +16,10 @@ namespace dlpack_usm::rules {
 
 // Every release the model knows is at or after this one; rules that have
 // held since DLPack's first tagged release start here.
-inline constexpr dl::Release kFirstRelease{0, 1};
+inline constexpr dlpack::Release kFirstRelease{0, 1};
 
 // The first release with DLPack's C exchange API (DLPackExchangeAPI).
-inline constexpr dl::Release kExchangeApiSince{1, 2};
+inline constexpr dlpack::Release kExchangeApiSince{1, 2};
 
 // DLPackVersion's sentence on a minor mismatch, which the rules on codes
 // only main's header defines quote.
@@ -35,7 +35,7 @@ inline constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::s
 struct RuleContext {
   const facts::TensorFacts& tensor;
   const facts::DerivedFacts& derived;
-  dl::Release release;
+  dlpack::Release release;
 };
 
 // Collects the findings of one rule; the rule's id and severity are filled
@@ -103,16 +103,16 @@ bool byte_offset_misaligned(const RuleContext& context);
 
 // The device type's data pointer is a handle (cl_mem, VkBuffer,
 // id<MTLBuffer>), not an address, so address arithmetic and alignment say
-// nothing about it (dl::data_is_handle()).
+// nothing about it (dlpack::data_is_handle()).
 bool data_is_handle(const facts::TensorFacts& tensor);
 
 // What the header-generation rules of the device and dtype families say of a
 // known enumerator `name` (value `value`) that the first header to define is
 // `since`: whether a tensor judged by `release` may carry it, and the
 // message for one that may not.
-bool known_by_release(dl::Generation since, dl::Release release);
-std::string newer_than_declared(std::string_view name, int value, dl::Generation since,
-                                dl::Release release);
+bool known_by_release(dlpack::Generation since, dlpack::Release release);
+std::string newer_than_declared(std::string_view name, int value, dlpack::Generation since,
+                                dlpack::Release release);
 // The message of an enumerator no generation knows: "device_type 42 is not
 // a DLDeviceType of any dlpack.h ...".
 std::string known_by_no_generation(std::string_view field, int value, std::string_view type_name);

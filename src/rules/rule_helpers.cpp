@@ -19,32 +19,32 @@ const std::vector<std::int64_t>* readable_shape(const facts::TensorFacts& tensor
 }
 
 bool byte_offset_misaligned(const RuleContext& context) {
-  const dl::DLDataType dtype = context.tensor.dtype;
+  const dlpack::DLDataType dtype = context.tensor.dtype;
   // Sub-byte and odd widths have no whole-byte element to align to.
   if (dtype.bits < 8 || dtype.lanes == 0 || (dtype.bits * dtype.lanes) % 8 != 0) return false;
   return context.tensor.byte_offset % context.derived.element_bytes != 0;
 }
 
 bool data_is_handle(const facts::TensorFacts& tensor) {
-  return dl::data_is_handle(tensor.device_type);
+  return dlpack::data_is_handle(tensor.device_type);
 }
 
-bool known_by_release(dl::Generation since, dl::Release release) {
-  return dl::declared_by(since) <= release;
+bool known_by_release(dlpack::Generation since, dlpack::Release release) {
+  return dlpack::declared_by(since) <= release;
 }
 
-std::string newer_than_declared(std::string_view name, int value, dl::Generation since,
-                                dl::Release release) {
-  const dl::GenerationInfo& first = dl::generation_info(since);
-  const std::string declares = dl::to_string(first.declares);
+std::string newer_than_declared(std::string_view name, int value, dlpack::Generation since,
+                                dlpack::Release release) {
+  const dlpack::GenerationInfo& first = dlpack::generation_info(since);
+  const std::string declares = dlpack::to_string(first.declares);
   return fmt::format(
       "{} ({}) is defined from dlpack.h {} on, but the tensor declares {}; "
       "declare version {} or later",
-      name, value, first.name, dl::to_string(release), declares);
+      name, value, first.name, dlpack::to_string(release), declares);
 }
 
 std::string known_by_no_generation(std::string_view field, int value, std::string_view type_name) {
-  const auto generations = dl::generation_table();
+  const auto generations = dlpack::generation_table();
   return fmt::format(
       "{} {} is not a {} of any dlpack.h the tool knows ({} to {}); use one of "
       "the kDL* values",
@@ -56,7 +56,7 @@ std::string known_only_by_main(std::string_view name, int value) {
       "{} ({}) is defined only by dlpack.h on main after {}, which no release "
       "carries yet: a consumer built against a released header does not know it "
       "and may refuse the tensor",
-      name, value, dl::to_string(dl::kModelRelease));
+      name, value, dlpack::to_string(dlpack::kModelRelease));
 }
 
 std::optional<std::int64_t> unsigned_division_stride(std::int64_t stride,

@@ -15,7 +15,7 @@
 namespace dlpack_usm::rules {
 namespace {
 
-constexpr dl::Release kOwnerAnswerSince{0, 7};  // kDLOneAPI came with DLPack 0.7
+constexpr dlpack::Release kOwnerAnswerSince{0, 7};  // kDLOneAPI came with DLPack 0.7
 
 // Names shown in a message before the rest is counted: a runtime can be
 // wrong for dozens of sub-devices, and list-devices --json has them all.

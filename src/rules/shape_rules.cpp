@@ -56,7 +56,7 @@ void check_strides_null_row_major(const RuleContext& context, Reporter& report) 
   report("dl_tensor.strides",
          fmt::format("strides is NULL: before DLPack 1.2 this means compact row-major; the "
                      "tensor declares {}. From 1.2 on strides must be given",
-                     dl::to_string(context.release)));
+                     dlpack::to_string(context.release)));
 }
 
 void check_strides_null(const RuleContext& context, Reporter& report) {
@@ -64,7 +64,7 @@ void check_strides_null(const RuleContext& context, Reporter& report) {
   report("dl_tensor.strides",
          fmt::format("strides is NULL with ndim {} in a {} tensor; from DLPack 1.2 a producer "
                      "must fill strides (row-major: the suffix products of the shape)",
-                     context.tensor.ndim, dl::to_string(context.release)));
+                     context.tensor.ndim, dlpack::to_string(context.release)));
 }
 
 void check_strides_zero(const RuleContext& context, Reporter& report) {
@@ -133,20 +133,21 @@ constexpr std::array kShapeRules{
         check_shape_negative},
     RuleDefinition{{"DLP-STRIDES-NULL-ROW-MAJOR", "shape",
                     "NULL strides meaning compact row-major (before 1.2)", Severity::info,
-                    kFirstRelease, dl::Release{1, 1}, "dlpack.h 0.6, DLTensor::strides", "can",
+                    kFirstRelease, dlpack::Release{1, 1}, "dlpack.h 0.6, DLTensor::strides", "can",
                     "can be NULL, indicating tensor is compact and row-majored.",
                     "Legal before DLPack 1.2; worth knowing because from 1.2 on it is not."},
                    Scope::body,
                    check_strides_null_row_major},
-    RuleDefinition{{"DLP-STRIDES-NULL", "shape", "NULL strides with ndim > 0 (from 1.2)",
-                    Severity::error, dl::Release{1, 2}, std::nullopt, kStridesReference, "can not",
-                    "strides of the tensor (in number of elements, not bytes), can not be NULL if "
-                    "ndim != 0, must points to an array of ndim elements that specifies the "
-                    "strides, so consumer can always rely on strides[dim] being valid for 0 <= "
-                    "dim < ndim.",
-                    "Before 1.2 NULL meant compact row-major (DLP-STRIDES-NULL-ROW-MAJOR)."},
-                   Scope::body,
-                   check_strides_null},
+    RuleDefinition{
+        {"DLP-STRIDES-NULL", "shape", "NULL strides with ndim > 0 (from 1.2)", Severity::error,
+         dlpack::Release{1, 2}, std::nullopt, kStridesReference, "can not",
+         "strides of the tensor (in number of elements, not bytes), can not be NULL if "
+         "ndim != 0, must points to an array of ndim elements that specifies the "
+         "strides, so consumer can always rely on strides[dim] being valid for 0 <= "
+         "dim < ndim.",
+         "Before 1.2 NULL meant compact row-major (DLP-STRIDES-NULL-ROW-MAJOR)."},
+        Scope::body,
+        check_strides_null},
     RuleDefinition{{"DLP-STRIDES-ZERO", "shape", "Zero stride on an extent > 1", Severity::info,
                     kFirstRelease, std::nullopt, kStridesReference, "heuristic",
                     "strides of the tensor (in number of elements, not bytes)",

@@ -16,31 +16,32 @@ void check_legacy(const RuleContext& context, Reporter& report) {
 
 void check_major(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  if (tensor.abi != facts::Abi::versioned || tensor.version.major == dl::kModelMajor) return;
+  if (tensor.abi != facts::Abi::versioned || tensor.version.major == dlpack::kModelMajor) return;
   report("version.major",
          fmt::format("major version {} differs from {}: a consumer must call the deleter and "
                      "read no other field; export version {}.x when the consumer's "
                      "max_version asks for it",
-                     tensor.version.major, dl::kModelMajor, dl::kModelMajor));
+                     tensor.version.major, dlpack::kModelMajor, dlpack::kModelMajor));
 }
 
 void check_minor_newer(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
-  if (tensor.abi != facts::Abi::versioned || tensor.version.major != dl::kModelMajor ||
-      tensor.version.minor <= dl::kModelMinor) {
+  if (tensor.abi != facts::Abi::versioned || tensor.version.major != dlpack::kModelMajor ||
+      tensor.version.minor <= dlpack::kModelMinor) {
     return;
   }
   report("version.minor",
          fmt::format("version {}.{} is unknown to this tool, which knows releases up to {}: "
                      "enumeration values and flags added after {} are not checked",
-                     tensor.version.major, tensor.version.minor, dl::to_string(dl::kModelRelease),
-                     dl::to_string(dl::kModelRelease)));
+                     tensor.version.major, tensor.version.minor,
+                     dlpack::to_string(dlpack::kModelRelease),
+                     dlpack::to_string(dlpack::kModelRelease)));
 }
 
 constexpr std::array kVersionRules{
     RuleDefinition{
         {"DLP-VERSION-LEGACY", "version", "Legacy unversioned DLManagedTensor", Severity::info,
-         kFirstRelease, dl::kLastLegacyRelease, "dlpack.h 1.3, DLManagedTensor", "deprecated",
+         kFirstRelease, dlpack::kLastLegacyRelease, "dlpack.h 1.3, DLManagedTensor", "deprecated",
          "This data structure is used as Legacy DLManagedTensor in DLPack exchange and is "
          "deprecated after DLPack v0.8 Use DLManagedTensorVersioned instead.",
          "A legacy tensor still imports; it is worth knowing because consumers that pass "
@@ -49,7 +50,7 @@ constexpr std::array kVersionRules{
         check_legacy},
     RuleDefinition{
         {"DLP-VERSION-MAJOR", "version", "Major version differs from 1", Severity::error,
-         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "must",
+         dlpack::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "must",
          "If an obtained DLPack tensor has a major version that disagrees with the version "
          "number specified in this header file (i.e. major != DLPACK_MAJOR_VERSION), the "
          "consumer must call the deleter (and it is safe to do so).",
@@ -58,7 +59,7 @@ constexpr std::array kVersionRules{
         check_major},
     RuleDefinition{
         {"DLP-VERSION-MINOR-NEWER", "version", "Minor version unknown to this tool", Severity::info,
-         dl::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "heuristic",
+         dlpack::Release{1, 0}, std::nullopt, "dlpack.h 1.3, DLPackVersion", "heuristic",
          "In the case of a minor version mismatch, the tensor can be safely used as long as the "
          "consumer knows how to interpret all fields.",
          "A limit of this tool, not a defect of the tensor: enumeration values and flags added "

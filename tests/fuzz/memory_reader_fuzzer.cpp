@@ -45,8 +45,8 @@ std::unique_ptr<std::int64_t[]> dims(Bytes& bytes, std::size_t count) {
   return array;
 }
 
-void no_op(dl::DLManagedTensor*) {}
-void no_op_versioned(dl::DLManagedTensorVersioned*) {}
+void no_op(dlpack::DLManagedTensor*) {}
+void no_op_versioned(dlpack::DLManagedTensorVersioned*) {}
 
 }  // namespace
 
@@ -58,13 +58,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bool null_strides = choice & 4;
   bool has_deleter = choice & 8;
   bool has_context = choice & 16;
-  auto version = bytes.take<dl::DLPackVersion>();
+  auto version = bytes.take<dlpack::DLPackVersion>();
   auto flags = bytes.take<std::uint64_t>();
-  dl::DLTensor tensor{};
+  dlpack::DLTensor tensor{};
   tensor.data = reinterpret_cast<void*>(bytes.take<std::uintptr_t>());
-  tensor.device = bytes.take<dl::DLDevice>();
+  tensor.device = bytes.take<dlpack::DLDevice>();
   tensor.ndim = bytes.take<std::int32_t>();
-  tensor.dtype = bytes.take<dl::DLDataType>();
+  tensor.dtype = bytes.take<dlpack::DLDataType>();
   tensor.byte_offset = bytes.take<std::uint64_t>();
 
   // Arrays as long as ndim says, from what input is left; where the reader
@@ -83,28 +83,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   facts::TensorFacts facts;
   if (!versioned) {
-    auto managed = std::make_unique<dl::DLManagedTensor>();
+    auto managed = std::make_unique<dlpack::DLManagedTensor>();
     *managed = {tensor, has_context ? &context : nullptr, has_deleter ? no_op : nullptr};
     facts = facts::read_managed_tensor(managed.get(), "fuzz");
-  } else if (version.major != dl::kModelMajor) {
+  } else if (version.major != dlpack::kModelMajor) {
     // Only the header every major version keeps: version, manager_ctx,
     // deleter, flags.
-    constexpr std::size_t kHeader = offsetof(dl::DLManagedTensorVersioned, dl_tensor);
+    constexpr std::size_t kHeader = offsetof(dlpack::DLManagedTensorVersioned, dl_tensor);
     auto header = std::make_unique<unsigned char[]>(kHeader);
     void* context_pointer = has_context ? &context : nullptr;
-    void (*deleter)(dl::DLManagedTensorVersioned*) = has_deleter ? no_op_versioned : nullptr;
-    std::memcpy(header.get() + offsetof(dl::DLManagedTensorVersioned, version), &version,
+    void (*deleter)(dlpack::DLManagedTensorVersioned*) = has_deleter ? no_op_versioned : nullptr;
+    std::memcpy(header.get() + offsetof(dlpack::DLManagedTensorVersioned, version), &version,
                 sizeof version);
-    std::memcpy(header.get() + offsetof(dl::DLManagedTensorVersioned, manager_ctx),
+    std::memcpy(header.get() + offsetof(dlpack::DLManagedTensorVersioned, manager_ctx),
                 &context_pointer, sizeof context_pointer);
-    std::memcpy(header.get() + offsetof(dl::DLManagedTensorVersioned, deleter), &deleter,
+    std::memcpy(header.get() + offsetof(dlpack::DLManagedTensorVersioned, deleter), &deleter,
                 sizeof deleter);
-    std::memcpy(header.get() + offsetof(dl::DLManagedTensorVersioned, flags), &flags, sizeof flags);
+    std::memcpy(header.get() + offsetof(dlpack::DLManagedTensorVersioned, flags), &flags,
+                sizeof flags);
     facts = facts::read_managed_tensor_versioned(
-        reinterpret_cast<const dl::DLManagedTensorVersioned*>(header.get()), "fuzz");
+        reinterpret_cast<const dlpack::DLManagedTensorVersioned*>(header.get()), "fuzz");
     if (facts.body_read) fuzz::broken("body read under an unknown major version", "");
   } else {
-    auto managed = std::make_unique<dl::DLManagedTensorVersioned>();
+    auto managed = std::make_unique<dlpack::DLManagedTensorVersioned>();
     managed->version = version;
     managed->manager_ctx = has_context ? &context : nullptr;
     managed->deleter = has_deleter ? no_op_versioned : nullptr;

@@ -22,12 +22,13 @@ LAYERS = [
     "runtime",        # OpenCL, SYCL (dpctl), CUDA: devices and USM
     "exchange",       # export and import through DLPack on a runtime
     "plugin",         # loading a library under test (plugin ABI)
-    "matrix",         # the live and consumer matrices, offered tensors, views
+    "matrix",         # the live and consumer matrices of offered tensors, views
     "suite/model",    # case, findings, check run, selection, expectations
-    "report",         # printers and formats (readers beside writers)
+    "report",         # printers and formats of a run (readers beside writers)
     "suite/runner",   # workers, their protocol, containment, signals
     "suite/cases",    # the case sources (vectors, live, producer, consumer)
-    "suite/gate",     # run_check, report merge: one gate decision
+    "suite/gate",     # run_check, report merge: one gate decision, one exit code
+    "compat",         # the compatibility matrix: an analysis of finished reports
     "bridge",         # libdlpack_usm's C ABI for Python
     "cli",            # the commands
 ]

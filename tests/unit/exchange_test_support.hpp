@@ -58,7 +58,7 @@ inline bool usm_required() {
   }
 
 inline bool supports(const runtime::DeviceInfo& device, facts::UsmKind kind) {
-  return suite::kind_supported(device, kind);
+  return matrix::kind_supported(device, kind);
 }
 
 // The producer's bytes for `layout`, walking the multi-index like an
@@ -90,21 +90,21 @@ inline std::vector<std::byte> odometer_image(const Layout& layout, std::uint64_t
 // often it ran while the original still releases what export took.
 class DeleterCounter {
  public:
-  explicit DeleterCounter(dl::DLManagedTensorVersioned* tensor) {
+  explicit DeleterCounter(dlpack::DLManagedTensorVersioned* tensor) {
     key_ = tensor;
     originals_versioned()[tensor] = tensor->deleter;
     counts()[tensor] = 0;
-    tensor->deleter = [](dl::DLManagedTensorVersioned* self) {
+    tensor->deleter = [](dlpack::DLManagedTensorVersioned* self) {
       ++counts()[self];
       auto original = originals_versioned()[self];
       if (original != nullptr) original(self);
     };
   }
-  explicit DeleterCounter(dl::DLManagedTensor* tensor) {
+  explicit DeleterCounter(dlpack::DLManagedTensor* tensor) {
     key_ = tensor;
     originals_legacy()[tensor] = tensor->deleter;
     counts()[tensor] = 0;
-    tensor->deleter = [](dl::DLManagedTensor* self) {
+    tensor->deleter = [](dlpack::DLManagedTensor* self) {
       ++counts()[self];
       auto original = originals_legacy()[self];
       if (original != nullptr) original(self);
@@ -117,12 +117,12 @@ class DeleterCounter {
     static std::map<const void*, int> map;
     return map;
   }
-  static std::map<const void*, void (*)(dl::DLManagedTensorVersioned*)>& originals_versioned() {
-    static std::map<const void*, void (*)(dl::DLManagedTensorVersioned*)> map;
+  static std::map<const void*, void (*)(dlpack::DLManagedTensorVersioned*)>& originals_versioned() {
+    static std::map<const void*, void (*)(dlpack::DLManagedTensorVersioned*)> map;
     return map;
   }
-  static std::map<const void*, void (*)(dl::DLManagedTensor*)>& originals_legacy() {
-    static std::map<const void*, void (*)(dl::DLManagedTensor*)> map;
+  static std::map<const void*, void (*)(dlpack::DLManagedTensor*)>& originals_legacy() {
+    static std::map<const void*, void (*)(dlpack::DLManagedTensor*)> map;
     return map;
   }
   const void* key_ = nullptr;
@@ -134,27 +134,27 @@ class DeleterCounter {
 struct HandMadeTensor {
   std::vector<std::int64_t> shape{4};
   std::vector<std::int64_t> strides{1};
-  dl::DLManagedTensorVersioned versioned{};
-  dl::DLManagedTensor legacy{};
+  dlpack::DLManagedTensorVersioned versioned{};
+  dlpack::DLManagedTensor legacy{};
   int deleter_calls = 0;
 
   HandMadeTensor(void* data, std::int32_t device_id) {
-    dl::DLTensor tensor{};
+    dlpack::DLTensor tensor{};
     tensor.data = data;
-    tensor.device = dl::DLDevice{dl::kDLOneAPI, device_id};
+    tensor.device = dlpack::DLDevice{dlpack::kDLOneAPI, device_id};
     tensor.ndim = 1;
-    tensor.dtype = dl::DLDataType{dl::kDLFloat, 32, 1};
+    tensor.dtype = dlpack::DLDataType{dlpack::kDLFloat, 32, 1};
     tensor.shape = shape.data();
     tensor.strides = strides.data();
-    versioned.version = dl::DLPackVersion{1, 3};
+    versioned.version = dlpack::DLPackVersion{1, 3};
     versioned.manager_ctx = this;
-    versioned.deleter = [](dl::DLManagedTensorVersioned* self) {
+    versioned.deleter = [](dlpack::DLManagedTensorVersioned* self) {
       ++static_cast<HandMadeTensor*>(self->manager_ctx)->deleter_calls;
     };
     versioned.dl_tensor = tensor;
     legacy.dl_tensor = tensor;
     legacy.manager_ctx = this;
-    legacy.deleter = [](dl::DLManagedTensor* self) {
+    legacy.deleter = [](dlpack::DLManagedTensor* self) {
       ++static_cast<HandMadeTensor*>(self->manager_ctx)->deleter_calls;
     };
   }

@@ -19,10 +19,10 @@ inline facts::TensorFacts clean_tensor() {
   tensor.flags = 0;
   tensor.has_deleter = true;
   tensor.data = 0x10000;
-  tensor.device_type = dl::kDLCPU;
+  tensor.device_type = dlpack::kDLCPU;
   tensor.device_id = 0;
   tensor.ndim = 2;
-  tensor.dtype = {dl::kDLFloat, 32, 1};
+  tensor.dtype = {dlpack::kDLFloat, 32, 1};
   tensor.shape = std::vector<std::int64_t>{2, 3};
   tensor.strides = std::vector<std::int64_t>{3, 1};
   tensor.byte_offset = 0;
@@ -33,7 +33,7 @@ inline facts::TensorFacts clean_tensor() {
 // context, with the tensor exactly covering it.
 inline facts::TensorFacts clean_oneapi_tensor() {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.device_type = dl::kDLOneAPI;
+  tensor.device_type = dlpack::kDLOneAPI;
   tensor.device_id = 1;
   facts::RuntimeFacts runtime;
   runtime.usm_kind = facts::UsmKind::device;

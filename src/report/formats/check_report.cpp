@@ -121,10 +121,6 @@ void print_stop_reasons(Printer& printer, const CheckRun& run) {
 
 }  // namespace
 
-ExitCode decide_exit_code(const CheckRun& run) {
-  return run.gate_passed() ? ExitCode::ok : ExitCode::findings;
-}
-
 void print_case(Printer& printer, const RecordedCase& recorded) {
   const Value record = suite::record_to_json(recorded);
   for (const auto& [key, value] : record.items()) printer.data(key, value);

@@ -3,15 +3,14 @@
 // summary people read; its reader is report_json_reader.hpp, and each case's
 // record has the one codec of suite/model/record_json.hpp. The other
 // formats have a module each here: JUnit XML (junit.hpp), the failures file
-// (failures_file.hpp), results.jsonl (results_stream.hpp). The run's model
-// decides the exit code.
+// (failures_file.hpp), results.jsonl (results_stream.hpp). The gate decides
+// the exit code (suite/gate/exit_code.hpp).
 #pragma once
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "common/error.hpp"
 #include "report/failure_groups.hpp"
 #include "report/printer.hpp"
 #include "report/text_table.hpp"
@@ -20,9 +19,6 @@
 namespace dlpack_usm::report {
 
 inline constexpr const char* kReportSchema = suite::kCheckReportSchema;
-
-// 0 when the gate passed, 1 (findings) otherwise.
-ExitCode decide_exit_code(const suite::CheckRun& run);
 
 // The one walk of a run: JSON gets every case whatever `detail` says; text
 // shows the failing cases as `detail` asks (report/failure_groups.hpp).

@@ -30,8 +30,8 @@ std::string help_text(const rules::RuleInfo& rule) {
   if (!rule.quote.empty()) text += fmt::format("\"{}\" ({}). ", rule.quote, rule.reference);
   if (rule.quote.empty() && !rule.reference.empty()) text += fmt::format("{}. ", rule.reference);
   text += fmt::format("Basis: {}; severity {}; DLPack {}{}.", rule.normative,
-                      rules::to_string(rule.severity), dl::to_string(rule.since),
-                      rule.until ? fmt::format(" to {}", dl::to_string(*rule.until)) : "+");
+                      rules::to_string(rule.severity), dlpack::to_string(rule.since),
+                      rule.until ? fmt::format(" to {}", dlpack::to_string(*rule.until)) : "+");
   if (!rule.rationale.empty()) text += fmt::format(" {}", rule.rationale);
   return text + fmt::format(" Run `dlpack-usm rules {}` for its vectors.", rule.id);
 }
@@ -41,8 +41,8 @@ std::string help_markdown(const rules::RuleInfo& rule) {
   if (!rule.quote.empty()) text += fmt::format("> {}\n\n", rule.quote);
   if (!rule.reference.empty()) text += fmt::format("Reference: {}\n\n", rule.reference);
   text += fmt::format("Basis: *{}*; severity **{}**; DLPack {}{}.\n\n", rule.normative,
-                      rules::to_string(rule.severity), dl::to_string(rule.since),
-                      rule.until ? fmt::format(" to {}", dl::to_string(*rule.until)) : "+");
+                      rules::to_string(rule.severity), dlpack::to_string(rule.since),
+                      rule.until ? fmt::format(" to {}", dlpack::to_string(*rule.until)) : "+");
   if (!rule.rationale.empty()) text += fmt::format("{}\n\n", rule.rationale);
   return text + fmt::format("Run `dlpack-usm rules {}` for its vectors.", rule.id);
 }

@@ -44,7 +44,7 @@ std::string message_of(const CaseGroup& group) {
   return group.messages_vary ? message + " (the first; others differ in numbers)" : message;
 }
 
-std::string ids_text(const CaseGroup& group) {
+std::string markdown_ids_text(const CaseGroup& group) {
   std::vector<std::string> ids;
   for (std::size_t i = 0; i < group.cases.size() && i < kSummaryIdsNamed; ++i) {
     ids.push_back(markdown_text(group.cases[i]->result.id));
@@ -63,7 +63,7 @@ std::string group_details(const CaseGroup& group) {
   std::string out =
       fmt::format("<details><summary>{} \u00d7{} {}</summary>\n\n", markdown_text(group.heading),
                   group.cases.size(), markdown_text(rules_text(group)));
-  out += fmt::format("Cases: {}\n\nRepro:\n\n{}\n\n", ids_text(group),
+  out += fmt::format("Cases: {}\n\nRepro:\n\n{}\n\n", markdown_ids_text(group),
                      markdown_code_block(first.repro));
   for (const std::string& rule : group.rule_ids) {
     out += fmt::format("See `dlpack-usm rules {}`.\n", markdown_text(rule));

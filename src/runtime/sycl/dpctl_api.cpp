@@ -106,7 +106,7 @@ std::optional<DpctlLibrary> open_dpctl(std::string* why) {
                                    kMinimumDpctlMinor, kMinimumDpctlMajor);
   if (!candidate->version.empty()) {
     // "0.22.1" is 0.22: a patch or a suffix may follow.
-    std::optional<dl::Release> version = dl::parse_release(candidate->version).release;
+    std::optional<dlpack::Release> version = dlpack::parse_release(candidate->version).release;
     if (!version || version->major != kMinimumDpctlMajor || version->minor < kMinimumDpctlMinor) {
       *why = fmt::format("{} (found by {}) belongs to dpctl {}; the tool needs {}", candidate->path,
                          candidate->found_by, candidate->version, needed);

@@ -35,10 +35,10 @@ TEST(CapsuleParser, ReadsAVersionedTensorWithNumbers) {
   EXPECT_FALSE(facts.has_manager_ctx);
   EXPECT_TRUE(facts.body_read);
   EXPECT_EQ(facts.data, 4096U);
-  EXPECT_EQ(facts.device_type, dl::kDLOneAPI);
+  EXPECT_EQ(facts.device_type, dlpack::kDLOneAPI);
   EXPECT_EQ(facts.device_id, 0);
   EXPECT_EQ(facts.ndim, 2);
-  EXPECT_EQ(facts.dtype.code, dl::kDLFloat);
+  EXPECT_EQ(facts.dtype.code, dlpack::kDLFloat);
   EXPECT_EQ(facts.dtype.bits, 32);
   EXPECT_EQ(facts.dtype.lanes, 1);
   EXPECT_EQ(facts.shape, (std::vector<std::int64_t>{2, 3}));
@@ -72,9 +72,9 @@ TEST(CapsuleParser, EnumsByNameInEveryAcceptedSpelling) {
         std::string(R"("data": 0, "device": {"device_type": )") + name +
         R"(, "device_id": 3}, "ndim": 0, "dtype": {"code": "kDLBfloat", "bits": 16, "lanes": 1},
             "shape": [], "strides": [])"));
-    EXPECT_EQ(facts.device_type, dl::kDLOneAPI) << name;
+    EXPECT_EQ(facts.device_type, dlpack::kDLOneAPI) << name;
     EXPECT_EQ(facts.device_id, 3);
-    EXPECT_EQ(facts.dtype.code, dl::kDLBfloat);
+    EXPECT_EQ(facts.dtype.code, dlpack::kDLBfloat);
   }
 }
 
@@ -92,15 +92,16 @@ TEST(CapsuleParser, UnknownEnumNumbersAreKeptForTheRules) {
 TEST(CapsuleParser, DtypeShorthands) {
   struct Case {
     const char* text;
-    dl::DLDataType dtype;
+    dlpack::DLDataType dtype;
   };
   for (const Case& c :
-       {Case{"float32", {dl::kDLFloat, 32, 1}}, Case{"int8", {dl::kDLInt, 8, 1}},
-        Case{"uint64", {dl::kDLUInt, 64, 1}}, Case{"bool", {dl::kDLBool, 8, 1}},
-        Case{"bfloat16", {dl::kDLBfloat, 16, 1}}, Case{"complex128", {dl::kDLComplex, 128, 1}},
-        Case{"float8_e5m2", {dl::kDLFloat8_e5m2, 8, 1}},
-        Case{"float4_e2m1fn", {dl::kDLFloat4_e2m1fn, 4, 1}},
-        Case{"float32x4", {dl::kDLFloat, 32, 4}}}) {
+       {Case{"float32", {dlpack::kDLFloat, 32, 1}}, Case{"int8", {dlpack::kDLInt, 8, 1}},
+        Case{"uint64", {dlpack::kDLUInt, 64, 1}}, Case{"bool", {dlpack::kDLBool, 8, 1}},
+        Case{"bfloat16", {dlpack::kDLBfloat, 16, 1}},
+        Case{"complex128", {dlpack::kDLComplex, 128, 1}},
+        Case{"float8_e5m2", {dlpack::kDLFloat8_e5m2, 8, 1}},
+        Case{"float4_e2m1fn", {dlpack::kDLFloat4_e2m1fn, 4, 1}},
+        Case{"float32x4", {dlpack::kDLFloat, 32, 4}}}) {
     facts::TensorFacts facts = parse_single(
         versioned(std::string(R"("data": 0, "device": {"device_type": 1, "device_id": 0}, "ndim": 0,
                        "dtype": ")") +
@@ -112,7 +113,7 @@ TEST(CapsuleParser, DtypeShorthands) {
 }
 
 TEST(CapsuleParser, FlagsAsNumberStringOrArray) {
-  std::uint64_t both = dl::kFlagReadOnly | dl::kFlagIsCopied;
+  std::uint64_t both = dlpack::kFlagReadOnly | dlpack::kFlagIsCopied;
   for (const char* flags : {"3", "\"READ_ONLY|IS_COPIED\"", "\"READ_ONLY | IS_COPIED\"",
                             "\"DLPACK_FLAG_BITMASK_READ_ONLY|IS_COPIED\"",
                             "[\"READ_ONLY\", \"IS_COPIED\"]", "\"0x3\"", "\"1|2\""}) {
@@ -123,7 +124,7 @@ TEST(CapsuleParser, FlagsAsNumberStringOrArray) {
   EXPECT_EQ(parse_single(versioned("", R"(, "flags": [])")).flags, 0U);
   EXPECT_EQ(parse_single(versioned("", R"(, "flags": "IS_SUBBYTE_TYPE_PADDED|0x8000000000000000")"))
                 .flags,
-            dl::kFlagIsSubbyteTypePadded | (1ULL << 63));
+            dlpack::kFlagIsSubbyteTypePadded | (1ULL << 63));
   EXPECT_EQ(parse_single(versioned("", R"(, "flags": 18446744073709551615)")).flags,
             ~std::uint64_t{0});
 }

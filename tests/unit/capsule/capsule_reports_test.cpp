@@ -24,7 +24,7 @@ TEST(CapsuleDumpReport, UnknownValuesAreShownAsNumbersWithoutAName) {
   facts::TensorFacts facts = tensor_2x3();
   facts.device_type = 5;
   facts.dtype = {99, 16, 1};
-  facts.flags = dl::kFlagReadOnly | 0x100;
+  facts.flags = dlpack::kFlagReadOnly | 0x100;
   CapsuleDump dump = build_capsule_dump("t.json", {facts});
   std::string text = capsule_dump_to_text(dump);
   EXPECT_NE(text.find("device_type  5 (no name in DLPack 1.3)"), std::string::npos) << text;

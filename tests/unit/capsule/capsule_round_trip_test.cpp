@@ -44,14 +44,14 @@ TensorFacts full_tensor() {
   TensorFacts facts;
   facts.abi = facts::Abi::versioned;
   facts.version = {1, 3};
-  facts.flags = dl::kFlagReadOnly | dl::kFlagIsCopied;
+  facts.flags = dlpack::kFlagReadOnly | dlpack::kFlagIsCopied;
   facts.has_deleter = true;
   facts.has_manager_ctx = true;
   facts.data = 0x7f0000001000;
-  facts.device_type = dl::kDLOneAPI;
+  facts.device_type = dlpack::kDLOneAPI;
   facts.device_id = 2;
   facts.ndim = 3;
-  facts.dtype = {dl::kDLComplex, 64, 1};
+  facts.dtype = {dlpack::kDLComplex, 64, 1};
   facts.shape = std::vector<std::int64_t>{2, 0, 5};
   facts.strides = std::vector<std::int64_t>{-5, 99, 1};
   facts.byte_offset = 128;
@@ -132,12 +132,12 @@ TEST(CapsuleRoundTrip, EdgeCases) {
   expect_round_trip(partial_runtime, "empty runtime");
 
   TensorFacts every_dtype = full_tensor();
-  for (const dl::DtypeCodeName& code : dl::dtype_code_table()) {
+  for (const dlpack::DtypeCodeName& code : dlpack::dtype_code_table()) {
     every_dtype.dtype = {code.code, 8, 3};
     expect_round_trip(every_dtype, std::string(code.name));
   }
   TensorFacts every_device = full_tensor();
-  for (const dl::DeviceTypeName& type : dl::device_type_table()) {
+  for (const dlpack::DeviceTypeName& type : dlpack::device_type_table()) {
     every_device.device_type = type.value;
     expect_round_trip(every_device, std::string(type.name));
   }
@@ -166,7 +166,7 @@ TEST(CapsuleRoundTrip, FactsReadFromRandomStructs) {
       shape[i] = static_cast<std::int64_t>(random());
       strides[i] = pick(-3, 3);
     }
-    dl::DLTensor tensor{};
+    dlpack::DLTensor tensor{};
     tensor.data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(pick(0, 1) ? random() : 0));
     tensor.device = {static_cast<std::int32_t>(pick(-2, 20)), static_cast<std::int32_t>(random())};
     std::int64_t ndim_choices[] = {-1,        0,        1, 2, 8, facts::kMaxReadableDims + 1,
@@ -183,10 +183,10 @@ TEST(CapsuleRoundTrip, FactsReadFromRandomStructs) {
 
     TensorFacts facts;
     if (pick(0, 1) == 0) {
-      dl::DLManagedTensor managed{tensor, pick(0, 1) ? &shape : nullptr, nullptr};
+      dlpack::DLManagedTensor managed{tensor, pick(0, 1) ? &shape : nullptr, nullptr};
       facts = facts::read_managed_tensor(&managed, "random");
     } else {
-      dl::DLManagedTensorVersioned managed{};
+      dlpack::DLManagedTensorVersioned managed{};
       managed.version = {static_cast<std::uint32_t>(pick(0, 4) == 0 ? 2 : 1),
                          static_cast<std::uint32_t>(pick(0, 9))};
       managed.flags = random();

@@ -15,7 +15,7 @@
 #include "dlpack/generations.hpp"
 #include "dlpack/names.hpp"
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 namespace {
 
 // Every "kDLName = value" of a header.
@@ -125,4 +125,4 @@ TEST(Generations, Header13DefinesExactlyTheReleasedGenerations) {
 }
 
 }  // namespace
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

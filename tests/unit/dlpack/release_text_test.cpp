@@ -4,7 +4,7 @@
 
 #include "dlpack/names.hpp"
 
-namespace dlpack_usm::dl {
+namespace dlpack_usm::dlpack {
 namespace {
 
 using Problem = ReleaseText::Problem;
@@ -69,4 +69,4 @@ TEST(ReleaseText, ReadsWhatToStringWrites) {
 }
 
 }  // namespace
-}  // namespace dlpack_usm::dl
+}  // namespace dlpack_usm::dlpack

@@ -35,8 +35,8 @@ Fixture fixture(const runtime::DeviceRef& device) {
 TEST(ExchangeDeleter, ViewCallsItOnceAndExportReleasesWhatItTook) {
   auto devices = testing::usm_root_devices();
   SKIP_WITHOUT(devices, "device");
-  for (dl::Release version : {dl::kModelRelease, dl::Release{0, 8}}) {
-    SCOPED_TRACE(dl::to_string(version));
+  for (dlpack::Release version : {dlpack::kModelRelease, dlpack::Release{0, 8}}) {
+    SCOPED_TRACE(dlpack::to_string(version));
     Fixture f = fixture(devices[0]->ref);
     ExportOptions options;
     options.max_version = version;
@@ -80,7 +80,7 @@ TEST(ExchangeDeleter, AHandedOverCapsuleIsTheConsumersToRelease) {
   ExportedTensor exported = export_tensor(runtime::opencl_runtime(), f.request, {});
   f.request.keep_alive.reset();
   DeleterCounter counter(exported.capsule.versioned());
-  dl::DLManagedTensorVersioned* raw = exported.capsule.release_versioned();
+  dlpack::DLManagedTensorVersioned* raw = exported.capsule.release_versioned();
   exported = ExportedTensor{};
   EXPECT_EQ(counter.calls(), 0);
   EXPECT_EQ(f.buffer.use_count(), 2);

@@ -79,12 +79,12 @@ TEST(ExchangeProtocol, SubDeviceAllocationReportsItsParentRoot) {
 }
 
 TEST(ExchangeProtocol, VersionNegotiation) {
-  EXPECT_EQ(negotiated_version({0, 8}), (dl::Release{0, 8}));
-  EXPECT_EQ(negotiated_version({0, 6}), (dl::Release{0, 8}));
-  EXPECT_EQ(negotiated_version({1, 0}), (dl::Release{1, 0}));
-  EXPECT_EQ(negotiated_version({1, 1}), (dl::Release{1, 1}));
-  EXPECT_EQ(negotiated_version({1, 7}), (dl::Release{1, 3}));
-  EXPECT_EQ(negotiated_version({2, 0}), (dl::Release{1, 3}));
+  EXPECT_EQ(negotiated_version({0, 8}), (dlpack::Release{0, 8}));
+  EXPECT_EQ(negotiated_version({0, 6}), (dlpack::Release{0, 8}));
+  EXPECT_EQ(negotiated_version({1, 0}), (dlpack::Release{1, 0}));
+  EXPECT_EQ(negotiated_version({1, 1}), (dlpack::Release{1, 1}));
+  EXPECT_EQ(negotiated_version({1, 7}), (dlpack::Release{1, 3}));
+  EXPECT_EQ(negotiated_version({2, 0}), (dlpack::Release{1, 3}));
 }
 
 TEST(ExchangeProtocol, CompactTensorsGetNullStridesOnlyBefore1Point2) {
@@ -92,12 +92,12 @@ TEST(ExchangeProtocol, CompactTensorsGetNullStridesOnlyBefore1Point2) {
   SKIP_WITHOUT(devices, "device");
   runtime::Runtime& runtime = runtime::opencl_runtime();
   struct Case {
-    dl::Release max_version;
+    dlpack::Release max_version;
     bool null_strides;
   };
   for (Case c :
        {Case{{0, 8}, true}, Case{{1, 1}, true}, Case{{1, 2}, false}, Case{{1, 3}, false}}) {
-    SCOPED_TRACE(dl::to_string(c.max_version));
+    SCOPED_TRACE(dlpack::to_string(c.max_version));
     Produced produced = produce(devices[0]->ref, UsmKind::device);
     ExportOptions options;
     options.max_version = c.max_version;
@@ -117,7 +117,7 @@ TEST(ExchangeProtocol, ReadOnlyIsHonoured) {
   ExportOptions options;
   options.read_only = true;
   ExportedTensor exported = export_tensor(runtime, produced.request, options);
-  EXPECT_EQ(exported.capsule.versioned()->flags, dl::kFlagReadOnly);
+  EXPECT_EQ(exported.capsule.versioned()->flags, dlpack::kFlagReadOnly);
   ImportedView view = import_tensor(runtime, std::move(exported.capsule));
   EXPECT_FALSE(view.writable());
   std::vector<std::byte> value(4, std::byte{1});

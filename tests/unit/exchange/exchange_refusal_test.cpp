@@ -101,7 +101,7 @@ TEST(ExchangeRefusal, ExportBrokenByTheRuleEngine) {
       "DLP-SHAPE-NEGATIVE");
   EXPECT_EQ(buffer.use_count(), 1) << "the refused tensor's deleter released its reference";
   ExportRequest zero_bits = request_for(buffer, {4});
-  zero_bits.dtype = dl::DLDataType{dl::kDLFloat, 0, 1};
+  zero_bits.dtype = dlpack::DLDataType{dlpack::kDLFloat, 0, 1};
   expect_refusal([&] { export_tensor(runtime::opencl_runtime(), zero_bits, {}); },
                  "DLP-DTYPE-BITS-ZERO");
   EXPECT_EQ(buffer.use_count(), 2) << "only the request still holds the buffer";
@@ -151,7 +151,7 @@ TEST(ExchangeRefusal, ImportOfASizeZeroTensorWithNullDataLooksNothingUp) {
 TEST(ExchangeRefusal, ImportOfMajorVersion2ReadsNothingButCallsTheDeleter) {
   // No device needed: the header check comes before any lookup.
   HandMadeTensor tensor(reinterpret_cast<void*>(0x10), 0);
-  tensor.versioned.version = dl::DLPackVersion{2, 0};
+  tensor.versioned.version = dlpack::DLPackVersion{2, 0};
   // A major-2 body may mean anything; pointers that would crash if read.
   tensor.versioned.dl_tensor.ndim = 1 << 30;
   tensor.versioned.dl_tensor.shape = reinterpret_cast<std::int64_t*>(0x8);
@@ -227,14 +227,15 @@ TEST(ExchangeRefusal, ImportOfNullStridesFrom1Point2) {
 
 TEST(ExchangeRefusal, ImportOfAnotherDeviceType) {
   HandMadeTensor tensor(reinterpret_cast<void*>(0x1000), 0);
-  tensor.versioned.dl_tensor.device.device_type = dl::kDLCUDA;
+  tensor.versioned.dl_tensor.device.device_type = dlpack::kDLCUDA;
   expect_refusal([&] { import_tensor(runtime::opencl_runtime(), &tensor.versioned); }, "kDLCUDA");
   EXPECT_EQ(tensor.deleter_calls, 1);
 }
 
 TEST(ExchangeRefusal, ImportOfNullIsAUsageError) {
   try {
-    import_tensor(runtime::opencl_runtime(), static_cast<dl::DLManagedTensorVersioned*>(nullptr));
+    import_tensor(runtime::opencl_runtime(),
+                  static_cast<dlpack::DLManagedTensorVersioned*>(nullptr));
     ADD_FAILURE() << "a NULL tensor was imported";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ExitCode::usage);

@@ -57,7 +57,7 @@ TEST(ExchangeRoundTripReport, ARefusalByARuleRecordsTheRuleId) {
   RoundTripRequest request;
   request.device = devices[0]->ref;
   request.shape = {4};
-  request.dtype = {dl::kDLBfloat, 32, 1};  // bfloat16 is 16 bits by definition
+  request.dtype = {dlpack::kDLBfloat, 32, 1};  // bfloat16 is 16 bits by definition
   RoundTripReport report = run_round_trip(runtime::opencl_runtime(), request);
   ASSERT_TRUE(report.refused_at);
   EXPECT_EQ(*report.refused_at, "export");
@@ -76,7 +76,7 @@ TEST(ExchangeRoundTripReport, ReadOnlyRoundTripReportsAReadOnlyView) {
   RoundTripReport report = run_round_trip(runtime::opencl_runtime(), request);
   EXPECT_TRUE(report.ok()) << report.refusal;
   EXPECT_FALSE(report.writable);
-  EXPECT_EQ(report.exported->flags, dl::kFlagReadOnly);
+  EXPECT_EQ(report.exported->flags, dlpack::kFlagReadOnly);
 }
 
 TEST(ExchangeRoundTripReport, SavedCapsuleReadsBackAsTheSameFacts) {

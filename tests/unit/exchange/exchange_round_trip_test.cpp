@@ -52,7 +52,7 @@ TEST_P(RoundTrip, ConsumerReadsWhatTheProducerWroteWithoutACopy) {
   auto devices = testing::usm_root_devices();
   SKIP_WITHOUT(devices, "device");
   runtime::Runtime& runtime = runtime::opencl_runtime();
-  auto dtype = dl::parse_dtype(dtype_case.name);
+  auto dtype = dlpack::parse_dtype(dtype_case.name);
   ASSERT_TRUE(dtype);
   const std::uint64_t element_bytes = dtype_case.bytes;
   bool ran = false;
@@ -78,12 +78,12 @@ TEST_P(RoundTrip, ConsumerReadsWhatTheProducerWroteWithoutACopy) {
     request.byte_offset = layout.byte_offset;
     request.keep_alive = buffer;
     ExportOptions options;
-    options.max_version = legacy ? dl::Release{0, 8} : dl::kModelRelease;
+    options.max_version = legacy ? dlpack::Release{0, 8} : dlpack::kModelRelease;
     ExportedTensor exported = export_tensor(runtime, request, options);
 
     ASSERT_EQ(exported.capsule.is_versioned(), !legacy);
-    const dl::DLTensor& tensor = *exported.capsule.dl_tensor();
-    EXPECT_EQ(tensor.device.device_type, dl::kDLOneAPI);
+    const dlpack::DLTensor& tensor = *exported.capsule.dl_tensor();
+    EXPECT_EQ(tensor.device.device_type, dlpack::kDLOneAPI);
     EXPECT_EQ(tensor.device.device_id, device->ref.root_index);
     // A size-0 tensor goes out with NULL data, as dlpack.h recommends; the
     // others with the producer's pointer.
@@ -94,7 +94,7 @@ TEST_P(RoundTrip, ConsumerReadsWhatTheProducerWroteWithoutACopy) {
       EXPECT_EQ(exported.capsule.versioned()->version.major, 1u);
       EXPECT_EQ(exported.capsule.versioned()->version.minor, 3u);
       // Export never copies, so IS_COPIED is never set.
-      EXPECT_EQ(exported.capsule.versioned()->flags & dl::kFlagIsCopied, 0u);
+      EXPECT_EQ(exported.capsule.versioned()->flags & dlpack::kFlagIsCopied, 0u);
     }
     EXPECT_FALSE(rules::has_errors(exported.findings));
 

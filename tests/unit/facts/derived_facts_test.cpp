@@ -12,7 +12,7 @@ namespace {
 
 TensorFacts tensor(std::vector<std::int64_t> shape,
                    std::optional<std::vector<std::int64_t>> strides,
-                   dl::DLDataType dtype = {dl::kDLFloat, 32, 1}) {
+                   dlpack::DLDataType dtype = {dlpack::kDLFloat, 32, 1}) {
   TensorFacts facts;
   facts.data = 0x10000;
   facts.ndim = static_cast<std::int64_t>(shape.size());
@@ -124,10 +124,10 @@ TEST(DerivedFacts, UnreadableShapeLeavesCountAndExtentUnknown) {
 }
 
 TEST(DerivedFacts, ElementBytesRoundUpSubByteTypesAndCountLanes) {
-  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dl::kDLBool, 8, 1})).element_bytes, 1U);
-  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dl::kDLFloat4_e2m1fn, 4, 1})).element_bytes, 1U);
-  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dl::kDLFloat, 32, 4})).element_bytes, 16U);
-  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dl::kDLComplex, 128, 1})).element_bytes, 16U);
+  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dlpack::kDLBool, 8, 1})).element_bytes, 1U);
+  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dlpack::kDLFloat4_e2m1fn, 4, 1})).element_bytes, 1U);
+  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dlpack::kDLFloat, 32, 4})).element_bytes, 16U);
+  EXPECT_EQ(derive(tensor({2}, std::nullopt, {dlpack::kDLComplex, 128, 1})).element_bytes, 16U);
 }
 
 TEST(DerivedFacts, AlignmentOfDataAndFirstElement) {
@@ -150,7 +150,7 @@ TEST(DerivedFacts, AHandleHasNoAlignment) {
   // kDLMetal's data is an id<MTLBuffer>: its value is no address. The
   // extent still says which bytes of the buffer the elements occupy.
   TensorFacts metal = tensor({4}, std::vector<std::int64_t>{1});
-  metal.device_type = dl::kDLMetal;
+  metal.device_type = dlpack::kDLMetal;
   metal.data = 0x600001e4c000;
   metal.byte_offset = 12;
   DerivedFacts derived = derive(metal);

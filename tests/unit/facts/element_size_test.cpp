@@ -12,19 +12,19 @@ namespace dlpack_usm::facts {
 namespace {
 
 TEST(ElementStorageBytes, RoundsSubByteTypesUpToAByte) {
-  EXPECT_EQ(element_storage_bytes({dl::kDLUInt, 4, 1}), 1u);
-  EXPECT_EQ(element_storage_bytes({dl::kDLFloat6_e2m3fn, 6, 1}), 1u);
-  EXPECT_EQ(element_storage_bytes({dl::kDLInt, 1, 1}), 1u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLUInt, 4, 1}), 1u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLFloat6_e2m3fn, 6, 1}), 1u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLInt, 1, 1}), 1u);
   // Lanes pack before rounding: three 4-bit lanes are 12 bits, 2 bytes.
-  EXPECT_EQ(element_storage_bytes({dl::kDLUInt, 4, 3}), 2u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLUInt, 4, 3}), 2u);
 }
 
 TEST(ElementStorageBytes, WholeByteTypes) {
-  EXPECT_EQ(element_storage_bytes({dl::kDLFloat, 32, 1}), 4u);
-  EXPECT_EQ(element_storage_bytes({dl::kDLComplex, 128, 1}), 16u);
-  EXPECT_EQ(element_storage_bytes({dl::kDLFloat, 32, 4}), 16u);
-  EXPECT_EQ(element_storage_bytes({dl::kDLFloat, 0, 1}), 0u);
-  EXPECT_EQ(element_storage_bytes({dl::kDLUInt, 255, 65535}), (255u * 65535u + 7u) / 8u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLFloat, 32, 1}), 4u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLComplex, 128, 1}), 16u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLFloat, 32, 4}), 16u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLFloat, 0, 1}), 0u);
+  EXPECT_EQ(element_storage_bytes({dlpack::kDLUInt, 255, 65535}), (255u * 65535u + 7u) / 8u);
 }
 
 TEST(CheckedElementCount, ProductOfTheExtents) {

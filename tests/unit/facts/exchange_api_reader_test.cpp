@@ -12,16 +12,16 @@ namespace {
 
 using testing::GuardedPage;
 
-int allocate(dl::DLTensor*, dl::DLManagedTensorVersioned**, void*, dl::DLPackSetError) {
+int allocate(dlpack::DLTensor*, dlpack::DLManagedTensorVersioned**, void*, dlpack::DLPackSetError) {
   return -1;
 }
 int stream(std::int32_t, std::int32_t, void**) {
   return -1;
 }
 
-dl::DLPackExchangeAPI table(std::uint32_t major, std::uint32_t minor,
-                            dl::DLPackExchangeAPIHeader* prev = nullptr) {
-  dl::DLPackExchangeAPI api{};
+dlpack::DLPackExchangeAPI table(std::uint32_t major, std::uint32_t minor,
+                            dlpack::DLPackExchangeAPIHeader* prev = nullptr) {
+  dlpack::DLPackExchangeAPI api{};
   api.header = {{major, minor}, prev};
   api.managed_tensor_allocator = allocate;
   api.current_work_stream = stream;
@@ -30,16 +30,16 @@ dl::DLPackExchangeAPI table(std::uint32_t major, std::uint32_t minor,
 
 // A header of `version` at the very end of the page's readable memory: a
 // table behind it would lie in the guard page.
-dl::DLPackExchangeAPIHeader* header_at_the_end(const GuardedPage& page, dl::DLPackVersion version,
-                                               dl::DLPackExchangeAPIHeader* prev = nullptr) {
-  auto* header = static_cast<dl::DLPackExchangeAPIHeader*>(
-      page.last_bytes(sizeof(dl::DLPackExchangeAPIHeader)));
+dlpack::DLPackExchangeAPIHeader* header_at_the_end(const GuardedPage& page, dlpack::DLPackVersion version,
+                                               dlpack::DLPackExchangeAPIHeader* prev = nullptr) {
+  auto* header = static_cast<dlpack::DLPackExchangeAPIHeader*>(
+      page.last_bytes(sizeof(dlpack::DLPackExchangeAPIHeader)));
   *header = {version, prev};
   return header;
 }
 
 TEST(ExchangeApiReader, ReadsTheSlotsOfAMajor1Table) {
-  dl::DLPackExchangeAPI api = table(1, 3);
+  dlpack::DLPackExchangeAPI api = table(1, 3);
   ExchangeApiFacts facts = read_exchange_api(&api);
   ASSERT_EQ(facts.chain.size(), 1u);
   EXPECT_EQ(facts.end, ExchangeApiChainEnd::null);
@@ -56,11 +56,11 @@ TEST(ExchangeApiReader, ReadsTheSlotsOfAMajor1Table) {
 }
 
 TEST(ExchangeApiReader, WalksToTheMajor1TableAndReadsNoOtherMajorsBody) {
-  dl::DLPackExchangeAPI older = table(1, 2);
+  dlpack::DLPackExchangeAPI older = table(1, 2);
   // Its body, if any, would lie in the guard page: reading past the
   // major-2 header would crash.
   GuardedPage page;
-  dl::DLPackExchangeAPIHeader* newer = header_at_the_end(page, {2, 0}, &older.header);
+  dlpack::DLPackExchangeAPIHeader* newer = header_at_the_end(page, {2, 0}, &older.header);
   ExchangeApiFacts facts = read_exchange_api(newer);
   ASSERT_EQ(facts.chain.size(), 2u);
   EXPECT_FALSE(facts.chain[0].slots);
@@ -69,15 +69,15 @@ TEST(ExchangeApiReader, WalksToTheMajor1TableAndReadsNoOtherMajorsBody) {
 }
 
 TEST(ExchangeApiReader, StopsAtALoop) {
-  dl::DLPackExchangeAPI a = table(1, 3);
-  dl::DLPackExchangeAPI b = table(1, 2, &a.header);
+  dlpack::DLPackExchangeAPI a = table(1, 3);
+  dlpack::DLPackExchangeAPI b = table(1, 2, &a.header);
   a.header.prev_api = &b.header;
   ExchangeApiFacts facts = read_exchange_api(&a);
   ASSERT_EQ(facts.chain.size(), 2u);
   EXPECT_EQ(facts.end, ExchangeApiChainEnd::cycle);
   EXPECT_EQ(facts.cycle_to, 0u);
 
-  dl::DLPackExchangeAPI self = table(1, 3);
+  dlpack::DLPackExchangeAPI self = table(1, 3);
   self.header.prev_api = &self.header;
   facts = read_exchange_api(&self);
   ASSERT_EQ(facts.chain.size(), 1u);
@@ -86,8 +86,8 @@ TEST(ExchangeApiReader, StopsAtALoop) {
 
 TEST(ExchangeApiReader, AnUnreadablePrevApiIsAFact) {
   GuardedPage page;
-  auto* wild = static_cast<dl::DLPackExchangeAPIHeader*>(page.guard());
-  dl::DLPackExchangeAPI api = table(1, 3, wild);
+  auto* wild = static_cast<dlpack::DLPackExchangeAPIHeader*>(page.guard());
+  dlpack::DLPackExchangeAPI api = table(1, 3, wild);
   ExchangeApiFacts facts = read_exchange_api(&api);
   ASSERT_EQ(facts.chain.size(), 1u);
   EXPECT_EQ(facts.end, ExchangeApiChainEnd::unreadable);
@@ -101,7 +101,7 @@ TEST(ExchangeApiReader, AnUnreadablePrevApiIsAFact) {
 
 TEST(ExchangeApiReader, AMajor1HeaderWhoseTableIsCutOffHasNoSlots) {
   GuardedPage page;
-  dl::DLPackExchangeAPIHeader* header = header_at_the_end(page, {1, 3});
+  dlpack::DLPackExchangeAPIHeader* header = header_at_the_end(page, {1, 3});
   ExchangeApiFacts facts = read_exchange_api(header);
   ASSERT_EQ(facts.chain.size(), 1u);
   EXPECT_FALSE(facts.chain[0].slots);
@@ -109,7 +109,7 @@ TEST(ExchangeApiReader, AMajor1HeaderWhoseTableIsCutOffHasNoSlots) {
 }
 
 TEST(ExchangeApiReader, AChainTooLongIsReadNoFurther) {
-  std::vector<dl::DLPackExchangeAPI> tables(kMaxExchangeApiChain + 2);
+  std::vector<dlpack::DLPackExchangeAPI> tables(kMaxExchangeApiChain + 2);
   for (std::size_t i = 0; i < tables.size(); ++i) {
     tables[i] = table(1, static_cast<std::uint32_t>(tables.size() - i),
                       i + 1 < tables.size() ? &tables[i + 1].header : nullptr);

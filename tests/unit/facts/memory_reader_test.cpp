@@ -19,15 +19,15 @@ namespace {
 
 using testing::GuardedPage;
 
-void no_op_deleter(dl::DLManagedTensor*) {}
-void no_op_versioned_deleter(dl::DLManagedTensorVersioned*) {}
+void no_op_deleter(dlpack::DLManagedTensor*) {}
+void no_op_versioned_deleter(dlpack::DLManagedTensorVersioned*) {}
 
-dl::DLTensor tensor_2x3(std::int64_t* shape, std::int64_t* strides) {
-  dl::DLTensor tensor{};
+dlpack::DLTensor tensor_2x3(std::int64_t* shape, std::int64_t* strides) {
+  dlpack::DLTensor tensor{};
   tensor.data = reinterpret_cast<void*>(std::uintptr_t{0x7f0000001000});
-  tensor.device = {dl::kDLOneAPI, 1};
+  tensor.device = {dlpack::kDLOneAPI, 1};
   tensor.ndim = 2;
-  tensor.dtype = {dl::kDLFloat, 32, 1};
+  tensor.dtype = {dlpack::kDLFloat, 32, 1};
   tensor.shape = shape;
   tensor.strides = strides;
   tensor.byte_offset = 64;
@@ -38,7 +38,7 @@ TEST(MemoryReader, ReadsEveryFieldOfALegacyTensor) {
   std::int64_t shape[] = {2, 3};
   std::int64_t strides[] = {3, 1};
   int context = 0;
-  dl::DLManagedTensor managed{tensor_2x3(shape, strides), &context, no_op_deleter};
+  dlpack::DLManagedTensor managed{tensor_2x3(shape, strides), &context, no_op_deleter};
 
   TensorFacts facts = read_managed_tensor(&managed, "memory#0");
   EXPECT_EQ(facts.abi, Abi::legacy);
@@ -48,10 +48,10 @@ TEST(MemoryReader, ReadsEveryFieldOfALegacyTensor) {
   EXPECT_TRUE(facts.has_deleter);
   EXPECT_TRUE(facts.has_manager_ctx);
   EXPECT_EQ(facts.data, 0x7f0000001000U);
-  EXPECT_EQ(facts.device_type, dl::kDLOneAPI);
+  EXPECT_EQ(facts.device_type, dlpack::kDLOneAPI);
   EXPECT_EQ(facts.device_id, 1);
   EXPECT_EQ(facts.ndim, 2);
-  EXPECT_EQ(facts.dtype.code, dl::kDLFloat);
+  EXPECT_EQ(facts.dtype.code, dlpack::kDLFloat);
   EXPECT_EQ(facts.dtype.bits, 32);
   EXPECT_EQ(facts.dtype.lanes, 1);
   EXPECT_EQ(facts.shape, (std::vector<std::int64_t>{2, 3}));
@@ -65,18 +65,18 @@ TEST(MemoryReader, ReadsEveryFieldOfALegacyTensor) {
 TEST(MemoryReader, ReadsEveryFieldOfAVersionedTensor) {
   std::int64_t shape[] = {2, 3};
   std::int64_t strides[] = {1, 2};
-  dl::DLManagedTensorVersioned managed{};
+  dlpack::DLManagedTensorVersioned managed{};
   managed.version = {1, 2};
   managed.manager_ctx = nullptr;
   managed.deleter = no_op_versioned_deleter;
-  managed.flags = dl::kFlagReadOnly | (1ULL << 40);
+  managed.flags = dlpack::kFlagReadOnly | (1ULL << 40);
   managed.dl_tensor = tensor_2x3(shape, strides);
 
   TensorFacts facts = read_managed_tensor_versioned(&managed, "memory#1");
   EXPECT_EQ(facts.abi, Abi::versioned);
   EXPECT_EQ(facts.version.major, 1U);
   EXPECT_EQ(facts.version.minor, 2U);
-  EXPECT_EQ(facts.flags, dl::kFlagReadOnly | (1ULL << 40));
+  EXPECT_EQ(facts.flags, dlpack::kFlagReadOnly | (1ULL << 40));
   EXPECT_TRUE(facts.body_read);
   EXPECT_TRUE(facts.has_deleter);
   EXPECT_FALSE(facts.has_manager_ctx);
@@ -86,9 +86,9 @@ TEST(MemoryReader, ReadsEveryFieldOfAVersionedTensor) {
 }
 
 TEST(MemoryReader, NullDeleterAndNullData) {
-  dl::DLManagedTensor managed{};
-  managed.dl_tensor.device = {dl::kDLCPU, 0};
-  managed.dl_tensor.dtype = {dl::kDLInt, 8, 1};
+  dlpack::DLManagedTensor managed{};
+  managed.dl_tensor.device = {dlpack::kDLCPU, 0};
+  managed.dl_tensor.dtype = {dlpack::kDLInt, 8, 1};
   TensorFacts facts = read_managed_tensor(&managed, "m");
   EXPECT_FALSE(facts.has_deleter);
   EXPECT_FALSE(facts.has_manager_ctx);
@@ -96,7 +96,7 @@ TEST(MemoryReader, NullDeleterAndNullData) {
 }
 
 TEST(MemoryReader, NullShapeAndStridesStayNull) {
-  dl::DLManagedTensor managed{tensor_2x3(nullptr, nullptr), nullptr, nullptr};
+  dlpack::DLManagedTensor managed{tensor_2x3(nullptr, nullptr), nullptr, nullptr};
   TensorFacts facts = read_managed_tensor(&managed, "m");
   EXPECT_EQ(facts.ndim, 2);
   EXPECT_FALSE(facts.shape.has_value());
@@ -105,7 +105,7 @@ TEST(MemoryReader, NullShapeAndStridesStayNull) {
 
 TEST(MemoryReader, NdimZeroTellsNullFromEmpty) {
   std::int64_t unused = 7;
-  dl::DLManagedTensor managed{tensor_2x3(nullptr, &unused), nullptr, nullptr};
+  dlpack::DLManagedTensor managed{tensor_2x3(nullptr, &unused), nullptr, nullptr};
   managed.dl_tensor.ndim = 0;
   TensorFacts facts = read_managed_tensor(&managed, "m");
   EXPECT_FALSE(facts.shape.has_value());
@@ -123,7 +123,7 @@ TEST(MemoryReader, ReadsExactlyNdimEntriesAndNotOneMore) {
     shape[i] = i + 2;
     strides[i] = 10 - i;
   }
-  dl::DLManagedTensor managed{tensor_2x3(shape, strides), nullptr, nullptr};
+  dlpack::DLManagedTensor managed{tensor_2x3(shape, strides), nullptr, nullptr};
   managed.dl_tensor.ndim = 3;
   TensorFacts facts = read_managed_tensor(&managed, "m");
   EXPECT_EQ(facts.shape, (std::vector<std::int64_t>{2, 3, 4}));
@@ -133,7 +133,7 @@ TEST(MemoryReader, ReadsExactlyNdimEntriesAndNotOneMore) {
 TEST(MemoryReader, ReadsUpToTheLimitOfDimensions) {
   std::vector<std::int64_t> shape(kMaxReadableDims, 1);
   std::vector<std::int64_t> strides(kMaxReadableDims, 1);
-  dl::DLManagedTensor managed{tensor_2x3(shape.data(), strides.data()), nullptr, nullptr};
+  dlpack::DLManagedTensor managed{tensor_2x3(shape.data(), strides.data()), nullptr, nullptr};
   managed.dl_tensor.ndim = static_cast<std::int32_t>(kMaxReadableDims);
   TensorFacts facts = read_managed_tensor(&managed, "m");
   ASSERT_TRUE(facts.shape.has_value());
@@ -144,7 +144,7 @@ TEST(MemoryReader, ReadsUpToTheLimitOfDimensions) {
 TEST(MemoryReader, NegativeNdimReadsNoArray) {
   GuardedPage page;
   auto* unreadable = static_cast<std::int64_t*>(page.guard());
-  dl::DLManagedTensor managed{tensor_2x3(unreadable, unreadable), nullptr, nullptr};
+  dlpack::DLManagedTensor managed{tensor_2x3(unreadable, unreadable), nullptr, nullptr};
   managed.dl_tensor.ndim = -3;
   TensorFacts facts = read_managed_tensor(&managed, "m");
   EXPECT_EQ(facts.ndim, -3);
@@ -156,7 +156,7 @@ TEST(MemoryReader, NegativeNdimReadsNoArray) {
 TEST(MemoryReader, HugeNdimIsCappedAndNoArrayIsRead) {
   GuardedPage page;
   auto* unreadable = static_cast<std::int64_t*>(page.guard());
-  dl::DLManagedTensorVersioned managed{};
+  dlpack::DLManagedTensorVersioned managed{};
   managed.version = {1, 3};
   managed.dl_tensor = tensor_2x3(unreadable, unreadable);
   for (std::int32_t ndim : {static_cast<std::int32_t>(kMaxReadableDims + 1), INT32_MAX}) {
@@ -175,27 +175,29 @@ TEST(MemoryReader, UnknownMajorVersionReadsNothingPastFlags) {
   // Only the stable header (version, manager_ctx, deleter, flags: 32 bytes)
   // is mapped; dl_tensor would lie in the PROT_NONE page.
   constexpr std::size_t kHeader =
-      offsetof(dl::DLManagedTensorVersioned, flags) + sizeof(std::uint64_t);
+      offsetof(dlpack::DLManagedTensorVersioned, flags) + sizeof(std::uint64_t);
   static_assert(kHeader == 32);
   GuardedPage page;
   void* at = page.last_bytes(kHeader);
-  dl::DLPackVersion version{2, 0};
+  dlpack::DLPackVersion version{2, 0};
   void* context = &page;
-  void (*deleter)(dl::DLManagedTensorVersioned*) = no_op_versioned_deleter;
-  std::uint64_t flags = dl::kFlagIsCopied;
+  void (*deleter)(dlpack::DLManagedTensorVersioned*) = no_op_versioned_deleter;
+  std::uint64_t flags = dlpack::kFlagIsCopied;
   auto* bytes = static_cast<char*>(at);
-  std::memcpy(bytes + offsetof(dl::DLManagedTensorVersioned, version), &version, sizeof version);
-  std::memcpy(bytes + offsetof(dl::DLManagedTensorVersioned, manager_ctx), &context,
+  std::memcpy(bytes + offsetof(dlpack::DLManagedTensorVersioned, version), &version,
+              sizeof version);
+  std::memcpy(bytes + offsetof(dlpack::DLManagedTensorVersioned, manager_ctx), &context,
               sizeof context);
-  std::memcpy(bytes + offsetof(dl::DLManagedTensorVersioned, deleter), &deleter, sizeof deleter);
-  std::memcpy(bytes + offsetof(dl::DLManagedTensorVersioned, flags), &flags, sizeof flags);
+  std::memcpy(bytes + offsetof(dlpack::DLManagedTensorVersioned, deleter), &deleter,
+              sizeof deleter);
+  std::memcpy(bytes + offsetof(dlpack::DLManagedTensorVersioned, flags), &flags, sizeof flags);
 
   TensorFacts facts =
-      read_managed_tensor_versioned(static_cast<const dl::DLManagedTensorVersioned*>(at), "m");
+      read_managed_tensor_versioned(static_cast<const dlpack::DLManagedTensorVersioned*>(at), "m");
   EXPECT_FALSE(facts.body_read);
   EXPECT_EQ(facts.version.major, 2U);
   EXPECT_EQ(facts.version.minor, 0U);
-  EXPECT_EQ(facts.flags, dl::kFlagIsCopied);
+  EXPECT_EQ(facts.flags, dlpack::kFlagIsCopied);
   EXPECT_TRUE(facts.has_deleter);
   EXPECT_TRUE(facts.has_manager_ctx);
   EXPECT_EQ(facts.ndim, TensorFacts{}.ndim);
@@ -204,7 +206,7 @@ TEST(MemoryReader, UnknownMajorVersionReadsNothingPastFlags) {
 }
 
 TEST(MemoryReader, MajorZeroIsUnknownToo) {
-  dl::DLManagedTensorVersioned managed{};
+  dlpack::DLManagedTensorVersioned managed{};
   managed.version = {0, 9};
   TensorFacts facts = read_managed_tensor_versioned(&managed, "m");
   EXPECT_FALSE(facts.body_read);
@@ -220,7 +222,7 @@ TEST(MemoryReader, UnreadableShapeOrStridesIsAFindingNotACrash) {
   std::int64_t readable[] = {1, 1, 1};
   for (auto [shape, strides, field] : {std::tuple{unreadable, readable, "dl_tensor.shape"},
                                        std::tuple{readable, short_array, "dl_tensor.strides"}}) {
-    dl::DLManagedTensorVersioned managed{};
+    dlpack::DLManagedTensorVersioned managed{};
     managed.version = {1, 3};
     managed.dl_tensor = tensor_2x3(shape, strides);
     managed.dl_tensor.ndim = 3;
@@ -238,7 +240,7 @@ TEST(MemoryReader, UnreadableShapeOrStridesIsAFindingNotACrash) {
 
 TEST(MemoryReader, UnreadableStructIsAFindingNotACrash) {
   GuardedPage page;
-  const auto* wild = static_cast<const dl::DLManagedTensor*>(page.guard());
+  const auto* wild = static_cast<const dlpack::DLManagedTensor*>(page.guard());
   try {
     read_managed_tensor(wild, "m");
     FAIL() << "no error";
@@ -247,12 +249,12 @@ TEST(MemoryReader, UnreadableStructIsAFindingNotACrash) {
   }
   // The versioned body past a readable 32-byte header is read only for a
   // known major version, and then it must be readable too.
-  constexpr std::size_t kHeader = offsetof(dl::DLManagedTensorVersioned, dl_tensor);
+  constexpr std::size_t kHeader = offsetof(dlpack::DLManagedTensorVersioned, dl_tensor);
   auto* header = static_cast<char*>(page.last_bytes(kHeader));
-  dl::DLPackVersion version{1, 3};
+  dlpack::DLPackVersion version{1, 3};
   std::memcpy(header, &version, sizeof version);
   EXPECT_THROW(read_managed_tensor_versioned(
-                   reinterpret_cast<const dl::DLManagedTensorVersioned*>(header), "m"),
+                   reinterpret_cast<const dlpack::DLManagedTensorVersioned*>(header), "m"),
                UnreadableMemory);
 }
 

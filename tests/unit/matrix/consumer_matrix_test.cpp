@@ -16,7 +16,7 @@
 #include "matrix/offered_tensor.hpp"
 #include "rules/rule.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 namespace {
 
 // The facts of an offered tensor, with what the runtime says of its pointer
@@ -26,10 +26,10 @@ facts::TensorFacts offered_facts(runtime::Runtime& runtime, const OfferedTensor&
   facts::TensorFacts tensor =
       offered.versioned
           ? facts::read_managed_tensor_versioned(
-                static_cast<const dl::DLManagedTensorVersioned*>(offered.tensor), "offered")
-          : facts::read_managed_tensor(static_cast<const dl::DLManagedTensor*>(offered.tensor),
+                static_cast<const dlpack::DLManagedTensorVersioned*>(offered.tensor), "offered")
+          : facts::read_managed_tensor(static_cast<const dlpack::DLManagedTensor*>(offered.tensor),
                                        "offered");
-  if (tensor.device_type == dl::kDLOneAPI && tensor.data != 0) {
+  if (tensor.device_type == dlpack::kDLOneAPI && tensor.data != 0) {
     runtime::ContextRef context = offered.buffer->context();
     runtime::PointerInfo info =
         runtime.query(reinterpret_cast<void*>(static_cast<std::uintptr_t>(tensor.data)), context);
@@ -108,7 +108,7 @@ DlpackUsmConsumeResult reported(const OfferedShape& shape) {
   result.dtype_code = shape.dtype.code;
   result.dtype_bits = shape.dtype.bits;
   result.dtype_lanes = shape.dtype.lanes;
-  result.device_type = dl::kDLOneAPI;
+  result.device_type = dlpack::kDLOneAPI;
   result.device_id = 0;
   return result;
 }
@@ -129,7 +129,7 @@ TEST(ConsumerView, NamesTheFirstFieldThatDiffers) {
   EXPECT_EQ(first_view_difference(result, shape, 0), std::nullopt);
   EXPECT_EQ(first_view_difference(result, shape, 1).value_or(""),
             "device is (14, 0), the tensor offered is on (kDLOneAPI, 1)");
-  result.dtype_code = dl::kDLInt;
+  result.dtype_code = dlpack::kDLInt;
   EXPECT_EQ(first_view_difference(result, shape, 0).value_or(""),
             "dtype is int32, the tensor offered is float32");
   result.strides[2] = 2;
@@ -152,4 +152,4 @@ TEST(ConsumerView, StridesOfASize0TensorDoNotMatter) {
 }
 
 }  // namespace
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

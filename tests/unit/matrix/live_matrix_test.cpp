@@ -10,7 +10,7 @@
 
 #include "matrix/live_matrix.hpp"
 
-namespace dlpack_usm::suite {
+namespace dlpack_usm::matrix {
 namespace {
 
 using runtime::DeviceInfo;
@@ -126,4 +126,4 @@ TEST(LiveMatrixWalk, SubDevicesGetOneTensorAKindAfterTheirRoot) {
 }
 
 }  // namespace
-}  // namespace dlpack_usm::suite
+}  // namespace dlpack_usm::matrix

@@ -133,20 +133,20 @@ TEST(ExchangeApiRules, APrevApiLoopIsACycleOnly) {
 
 TEST(ExchangeApiRules, WorkStreamNullOnlyWhereNullIsNoStream) {
   facts::WorkStreamAnswer answer;
-  answer.device_type = dl::kDLOneAPI;
+  answer.device_type = dlpack::kDLOneAPI;
   answer.stream = 0;
   std::vector<Finding> findings = check_work_stream(answer);
   ASSERT_EQ(ids_of(findings), Ids{"DLP-EXCHANGE-API-STREAM-NULL"});
   EXPECT_NE(findings[0].message.find("kDLOneAPI"), std::string::npos);
-  answer.device_type = dl::kDLMetal;
+  answer.device_type = dlpack::kDLMetal;
   EXPECT_EQ(ids_of(check_work_stream(answer)), Ids{"DLP-EXCHANGE-API-STREAM-NULL"});
-  for (std::int32_t type : {dl::kDLCPU, dl::kDLCUDA, dl::kDLCUDAHost, dl::kDLCUDAManaged,
-                            dl::kDLROCM, dl::kDLROCMHost}) {
+  for (std::int32_t type : {dlpack::kDLCPU, dlpack::kDLCUDA, dlpack::kDLCUDAHost, dlpack::kDLCUDAManaged,
+                            dlpack::kDLROCM, dlpack::kDLROCMHost}) {
     answer.device_type = type;
     EXPECT_TRUE(check_work_stream(answer).empty()) << type;
   }
   // A stream, or a failed call (a decline), is no finding.
-  answer.device_type = dl::kDLOneAPI;
+  answer.device_type = dlpack::kDLOneAPI;
   answer.stream = 0x5000;
   EXPECT_TRUE(check_work_stream(answer).empty());
   answer.stream = 0;
@@ -160,7 +160,7 @@ TEST(ExchangeApiRules, TheFamilyIsInTheCatalogAndQuotesTheHeader) {
     if (rule.family != "exchange-api") continue;
     ++rules;
     EXPECT_EQ(rule.severity, Severity::error) << rule.id;
-    EXPECT_EQ(rule.since, (dl::Release{1, 2})) << rule.id;
+    EXPECT_EQ(rule.since, (dlpack::Release{1, 2})) << rule.id;
     EXPECT_TRUE(rule.reference.starts_with("dlpack.h 1.3, ")) << rule.id;
     EXPECT_FALSE(rule.quote.empty()) << rule.id;
   }

@@ -30,7 +30,7 @@ TEST(AddressingRules, ByteOffsetMustBeWholeElements) {
 
 TEST(AddressingRules, ByteOffsetOfSubByteTypesIsNotJudged) {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.dtype = {dl::kDLFloat4_e2m1fn, 4, 1};
+  tensor.dtype = {dlpack::kDLFloat4_e2m1fn, 4, 1};
   tensor.byte_offset = 3;
   EXPECT_FALSE(fires(tensor, "DLP-OFFSET-UNALIGNED"));
 }

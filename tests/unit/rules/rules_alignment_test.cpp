@@ -25,7 +25,7 @@ TEST(AlignmentRules, FirstElementNaturallyAligned) {
 
 TEST(AlignmentRules, ComplexNeedsOneComponentsAlignment) {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.dtype = {dl::kDLComplex, 64, 1};
+  tensor.dtype = {dlpack::kDLComplex, 64, 1};
   tensor.data = 0x10004;  // aligned for float, not for complex64 as a whole
   EXPECT_TRUE(problem_ids(tensor).empty());
   tensor.data = 0x10002;
@@ -36,7 +36,7 @@ TEST(AlignmentRules, ByteOffsetThatRealignsIsFine) {
   // The first element is data + byte_offset: a whole-element offset keeps
   // a misaligned data pointer misaligned, and leaves an aligned one aligned.
   facts::TensorFacts tensor = clean_tensor();
-  tensor.dtype = {dl::kDLInt, 16, 1};
+  tensor.dtype = {dlpack::kDLInt, 16, 1};
   tensor.data = 0x10001;
   tensor.byte_offset = 2;
   EXPECT_EQ(problem_ids(tensor), Errors{"DLP-ALIGN-ELEMENT"});
@@ -48,12 +48,12 @@ TEST(AlignmentRules, ByteOffsetThatRealignsIsFine) {
 TEST(AlignmentRules, NotJudgedWhereThereIsNoAddress) {
   // Sub-byte types, opaque cl_mem handles and empty tensors.
   facts::TensorFacts sub_byte = clean_tensor();
-  sub_byte.dtype = {dl::kDLFloat4_e2m1fn, 4, 1};
+  sub_byte.dtype = {dlpack::kDLFloat4_e2m1fn, 4, 1};
   sub_byte.data = 0x10001;
   EXPECT_FALSE(fires(sub_byte, "DLP-ALIGN-ELEMENT"));
 
   facts::TensorFacts handle = clean_tensor();
-  handle.device_type = dl::kDLOpenCL;
+  handle.device_type = dlpack::kDLOpenCL;
   handle.data = 0x5555;
   EXPECT_TRUE(evaluate(handle).empty());
 

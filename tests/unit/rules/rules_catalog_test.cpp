@@ -42,7 +42,7 @@ TEST(RuleCatalog, EveryRuleCarriesItsMetadata) {
     if (rule.until) {
       EXPECT_LE(rule.since, *rule.until) << rule.id;
     }
-    EXPECT_LE(rule.since, dl::kModelRelease) << rule.id;
+    EXPECT_LE(rule.since, dlpack::kModelRelease) << rule.id;
   }
 }
 
@@ -155,7 +155,7 @@ TEST(RuleCatalog, FindRuleByIdAndNotOtherwise) {
   const RuleInfo* rule = find_rule("DLP-STRIDES-NULL");
   ASSERT_NE(rule, nullptr);
   EXPECT_EQ(rule->severity, Severity::error);
-  EXPECT_EQ(rule->since, (dl::Release{1, 2}));
+  EXPECT_EQ(rule->since, (dlpack::Release{1, 2}));
   EXPECT_EQ(find_rule("DLP-NO-SUCH-RULE"), nullptr);
   EXPECT_EQ(find_rule("dlp-strides-null"), nullptr);
 }
@@ -175,11 +175,11 @@ TEST(Evaluate, CleanTensorHasNoFindings) {
 TEST(Evaluate, LegacyTensorsAreJudgedAsRelease08) {
   facts::TensorFacts tensor = clean_tensor();
   tensor.abi = facts::Abi::legacy;
-  EXPECT_EQ(judged_release(tensor), (dl::Release{0, 8}));
+  EXPECT_EQ(judged_release(tensor), (dlpack::Release{0, 8}));
   // kDLBool came in 0.8, so a legacy bool tensor is fine; float8 is not.
-  tensor.dtype = {dl::kDLBool, 8, 1};
+  tensor.dtype = {dlpack::kDLBool, 8, 1};
   EXPECT_FALSE(fires(tensor, "DLP-DTYPE-CODE-VERSION"));
-  tensor.dtype = {dl::kDLFloat8_e4m3fn, 8, 1};
+  tensor.dtype = {dlpack::kDLFloat8_e4m3fn, 8, 1};
   EXPECT_TRUE(fires(tensor, "DLP-DTYPE-CODE-VERSION"));
 }
 
@@ -212,7 +212,7 @@ TEST(Evaluate, UnknownMajorRunsOnlyHeaderRules) {
 TEST(Evaluate, FindingsCarryTheirRulesSeverity) {
   facts::TensorFacts tensor = clean_tensor();
   tensor.dtype.lanes = 4;
-  tensor.flags = dl::kFlagReadOnly;
+  tensor.flags = dlpack::kFlagReadOnly;
   for (const Finding& finding : evaluate(tensor)) {
     const RuleInfo* rule = find_rule(finding.rule_id);
     ASSERT_NE(rule, nullptr) << finding.rule_id;
@@ -222,7 +222,7 @@ TEST(Evaluate, FindingsCarryTheirRulesSeverity) {
   }
   EXPECT_FALSE(has_errors(evaluate(tensor)));
   // float6 with 8 bits breaks the header's "must".
-  tensor.dtype = {dl::kDLFloat6_e3m2fn, 8, 1};
+  tensor.dtype = {dlpack::kDLFloat6_e3m2fn, 8, 1};
   EXPECT_TRUE(has_errors(evaluate(tensor)));
 }
 

@@ -20,7 +20,7 @@ using Ids = std::vector<std::string>;
 // the tensor exactly covering the allocation.
 facts::TensorFacts clean_cuda_tensor() {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.device_type = dl::kDLCUDA;
+  tensor.device_type = dlpack::kDLCUDA;
   tensor.device_id = 1;
   facts::RuntimeFacts runtime;
   runtime.cuda_memory_type = CudaMemoryType::device;
@@ -46,7 +46,7 @@ TEST(CudaRules, WithoutDriverFactsOnlyTheInfoFires) {
   tensor.runtime->alloc_base = tensor.data;
   tensor.runtime->alloc_size = 24;
   EXPECT_EQ(fired_ids(tensor), Ids{"DLP-CUDA-NO-RUNTIME"});
-  for (std::int32_t type : {dl::kDLCUDAHost, dl::kDLCUDAManaged}) {
+  for (std::int32_t type : {dlpack::kDLCUDAHost, dlpack::kDLCUDAManaged}) {
     tensor.device_type = type;
     tensor.device_id = 0;
     EXPECT_EQ(fired_ids(tensor), Ids{"DLP-CUDA-NO-RUNTIME"}) << type;
@@ -55,7 +55,7 @@ TEST(CudaRules, WithoutDriverFactsOnlyTheInfoFires) {
 
 TEST(CudaRules, RulesApplyOnlyToCudaDeviceTypes) {
   facts::TensorFacts tensor = clean_cuda_tensor();
-  tensor.device_type = dl::kDLROCM;
+  tensor.device_type = dlpack::kDLROCM;
   tensor.device_id = 0;
   tensor.runtime->cuda_memory_type = CudaMemoryType::unregistered;
   EXPECT_TRUE(evaluate(tensor).empty());
@@ -110,21 +110,21 @@ TEST(CudaRules, EachDeviceTypeWantsItsMemoryType) {
     const char* rule;  // nullptr: the pair agrees
   };
   const Case cases[] = {
-      {dl::kDLCUDA, CudaMemoryType::device, nullptr},
-      {dl::kDLCUDA, CudaMemoryType::host, "DLP-CUDA-DEVICE-MEMORY-TYPE"},
-      {dl::kDLCUDA, CudaMemoryType::managed, "DLP-CUDA-DEVICE-MEMORY-TYPE"},
-      {dl::kDLCUDA, CudaMemoryType::array, "DLP-CUDA-DEVICE-MEMORY-TYPE"},
-      {dl::kDLCUDAHost, CudaMemoryType::host, nullptr},
-      {dl::kDLCUDAHost, CudaMemoryType::device, "DLP-CUDA-HOST-MEMORY-TYPE"},
-      {dl::kDLCUDAHost, CudaMemoryType::managed, "DLP-CUDA-HOST-MEMORY-TYPE"},
-      {dl::kDLCUDAManaged, CudaMemoryType::managed, nullptr},
-      {dl::kDLCUDAManaged, CudaMemoryType::device, "DLP-CUDA-MANAGED-MEMORY-TYPE"},
-      {dl::kDLCUDAManaged, CudaMemoryType::host, "DLP-CUDA-MANAGED-MEMORY-TYPE"},
+      {dlpack::kDLCUDA, CudaMemoryType::device, nullptr},
+      {dlpack::kDLCUDA, CudaMemoryType::host, "DLP-CUDA-DEVICE-MEMORY-TYPE"},
+      {dlpack::kDLCUDA, CudaMemoryType::managed, "DLP-CUDA-DEVICE-MEMORY-TYPE"},
+      {dlpack::kDLCUDA, CudaMemoryType::array, "DLP-CUDA-DEVICE-MEMORY-TYPE"},
+      {dlpack::kDLCUDAHost, CudaMemoryType::host, nullptr},
+      {dlpack::kDLCUDAHost, CudaMemoryType::device, "DLP-CUDA-HOST-MEMORY-TYPE"},
+      {dlpack::kDLCUDAHost, CudaMemoryType::managed, "DLP-CUDA-HOST-MEMORY-TYPE"},
+      {dlpack::kDLCUDAManaged, CudaMemoryType::managed, nullptr},
+      {dlpack::kDLCUDAManaged, CudaMemoryType::device, "DLP-CUDA-MANAGED-MEMORY-TYPE"},
+      {dlpack::kDLCUDAManaged, CudaMemoryType::host, "DLP-CUDA-MANAGED-MEMORY-TYPE"},
   };
   for (const Case& item : cases) {
     facts::TensorFacts tensor = clean_cuda_tensor();
     tensor.device_type = item.device_type;
-    tensor.device_id = item.device_type == dl::kDLCUDA ? 1 : 0;
+    tensor.device_id = item.device_type == dlpack::kDLCUDA ? 1 : 0;
     tensor.runtime->cuda_memory_type = item.memory;
     Ids expected = item.rule ? Ids{item.rule} : Ids{};
     EXPECT_EQ(problem_ids(tensor), expected)
@@ -146,7 +146,7 @@ TEST(CudaRules, TheMessageNamesTheRightLabel) {
   EXPECT_EQ(findings[0].field, "dl_tensor.device.device_type");
   EXPECT_NE(findings[0].message.find("kDLCUDAManaged with device_id 0"), std::string::npos)
       << findings[0].message;
-  tensor.device_type = dl::kDLCUDAHost;
+  tensor.device_type = dlpack::kDLCUDAHost;
   tensor.device_id = 0;
   tensor.runtime->cuda_memory_type = CudaMemoryType::device;
   findings = findings_of(tensor, "DLP-CUDA-HOST-MEMORY-TYPE");

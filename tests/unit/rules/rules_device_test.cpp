@@ -25,7 +25,7 @@ TEST(DeviceRules, UnknownDeviceTypes) {
 
 TEST(DeviceRules, DeviceTypeNewerThanTheDeclaredVersion) {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.device_type = dl::kDLTrn;
+  tensor.device_type = dlpack::kDLTrn;
   tensor.version = {1, 1};
   auto findings = findings_of(tensor, "DLP-DEVICE-TYPE-VERSION");
   ASSERT_EQ(findings.size(), 1u);
@@ -35,25 +35,26 @@ TEST(DeviceRules, DeviceTypeNewerThanTheDeclaredVersion) {
   EXPECT_TRUE(problem_ids(tensor).empty());
 
   facts::TensorFacts maia = clean_tensor();
-  maia.device_type = dl::kDLMAIA;
+  maia.device_type = dlpack::kDLMAIA;
   maia.abi = facts::Abi::legacy;
   EXPECT_EQ(problem_ids(maia), Errors{"DLP-DEVICE-TYPE-VERSION"});
-  maia.device_type = dl::kDLOneAPI;  // 0.7: fine in a legacy (0.8) tensor
+  maia.device_type = dlpack::kDLOneAPI;  // 0.7: fine in a legacy (0.8) tensor
   EXPECT_FALSE(fires(maia, "DLP-DEVICE-TYPE-VERSION"));
 }
 
 TEST(DeviceRules, NegativeDeviceId) {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.device_type = dl::kDLCUDA;
+  tensor.device_type = dlpack::kDLCUDA;
   tensor.device_id = -1;
   EXPECT_EQ(problem_ids(tensor), Errors{"DLP-DEVICE-ID-NEGATIVE"});
   // Host-memory types: negative is the negative rule's finding only.
-  tensor.device_type = dl::kDLCPU;
+  tensor.device_type = dlpack::kDLCPU;
   EXPECT_FALSE(fires(tensor, "DLP-DEVICE-ID-HOST-NONZERO"));
 }
 
 TEST(DeviceRules, HostMemoryUsesDeviceIdZero) {
-  for (std::int32_t type : {dl::kDLCPU, dl::kDLCUDAHost, dl::kDLROCMHost, dl::kDLCUDAManaged}) {
+  for (std::int32_t type :
+       {dlpack::kDLCPU, dlpack::kDLCUDAHost, dlpack::kDLROCMHost, dlpack::kDLCUDAManaged}) {
     facts::TensorFacts tensor = clean_tensor();
     tensor.device_type = type;
     tensor.device_id = 1;
@@ -63,7 +64,7 @@ TEST(DeviceRules, HostMemoryUsesDeviceIdZero) {
     EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-DEVICE-ID-HOST-NONZERO"});
   }
   facts::TensorFacts gpu = clean_tensor();
-  gpu.device_type = dl::kDLCUDA;
+  gpu.device_type = dlpack::kDLCUDA;
   gpu.device_id = 3;
   // Only DLP-CUDA-NO-RUNTIME's note that the driver was not asked.
   EXPECT_TRUE(problem_ids(gpu).empty());
@@ -84,7 +85,7 @@ TEST(DeviceRules, DeviceMemoryLabelledAsHostMemory) {
 
 TEST(DeviceRules, DeviceIdContradictingTheRecordedOwner) {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.device_type = dl::kDLCUDA;
+  tensor.device_type = dlpack::kDLCUDA;
   tensor.device_id = 1;
   facts::RuntimeFacts runtime;
   runtime.usm_kind = facts::UsmKind::device;

@@ -19,7 +19,7 @@ using testing::problem_ids;
 using Ids = std::vector<std::string>;
 
 TEST(GenerationRules, MainsDeviceTypesInA13TensorOnlyInform) {
-  for (std::int32_t type : {dl::kDLTPU, dl::kDLTPUHost, dl::kDLAscend}) {
+  for (std::int32_t type : {dlpack::kDLTPU, dlpack::kDLTPUHost, dlpack::kDLAscend}) {
     facts::TensorFacts tensor = clean_tensor();
     tensor.device_type = type;
     EXPECT_EQ(fired_ids(tensor), Ids{"DLP-DEVICE-TYPE-UNRELEASED"}) << type;
@@ -32,14 +32,14 @@ TEST(GenerationRules, MainsDeviceTypesInA13TensorOnlyInform) {
 
 TEST(GenerationRules, MainsDtypeCodeInA13TensorOnlyInforms) {
   facts::TensorFacts tensor = clean_tensor();
-  tensor.dtype = {dl::kDLBcomplex, 32, 1};
+  tensor.dtype = {dlpack::kDLBcomplex, 32, 1};
   EXPECT_EQ(fired_ids(tensor), Ids{"DLP-DTYPE-CODE-UNRELEASED"});
 }
 
 TEST(GenerationRules, MainsCodesInOlderTensorsAreNewerThanDeclared) {
   facts::TensorFacts tensor = clean_tensor();
   tensor.version = {1, 2};
-  tensor.device_type = dl::kDLAscend;
+  tensor.device_type = dlpack::kDLAscend;
   EXPECT_EQ(problem_ids(tensor), Ids{"DLP-DEVICE-TYPE-VERSION"});
   auto findings = findings_of(tensor, "DLP-DEVICE-TYPE-VERSION");
   ASSERT_EQ(findings.size(), 1u);
@@ -50,7 +50,7 @@ TEST(GenerationRules, MainsCodesInOlderTensorsAreNewerThanDeclared) {
 
   facts::TensorFacts legacy = clean_tensor();
   legacy.abi = facts::Abi::legacy;
-  legacy.dtype = {dl::kDLBcomplex, 32, 1};
+  legacy.dtype = {dlpack::kDLBcomplex, 32, 1};
   EXPECT_EQ(problem_ids(legacy), Ids{"DLP-DTYPE-CODE-VERSION"});
 }
 
@@ -68,7 +68,7 @@ TEST(GenerationRules, ACodeNoGenerationKnowsStaysUnknown) {
 TEST(GenerationRules, BcomplexOfAnotherWidthIsMalformed) {
   for (std::uint8_t bits : {std::uint8_t{16}, std::uint8_t{64}, std::uint8_t{128}}) {
     facts::TensorFacts tensor = clean_tensor();
-    tensor.dtype = {dl::kDLBcomplex, bits, 1};
+    tensor.dtype = {dlpack::kDLBcomplex, bits, 1};
     EXPECT_EQ(problem_ids(tensor), Ids{"DLP-DTYPE-BITS-FIXED"}) << int(bits);
     auto findings = findings_of(tensor, "DLP-DTYPE-BITS-FIXED");
     ASSERT_EQ(findings.size(), 1u);
@@ -79,7 +79,7 @@ TEST(GenerationRules, BcomplexOfAnotherWidthIsMalformed) {
 TEST(GenerationRules, BcomplexAlignsToOneComponent) {
   // Two bfloat16 components: 2-byte alignment is natural, 4 is not needed.
   facts::TensorFacts tensor = clean_tensor();
-  tensor.dtype = {dl::kDLBcomplex, 32, 1};
+  tensor.dtype = {dlpack::kDLBcomplex, 32, 1};
   tensor.data = 0x10002;
   EXPECT_TRUE(problem_ids(tensor).empty());
   tensor.data = 0x10001;

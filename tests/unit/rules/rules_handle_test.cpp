@@ -16,7 +16,7 @@ using testing::problem_ids;
 using Ids = std::vector<std::string>;
 
 TEST(HandleRules, HandleTypedDataIsNoAddress) {
-  for (std::int32_t type : {dl::kDLOpenCL, dl::kDLVulkan, dl::kDLMetal, dl::kDLWebGPU}) {
+  for (std::int32_t type : {dlpack::kDLOpenCL, dlpack::kDLVulkan, dlpack::kDLMetal, dlpack::kDLWebGPU}) {
     facts::TensorFacts tensor = clean_tensor();
     tensor.device_type = type;
     tensor.data = 0x600001e4c0d3;  // an odd id<MTLBuffer>, cl_mem, ...
@@ -34,7 +34,7 @@ TEST(HandleRules, HandleTypedDataIsNoAddress) {
   }
   // The same values on a device type whose data is an address are judged.
   facts::TensorFacts cuda = clean_tensor();
-  cuda.device_type = dl::kDLROCM;
+  cuda.device_type = dlpack::kDLROCM;
   cuda.data = 0x600001e4c0d3;
   EXPECT_EQ(problem_ids(cuda), Ids{"DLP-ALIGN-ELEMENT"});
 }

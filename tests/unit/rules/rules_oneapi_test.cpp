@@ -21,7 +21,7 @@ TEST(OneApiRules, WithoutRuntimeFactsOnlyTheInfoFires) {
 
 TEST(OneApiRules, RulesApplyOnlyToOneApiTensors) {
   facts::TensorFacts tensor = clean_oneapi_tensor();
-  tensor.device_type = dl::kDLROCM;
+  tensor.device_type = dlpack::kDLROCM;
   tensor.runtime->usm_kind = facts::UsmKind::unknown;
   tensor.runtime->default_context = false;
   EXPECT_TRUE(evaluate(tensor).empty());

@@ -125,7 +125,7 @@ TEST(ShapeRules, NegativeStridesDividedAsUnsignedAreNamed) {
   // cupy 14.2: a 4x6 int32 view flipped on both axes, byte strides (-24, -4)
   // divided by 4 as unsigned numbers.
   facts::TensorFacts tensor = clean_tensor();
-  tensor.dtype = {dl::kDLInt, 32, 1};
+  tensor.dtype = {dlpack::kDLInt, 32, 1};
   tensor.shape = std::vector<std::int64_t>{4, 6};
   tensor.strides = std::vector<std::int64_t>{4611686018427387898, 4611686018427387903};
   auto findings = findings_of(tensor, "DLP-STRIDES-UNSIGNED-DIVISION");
@@ -136,10 +136,10 @@ TEST(ShapeRules, NegativeStridesDividedAsUnsignedAreNamed) {
   // The overflow it causes is the same defect: one rule names it.
   EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-STRIDES-UNSIGNED-DIVISION"});
   // With 1-byte elements the division is exact: nothing to name.
-  tensor.dtype = {dl::kDLInt, 8, 1};
+  tensor.dtype = {dlpack::kDLInt, 8, 1};
   EXPECT_FALSE(fires(tensor, "DLP-STRIDES-UNSIGNED-DIVISION"));
   // float16 and complex64 too.
-  tensor.dtype = {dl::kDLFloat, 16, 1};
+  tensor.dtype = {dlpack::kDLFloat, 16, 1};
   tensor.strides = std::vector<std::int64_t>{9223372036854775802, 9223372036854775807};
   EXPECT_EQ(problem_ids(tensor), std::vector<std::string>{"DLP-STRIDES-UNSIGNED-DIVISION"});
 }

@@ -34,16 +34,17 @@ using runtime::DeviceInfo;
 
 facts::UsmKind first_supported_kind(const DeviceInfo& device) {
   for (UsmKind kind : {UsmKind::device, UsmKind::shared, UsmKind::host}) {
-    if (kind_supported(device, kind)) return kind;
+    if (matrix::kind_supported(device, kind)) return kind;
   }
   return UsmKind::unknown;
 }
 
 // A consumer case: which tensor is offered, valid or not, in which kind of USM.
 struct ConsumeCase final : CaseDetails {
-  ConsumeCase(OfferedShape offered, bool is_valid, UsmKind usm_kind, std::string broken_rule)
+  ConsumeCase(matrix::OfferedShape offered, bool is_valid, UsmKind usm_kind,
+              std::string broken_rule)
       : shape(std::move(offered)), valid(is_valid), kind(usm_kind), rule(std::move(broken_rule)) {}
-  OfferedShape shape;
+  matrix::OfferedShape shape;
   bool valid;
   UsmKind kind;
   std::string rule;  // the catalog rule an invalid tensor breaks
@@ -68,22 +69,22 @@ struct ConsumeCall {
 };
 
 ConsumeCall call_consume(PluginSession& session, const DeviceInfo& device, UsmKind kind,
-                         const OfferedShape& shape, OfferedTensor& offered) {
+                         const matrix::OfferedShape& shape, matrix::OfferedTensor& offered) {
   ConsumeCall call;
   call.checksum = offered.checksum;
   call.result.struct_size = sizeof call.result;
-  reset_offered_deleter_calls();
+  matrix::reset_offered_deleter_calls();
   call.status = session.table().table->consume(session.host(), offered.tensor,
                                                offered.versioned ? 1 : 0, &call.result);
   call.result.reason[sizeof call.result.reason - 1] = '\0';
   call.reason = printable(call.result.reason);
-  if ((shape.flags & dl::kFlagReadOnly) != 0) {
-    call.written = written_bytes(session.runtime(), device, offered);
+  if ((shape.flags & dlpack::kFlagReadOnly) != 0) {
+    call.written = matrix::written_bytes(session.runtime(), device, offered);
   }
   // A NULL deleter is never called (a call would have crashed the case,
   // which DLP-CONSUMER-CALLS-NULL-DELETER charges): the tool frees it.
-  if (shape.null_deleter) free_unconsumed(offered);
-  call.deleter_calls = offered_deleter_calls();
+  if (shape.null_deleter) matrix::free_unconsumed(offered);
+  call.deleter_calls = matrix::offered_deleter_calls();
   (void)kind;
   return call;
 }
@@ -96,7 +97,7 @@ matrix::ConsumerObservation observe(const PluginSession& session, const ConsumeC
   seen.valid = consume.valid;
   seen.broken_rule = consume.rule;
   seen.unknown_major = consume.rule == rules::ids::kVersionMajor;
-  seen.read_only = (consume.shape.flags & dl::kFlagReadOnly) != 0;
+  seen.read_only = (consume.shape.flags & dlpack::kFlagReadOnly) != 0;
   seen.null_deleter = consume.shape.null_deleter;
   seen.action =
       call.declined() ? matrix::ConsumerAction::declined : matrix::ConsumerAction::accepted;
@@ -111,7 +112,7 @@ matrix::ConsumerObservation observe(const PluginSession& session, const ConsumeC
           call.result.checksum, call.checksum);
     }
     if (view_reported(session, call.result)) {
-      seen.view_difference = first_view_difference(call.result, consume.shape, device_id);
+      seen.view_difference = matrix::first_view_difference(call.result, consume.shape, device_id);
     }
   }
   return seen;
@@ -121,9 +122,9 @@ matrix::ConsumerObservation observe(const PluginSession& session, const ConsumeC
 // elements described canonically.
 std::optional<matrix::TwinObservation> try_twin(PluginSession& session, const DeviceInfo& device,
                                                 const ConsumeCase& consume) {
-  std::optional<OfferedShape> twin = compact_twin(consume.shape);
+  std::optional<matrix::OfferedShape> twin = matrix::compact_twin(consume.shape);
   if (!twin) return std::nullopt;
-  OfferedTensor offered = offer(session.runtime(), device, consume.kind, *twin);
+  matrix::OfferedTensor offered = matrix::offer(session.runtime(), device, consume.kind, *twin);
   ConsumeCall call = call_consume(session, device, consume.kind, *twin, offered);
   return matrix::TwinObservation{twin->name, call.status == DLPACK_USM_OK && !call.declined()};
 }
@@ -146,7 +147,7 @@ CaseResult verdict_result(const CaseSpec& spec, const matrix::ConsumerVerdict& v
 CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
   runtime::Runtime& runtime = session.runtime();
   const ConsumeCase& consume = spec.details_as<ConsumeCase>();
-  OfferedTensor offered = offer(runtime, device, consume.kind, consume.shape);
+  matrix::OfferedTensor offered = matrix::offer(runtime, device, consume.kind, consume.shape);
   if (consume.shape.name == "separate-context") {
     // A runtime whose lookups ignore the context (PoCL 5.0) finds the pointer
     // in the default context too: no consumer can tell, so nothing is tested.
@@ -154,7 +155,7 @@ CaseResult run_consume(PluginSession& session, const CaseSpec& spec, const Devic
         runtime.query(offered.separate.data(),
                       runtime.default_context(offered.separate.context().platform_index));
     if (seen.kind != UsmKind::unknown) {
-      free_unconsumed(offered);
+      matrix::free_unconsumed(offered);
       return {spec.id, Outcome::not_supported,
               "this runtime's default context knows allocations of other contexts, so an "
               "importer cannot tell them apart"};
@@ -215,7 +216,7 @@ struct CellPlacement {
 };
 
 // One case per cell: its id, and where it sits in the profile.
-CaseSpec consumer_case(const std::string& device, const OfferedShape& shape, UsmKind kind,
+CaseSpec consumer_case(const std::string& device, const matrix::OfferedShape& shape, UsmKind kind,
                        CellPlacement place, const std::vector<std::string>& judged) {
   namespace ids = rules::ids;
   bool valid = place.broken_rule.empty();
@@ -242,15 +243,15 @@ CaseSpec consumer_case(const std::string& device, const OfferedShape& shape, Usm
 // its kind on the usm-kind axis; the others are the version axis, on the
 // first kind as is and on the other kinds with the kind named.
 void add_version_cases(const DeviceInfo& root, UsmKind first,
-                       const std::vector<OfferedShape>& versions,
+                       const std::vector<matrix::OfferedShape>& versions,
                        const std::vector<std::string>& judged, std::vector<CaseSpec>& cases) {
-  for (UsmKind kind : kLiveKinds) {
-    if (!kind_supported(root, kind)) continue;
+  for (UsmKind kind : matrix::kLiveKinds) {
+    if (!matrix::kind_supported(root, kind)) continue;
     std::string kind_name = fmt::format("{}-usm", facts::to_string(kind));
-    for (const OfferedShape& shape : versions) {
-      std::string version = dl::to_string(shape.version);
-      bool newest = shape.version == dl::kModelRelease;
-      CellPlacement place{facts::to_string(kind), features_of(shape, kind),
+    for (const matrix::OfferedShape& shape : versions) {
+      std::string version = dlpack::to_string(shape.version);
+      bool newest = shape.version == dlpack::kModelRelease;
+      CellPlacement place{facts::to_string(kind), matrix::features_of(shape, kind),
                           newest ? "usm-kind" : "version",
                           newest          ? kind_name
                           : kind == first ? version
@@ -262,19 +263,20 @@ void add_version_cases(const DeviceInfo& root, UsmKind first,
 
 // The dtype and layout axes, then the invalid cells, on the first kind the
 // device has.
-void add_cell_cases(const DeviceInfo& root, UsmKind first, const std::vector<OfferedShape>& cells,
+void add_cell_cases(const DeviceInfo& root, UsmKind first,
+                    const std::vector<matrix::OfferedShape>& cells,
                     const std::vector<std::string>& judged, std::vector<CaseSpec>& cases) {
   const std::string& device = root.selector_name;
-  for (const OfferedShape& shape : cells) {
+  for (const matrix::OfferedShape& shape : cells) {
     bool dtype = shape.name.starts_with("dtype-");
-    CellPlacement place{facts::to_string(first), features_of(shape, std::nullopt),
+    CellPlacement place{facts::to_string(first), matrix::features_of(shape, std::nullopt),
                         dtype ? "dtype" : "layout", dtype ? shape.name.substr(6) : shape.name};
     cases.push_back(consumer_case(device, shape, first, std::move(place), judged));
   }
-  for (const InvalidCell& cell : invalid_cells()) {
+  for (const matrix::InvalidCell& cell : matrix::invalid_cells()) {
     CellPlacement place{"invalid", {}, "invalid", cell.name, cell.rule_id};
     cases.push_back(
-        consumer_case(device, invalid_shape(cell.name), first, std::move(place), judged));
+        consumer_case(device, matrix::invalid_shape(cell.name), first, std::move(place), judged));
   }
 }
 
@@ -282,15 +284,16 @@ void add_cell_cases(const DeviceInfo& root, UsmKind first, const std::vector<Off
 
 std::vector<std::string> consumer_features() {
   std::set<std::string> features;
-  for (UsmKind kind : kLiveKinds) {
-    for (const OfferedShape& shape : version_axis()) {
-      for (std::string& feature : features_of(shape, kind)) features.insert(std::move(feature));
+  for (UsmKind kind : matrix::kLiveKinds) {
+    for (const matrix::OfferedShape& shape : matrix::version_axis()) {
+      for (std::string& feature : matrix::features_of(shape, kind))
+        features.insert(std::move(feature));
     }
   }
-  std::vector<OfferedShape> cells = dtype_axis();
-  for (OfferedShape& shape : layout_axis()) cells.push_back(std::move(shape));
-  for (const OfferedShape& shape : cells) {
-    for (std::string& feature : features_of(shape, std::nullopt)) {
+  std::vector<matrix::OfferedShape> cells = matrix::dtype_axis();
+  for (matrix::OfferedShape& shape : matrix::layout_axis()) cells.push_back(std::move(shape));
+  for (const matrix::OfferedShape& shape : cells) {
+    for (std::string& feature : matrix::features_of(shape, std::nullopt)) {
       features.insert(std::move(feature));
     }
   }
@@ -302,9 +305,9 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
   const std::vector<std::string> judged = consumer_case_rules();
   // Not the cross product: every version on every kind, and the dtype and
   // layout axes on the first kind the device has (device USM where it can).
-  std::vector<OfferedShape> versions = version_axis();
-  std::vector<OfferedShape> cells = dtype_axis();
-  for (OfferedShape& shape : layout_axis()) cells.push_back(std::move(shape));
+  std::vector<matrix::OfferedShape> versions = matrix::version_axis();
+  std::vector<matrix::OfferedShape> cells = matrix::dtype_axis();
+  for (matrix::OfferedShape& shape : matrix::layout_axis()) cells.push_back(std::move(shape));
   for (const runtime::PlatformInfo& platform : runtime().inventory().platforms) {
     for (const DeviceInfo& root : platform.devices) {
       if (!root.usm) {

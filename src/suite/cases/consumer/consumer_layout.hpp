@@ -18,7 +18,7 @@
 namespace dlpack_usm::suite {
 
 struct ConsumerCell {
-  OfferedShape shape;
+  matrix::OfferedShape shape;
   facts::UsmKind kind = facts::UsmKind::unknown;  // unknown: host memory (kDLCPU)
   // The group in the case's id ("device", "host", "cpu", "invalid").
   std::string group;

@@ -22,17 +22,17 @@ using runtime::DeviceInfo;
 // a sub-device's own context, or a negative case (live_negative_cases.hpp).
 struct LiveCase final : CaseDetails {
   enum class What { round_trip, own_context, negative };
-  LiveCase(What what_, MatrixTensor tensor_, std::string negative_name_ = {})
+  LiveCase(What what_, matrix::MatrixTensor tensor_, std::string negative_name_ = {})
       : what(what_), tensor(std::move(tensor_)), negative_name(std::move(negative_name_)) {}
   What what;
-  MatrixTensor tensor;        // round_trip; own_context uses its kind
-  std::string negative_name;  // negative
+  matrix::MatrixTensor tensor;  // round_trip; own_context uses its kind
+  std::string negative_name;    // negative
 };
 
 // Every kind's round trip checks the device_id export took from the
 // runtime's owner answer (host USM too, where the runtime names an owner),
 // so a wrong answer blocks them all.
-CaseSpec round_trip_case(const DeviceInfo& device, const MatrixTensor& tensor,
+CaseSpec round_trip_case(const DeviceInfo& device, const matrix::MatrixTensor& tensor,
                          const OwnerAnswerBlocks& blocks) {
   std::string id = fmt::format("live/{}/{}/{}/{}/{}{}", device.selector_name,
                                facts::to_string(tensor.kind), tensor.dtype, tensor.layout,
@@ -61,7 +61,7 @@ CaseSpec not_supported_case(const DeviceInfo& device, std::string id, std::strin
 bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_context_holds,
                       std::vector<CaseSpec>& cases) {
   if (default_context_holds || kind == UsmKind::host) return false;
-  MatrixTensor tensor;
+  matrix::MatrixTensor tensor;
   tensor.kind = kind;
   cases.push_back(
       {fmt::format("live/{}/{}/own-context", device.selector_name, facts::to_string(kind)),
@@ -76,7 +76,7 @@ bool own_context_case(const DeviceInfo& device, UsmKind kind, bool default_conte
 // trip per tensor, a not-supported case where USM or a kind is missing, the
 // own-context case where a sub-device's memory needs a context of its own,
 // and the negative cases after each root device.
-class LiveCaseList final : public LiveMatrixVisitor {
+class LiveCaseList final : public matrix::LiveMatrixVisitor {
  public:
   LiveCaseList(runtime::Runtime& runtime, const OwnerAnswerBlocks& blocks)
       : runtime_(runtime), blocks_(blocks) {}
@@ -96,18 +96,19 @@ class LiveCaseList final : public LiveMatrixVisitor {
   bool kind_begins(const DeviceInfo& device, UsmKind kind) override {
     return !own_context_case(device, kind, default_context_holds_, cases);
   }
-  void tensor(const DeviceInfo& device, const MatrixTensor& tensor) override {
+  void tensor(const DeviceInfo& device, const matrix::MatrixTensor& tensor) override {
     cases.push_back(round_trip_case(device, tensor, blocks_));
   }
   void root_done(const DeviceInfo& root) override {
     if (!root.usm) return;
     for (const NegativeCase& negative : negative_cases()) {
-      cases.push_back({fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
-                       "live",
-                       root.selector_name,
-                       {std::string(negative.rule_id)},
-                       std::make_shared<const LiveCase>(LiveCase::What::negative, MatrixTensor{},
-                                                        std::string(negative.name))});
+      cases.push_back(
+          {fmt::format("live/{}/negative/{}", root.selector_name, negative.name),
+           "live",
+           root.selector_name,
+           {std::string(negative.rule_id)},
+           std::make_shared<const LiveCase>(LiveCase::What::negative, matrix::MatrixTensor{},
+                                            std::string(negative.name))});
     }
   }
 
@@ -123,14 +124,14 @@ class LiveCaseList final : public LiveMatrixVisitor {
 constexpr const char* kLiveReadOnlyVersions[] = {"1.0", "1.3"};
 
 exchange::RoundTripRequest round_trip_request(const DeviceInfo& device,
-                                              const MatrixTensor& tensor) {
+                                              const matrix::MatrixTensor& tensor) {
   exchange::RoundTripRequest request;
   request.device = device.ref;
   request.kind = tensor.kind;
-  request.dtype = *dl::parse_dtype(tensor.dtype);
-  request.shape = live_shape(tensor.layout);
-  request.order = live_order(tensor.layout);
-  request.options.max_version = live_version(tensor.version);
+  request.dtype = *dlpack::parse_dtype(tensor.dtype);
+  request.shape = matrix::live_shape(tensor.layout);
+  request.order = matrix::live_order(tensor.layout);
+  request.options.max_version = matrix::live_version(tensor.version);
   request.options.read_only = tensor.read_only;
   return request;
 }
@@ -176,7 +177,7 @@ std::string round_trip_problems(const exchange::RoundTripReport& report) {
 }
 
 CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& device,
-                               const MatrixTensor& tensor) {
+                               const matrix::MatrixTensor& tensor) {
   exchange::RoundTripReport report =
       exchange::run_round_trip(runtime, round_trip_request(device, tensor));
   CaseFindings found = round_trip_findings(report);
@@ -206,7 +207,7 @@ CaseResult run_round_trip_case(runtime::Runtime& runtime, const DeviceInfo& devi
 std::vector<CaseSpec> LiveCaseSource::cases() {
   OwnerAnswerBlocks blocks(runtime_());
   LiveCaseList list(runtime_(), blocks);
-  walk_live_matrix(runtime_().inventory(), kLiveReadOnlyVersions, list);
+  matrix::walk_live_matrix(runtime_().inventory(), kLiveReadOnlyVersions, list);
   return std::move(list.cases);
 }
 

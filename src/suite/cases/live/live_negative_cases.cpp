@@ -25,36 +25,36 @@ constexpr std::array kNegativeCases{
 // Each case runs in its own child process, so one counter per process is
 // enough to see how often the producer's deleter ran.
 int g_negative_deleter_calls = 0;
-void (*g_original_deleter)(dl::DLManagedTensorVersioned*) = nullptr;
+void (*g_original_deleter)(dlpack::DLManagedTensorVersioned*) = nullptr;
 
-void counting_deleter(dl::DLManagedTensorVersioned* tensor) {
+void counting_deleter(dlpack::DLManagedTensorVersioned* tensor) {
   ++g_negative_deleter_calls;
   if (g_original_deleter != nullptr) g_original_deleter(tensor);
 }
 
 struct HostTensor {
-  dl::DLManagedTensorVersioned managed{};
+  dlpack::DLManagedTensorVersioned managed{};
   std::vector<float> values = std::vector<float>(16, 1.0f);
   std::int64_t shape[1] = {16};
   std::int64_t strides[1] = {1};
 };
 
-void delete_host_tensor(dl::DLManagedTensorVersioned* tensor) {
+void delete_host_tensor(dlpack::DLManagedTensorVersioned* tensor) {
   ++g_negative_deleter_calls;
   delete static_cast<HostTensor*>(tensor->manager_ctx);
 }
 
 // A tensor over plain malloc'ed memory that claims to be kDLOneAPI.
-dl::DLManagedTensorVersioned* unknown_pointer_tensor(std::int32_t device_id) {
+dlpack::DLManagedTensorVersioned* unknown_pointer_tensor(std::int32_t device_id) {
   auto* host = new HostTensor;
-  dl::DLManagedTensorVersioned& t = host->managed;
-  t.version = {dl::kModelMajor, dl::kModelMinor};
+  dlpack::DLManagedTensorVersioned& t = host->managed;
+  t.version = {dlpack::kModelMajor, dlpack::kModelMinor};
   t.manager_ctx = host;
   t.deleter = delete_host_tensor;
   t.dl_tensor = {host->values.data(),
-                 {dl::kDLOneAPI, device_id},
+                 {dlpack::kDLOneAPI, device_id},
                  1,
-                 {dl::kDLFloat, 32, 1},
+                 {dlpack::kDLFloat, 32, 1},
                  host->shape,
                  host->strides,
                  0};
@@ -71,16 +71,16 @@ exchange::ExportRequest request_for(const runtime::UsmBuffer& buffer) {
   exchange::ExportRequest request;
   request.data = buffer.data();
   request.context = buffer.context();
-  request.dtype = {dl::kDLFloat, 32, 1};
+  request.dtype = {dlpack::kDLFloat, 32, 1};
   request.shape = {16};
   return request;
 }
 
 // A valid export whose deleter is counted, for the consumer to refuse.
-dl::DLManagedTensorVersioned* counted_export(runtime::Runtime& runtime,
-                                             const runtime::UsmBuffer& buffer) {
+dlpack::DLManagedTensorVersioned* counted_export(runtime::Runtime& runtime,
+                                                 const runtime::UsmBuffer& buffer) {
   exchange::ExportedTensor exported = exchange::export_tensor(runtime, request_for(buffer), {});
-  dl::DLManagedTensorVersioned* tensor = exported.capsule.release_versioned();
+  dlpack::DLManagedTensorVersioned* tensor = exported.capsule.release_versioned();
   g_original_deleter = tensor->deleter;
   tensor->deleter = counting_deleter;
   return tensor;
@@ -164,14 +164,14 @@ CaseResult run_negative_case(runtime::Runtime& runtime, const runtime::DeviceInf
       runtime.allocate(device.ref, kind, 64, runtime::ContextChoice::platform_default);
   if (name == "major-version-2") {
     return expect_refusal(id, kNegativeCases[2].rule_id, true, [&] {
-      dl::DLManagedTensorVersioned* tensor = counted_export(runtime, buffer);
+      dlpack::DLManagedTensorVersioned* tensor = counted_export(runtime, buffer);
       tensor->version.major = 2;
       exchange::import_tensor(runtime, tensor);
     });
   }
   if (name == "device-id-out-of-range") {
     return expect_refusal(id, kNegativeCases[3].rule_id, true, [&] {
-      dl::DLManagedTensorVersioned* tensor = counted_export(runtime, buffer);
+      dlpack::DLManagedTensorVersioned* tensor = counted_export(runtime, buffer);
       tensor->dl_tensor.device.device_id = runtime.inventory().root_device_count();
       exchange::import_tensor(runtime, tensor);
     });

@@ -39,7 +39,7 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
   // Nor is there for a handle ("cl_mem handle in OpenCL. It may be opaque on
   // some device types."): no runtime is asked about it as if an address.
   if (tensor.facts.body_read && tensor.facts.data != 0 &&
-      !dl::data_is_handle(tensor.facts.device_type)) {
+      !dlpack::data_is_handle(tensor.facts.device_type)) {
     tensor.pointer =
         runtime.query(reinterpret_cast<const void*>(tensor.facts.data), tensor.context);
     tensor.facts.runtime = exchange::live_runtime_facts(runtime, tensor.pointer, tensor.context);

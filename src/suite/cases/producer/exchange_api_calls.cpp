@@ -12,14 +12,14 @@ void record_allocator_error(void* context, const char* kind, const char* message
 
 }  // namespace
 
-AllocatorCall call_allocator(const dl::DLPackExchangeAPI& table, dl::DLTensor& prototype) {
+AllocatorCall call_allocator(const dlpack::DLPackExchangeAPI& table, dlpack::DLTensor& prototype) {
   AllocatorCall call;
   call.status =
       table.managed_tensor_allocator(&prototype, &call.out, &call, record_allocator_error);
   return call;
 }
 
-facts::WorkStreamAnswer call_work_stream(const dl::DLPackExchangeAPI& table,
+facts::WorkStreamAnswer call_work_stream(const dlpack::DLPackExchangeAPI& table,
                                          std::int32_t device_type, std::int32_t device_id) {
   facts::WorkStreamAnswer answer;
   answer.device_type = device_type;

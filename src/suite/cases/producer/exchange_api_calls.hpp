@@ -12,19 +12,19 @@ namespace dlpack_usm::suite {
 
 struct AllocatorCall {
   int status = 0;
-  dl::DLManagedTensorVersioned* out = nullptr;
+  dlpack::DLManagedTensorVersioned* out = nullptr;
   bool error_set = false;  // SetError was called
   std::string error_kind;
   std::string error_message;
 };
 
 // managed_tensor_allocator(prototype, &out, ...), which must not be NULL.
-AllocatorCall call_allocator(const dl::DLPackExchangeAPI& table, dl::DLTensor& prototype);
+AllocatorCall call_allocator(const dlpack::DLPackExchangeAPI& table, dlpack::DLTensor& prototype);
 
 // current_work_stream(device_type, device_id, &stream), which must not be
 // NULL; the stream is NULL before the call, so a function that succeeds
 // without writing it answers NULL.
-facts::WorkStreamAnswer call_work_stream(const dl::DLPackExchangeAPI& table,
+facts::WorkStreamAnswer call_work_stream(const dlpack::DLPackExchangeAPI& table,
                                          std::int32_t device_type, std::int32_t device_id);
 
 }  // namespace dlpack_usm::suite

@@ -34,15 +34,15 @@ constexpr std::array kPrototypes{
     Prototype{"scalar", "float64", {0, 0, 0}, 0},
 };
 
-void check_prototype(const dl::DLTensor& prototype, const facts::TensorFacts& tensor,
+void check_prototype(const dlpack::DLTensor& prototype, const facts::TensorFacts& tensor,
                      CaseFindings& found) {
   std::vector<std::int64_t> asked(prototype.shape, prototype.shape + prototype.ndim);
   std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
   std::vector<std::string> differences;
   if (tensor.dtype.code != prototype.dtype.code || tensor.dtype.bits != prototype.dtype.bits ||
       tensor.dtype.lanes != prototype.dtype.lanes) {
-    differences.push_back(fmt::format("dtype {} instead of {}", dl::dtype_display(tensor.dtype),
-                                      dl::dtype_display(prototype.dtype)));
+    differences.push_back(fmt::format("dtype {} instead of {}", dlpack::dtype_display(tensor.dtype),
+                                      dlpack::dtype_display(prototype.dtype)));
   }
   if (tensor.ndim != prototype.ndim || shape != asked) {
     differences.push_back(
@@ -84,22 +84,22 @@ CaseResult missing_slot_result(const CaseSpec& spec, std::string_view member,
 
 CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
                         const runtime::DeviceInfo& device) {
-  const dl::DLPackExchangeAPI& table = *session.exchange_api().table;
+  const dlpack::DLPackExchangeAPI& table = *session.exchange_api().table;
   if (table.managed_tensor_allocator == nullptr) {
     return missing_slot_result(spec, "managed_tensor_allocator",
                                rules::ids::kExchangeApiAllocatorNull);
   }
   const Prototype* prototype = spec.details_as<AllocateCase>().prototype;
   std::array<std::int64_t, 3> shape = prototype->shape;
-  dl::DLTensor asked{};
-  asked.device = {dl::kDLOneAPI, device.ref.root_index};
+  dlpack::DLTensor asked{};
+  asked.device = {dlpack::kDLOneAPI, device.ref.root_index};
   asked.ndim = prototype->ndim;
-  asked.dtype = *dl::parse_dtype(prototype->dtype);
+  asked.dtype = *dlpack::parse_dtype(prototype->dtype);
   asked.shape = prototype->ndim == 0 ? nullptr : shape.data();
   // The allocator gets its own copy, so a prototype it scribbles on still
   // compares against what was asked.
   std::array<std::int64_t, 3> given_shape = shape;
-  dl::DLTensor given = asked;
+  dlpack::DLTensor given = asked;
   given.shape = prototype->ndim == 0 ? nullptr : given_shape.data();
 
   AllocatorCall call = call_allocator(table, given);
@@ -152,13 +152,13 @@ CaseResult run_exchange_table(PluginSession& session, const CaseSpec& spec) {
 // The device type and id of what the library produces on `device`: a
 // one-element tensor of its allocator, read and released at once. nullopt
 // when it gives none (the allocate cases judge why).
-std::optional<dl::DLDevice> produced_device_of(const dl::DLPackExchangeAPI& table,
+std::optional<dlpack::DLDevice> produced_device_of(const dlpack::DLPackExchangeAPI& table,
                                                const runtime::DeviceInfo& device) {
   std::int64_t extent = 1;
-  dl::DLTensor prototype{};
-  prototype.device = {dl::kDLOneAPI, device.ref.root_index};
+  dlpack::DLTensor prototype{};
+  prototype.device = {dlpack::kDLOneAPI, device.ref.root_index};
   prototype.ndim = 1;
-  prototype.dtype = {dl::kDLFloat, 32, 1};
+  prototype.dtype = {dlpack::kDLFloat, 32, 1};
   prototype.shape = &extent;
   AllocatorCall call = call_allocator(table, prototype);
   if (call.status != 0 || call.out == nullptr) return std::nullopt;
@@ -166,7 +166,7 @@ std::optional<dl::DLDevice> produced_device_of(const dl::DLPackExchangeAPI& tabl
   try {
     facts::TensorFacts facts = exchange::read_capsule_facts(tensor, "exchange-api:stream");
     if (!facts.body_read) return std::nullopt;
-    return dl::DLDevice{facts.device_type, facts.device_id};
+    return dlpack::DLDevice{facts.device_type, facts.device_id};
   } catch (const facts::UnreadableMemory&) {
     // An unreadable struct has no deleter to call either: leaked, not run.
     tensor.release_versioned();
@@ -176,7 +176,7 @@ std::optional<dl::DLDevice> produced_device_of(const dl::DLPackExchangeAPI& tabl
 
 CaseResult run_work_stream(PluginSession& session, const CaseSpec& spec,
                            const runtime::DeviceInfo& device) {
-  const dl::DLPackExchangeAPI& table = *session.exchange_api().table;
+  const dlpack::DLPackExchangeAPI& table = *session.exchange_api().table;
   if (table.current_work_stream == nullptr) {
     return missing_slot_result(spec, "current_work_stream", rules::ids::kExchangeApiStreamFnNull);
   }
@@ -184,7 +184,7 @@ CaseResult run_work_stream(PluginSession& session, const CaseSpec& spec,
     return missing_slot_result(spec, "managed_tensor_allocator",
                                rules::ids::kExchangeApiAllocatorNull);
   }
-  std::optional<dl::DLDevice> produced = produced_device_of(table, device);
+  std::optional<dlpack::DLDevice> produced = produced_device_of(table, device);
   if (!produced) {
     return {spec.id, Outcome::not_supported,
             "managed_tensor_allocator gives no tensor on this device, so it produces no device "
@@ -193,7 +193,7 @@ CaseResult run_work_stream(PluginSession& session, const CaseSpec& spec,
   facts::WorkStreamAnswer answer =
       call_work_stream(table, produced->device_type, produced->device_id);
   const std::string call = fmt::format(
-      "current_work_stream({}, {})", dl::device_type_display(answer.device_type), answer.device_id);
+      "current_work_stream({}, {})", dlpack::device_type_display(answer.device_type), answer.device_id);
   if (answer.status != 0) {
     return {spec.id, Outcome::not_supported,
             fmt::format("{} failed ({}): the library declines to name its stream", call,

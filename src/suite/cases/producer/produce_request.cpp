@@ -30,14 +30,15 @@ std::uint32_t layout_code(exchange::Order order) {
 }  // namespace
 
 ProduceRequest make_produce_request(PluginSession& session, const runtime::DeviceInfo& device,
-                                    const MatrixTensor& tensor) {
+                                    const matrix::MatrixTensor& tensor) {
   runtime::Runtime& runtime = session.runtime();
   ProduceRequest request;
-  request.dtype = *dl::parse_dtype(tensor.dtype);
+  request.dtype = *dlpack::parse_dtype(tensor.dtype);
   request.element_bytes = facts::element_storage_bytes(request.dtype);
-  exchange::Order order = live_order(tensor.layout);
-  request.layout = exchange::make_layout(live_shape(tensor.layout), request.element_bytes, order);
-  request.version = live_version(tensor.version);
+  exchange::Order order = matrix::live_order(tensor.layout);
+  request.layout =
+      exchange::make_layout(matrix::live_shape(tensor.layout), request.element_bytes, order);
+  request.version = matrix::live_version(tensor.version);
   request.read_only = tensor.read_only;
 
   const runtime::PlatformInfo* platform = runtime.inventory().platform_of(device.ref);
@@ -65,7 +66,7 @@ ProduceRequest make_produce_request(PluginSession& session, const runtime::Devic
   c.allocation_bytes = request.layout.allocation_bytes;
   c.dlpack_major = request.version.major;
   c.dlpack_minor = request.version.minor;
-  c.flags = request.read_only ? dl::kFlagReadOnly : 0;
+  c.flags = request.read_only ? dlpack::kFlagReadOnly : 0;
   return request;
 }
 
@@ -84,9 +85,10 @@ bool matches_request(const ProduceRequest& request, const facts::TensorFacts& te
                      CaseFindings& found) {
   if (tensor.dtype.code != request.dtype.code || tensor.dtype.bits != request.dtype.bits ||
       tensor.dtype.lanes != request.dtype.lanes) {
-    found.add(rules::ids::kProducerContent,
-              fmt::format("rule {}: dtype is {}, {} was asked for", rules::ids::kProducerContent,
-                          dl::dtype_display(tensor.dtype), dl::dtype_display(request.dtype)));
+    found.add(
+        rules::ids::kProducerContent,
+        fmt::format("rule {}: dtype is {}, {} was asked for", rules::ids::kProducerContent,
+                    dlpack::dtype_display(tensor.dtype), dlpack::dtype_display(request.dtype)));
     return false;
   }
   std::vector<std::int64_t> shape = tensor.shape.value_or(std::vector<std::int64_t>{});
@@ -98,7 +100,7 @@ bool matches_request(const ProduceRequest& request, const facts::TensorFacts& te
     return false;
   }
   // A legacy tensor has no flags (DLP-PRODUCER-READ-ONLY-LEGACY says so).
-  if (request.read_only && request.versioned() && (tensor.flags & dl::kFlagReadOnly) == 0) {
+  if (request.read_only && request.versioned() && (tensor.flags & dlpack::kFlagReadOnly) == 0) {
     found.add(rules::ids::kProducerContent,
               fmt::format("rule {}: READ_ONLY was asked for and is not set",
                           rules::ids::kProducerContent));
@@ -124,9 +126,9 @@ Produced produce_once(PluginSession& session, const CaseSpec& spec, ProduceReque
                           status, out == nullptr ? "no tensor" : "a tensor", printable(message)));
     produced.refused = found.result(spec.id, "");
   } else if (request.versioned()) {
-    produced.capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out));
+    produced.capsule = exchange::CapsuleOwner(static_cast<dlpack::DLManagedTensorVersioned*>(out));
   } else {
-    produced.capsule = exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
+    produced.capsule = exchange::CapsuleOwner(static_cast<dlpack::DLManagedTensor*>(out));
   }
   return produced;
 }

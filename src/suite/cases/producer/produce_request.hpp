@@ -23,16 +23,16 @@ namespace dlpack_usm::suite {
 struct ProduceRequest {
   DlpackUsmProduceRequest c{};
   exchange::Layout layout;
-  dl::DLDataType dtype{};
+  dlpack::DLDataType dtype{};
   std::uint64_t element_bytes = 0;
-  dl::Release version;
+  dlpack::Release version;
   bool read_only = false;
 
-  bool versioned() const { return version >= dl::Release{1, 0}; }
+  bool versioned() const { return version >= dlpack::Release{1, 0}; }
 };
 
 ProduceRequest make_produce_request(PluginSession& session, const runtime::DeviceInfo& device,
-                                    const MatrixTensor& tensor);
+                                    const matrix::MatrixTensor& tensor);
 
 // The request with another shape, compact row-major (the stream cases ask
 // for more elements than the matrix's 3x5).

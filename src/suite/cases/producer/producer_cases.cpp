@@ -31,17 +31,17 @@ constexpr std::string_view kReadOnlyLegacyRule = rules::ids::kProducerReadOnlyLe
 
 // A producer case: the matrix tensor the library is asked for.
 struct ProduceCase final : CaseDetails {
-  explicit ProduceCase(MatrixTensor asked) : tensor(std::move(asked)) {}
-  MatrixTensor tensor;
+  explicit ProduceCase(matrix::MatrixTensor asked) : tensor(std::move(asked)) {}
+  matrix::MatrixTensor tensor;
 };
 
 // A lifetime case (producer_lifetime.hpp): the same request, many rounds.
 struct LifetimeCase final : CaseDetails {
-  explicit LifetimeCase(MatrixTensor asked) : tensor(std::move(asked)) {}
-  MatrixTensor tensor;
+  explicit LifetimeCase(matrix::MatrixTensor asked) : tensor(std::move(asked)) {}
+  matrix::MatrixTensor tensor;
 };
 
-std::string tensor_id(const DeviceInfo& device, const MatrixTensor& tensor) {
+std::string tensor_id(const DeviceInfo& device, const matrix::MatrixTensor& tensor) {
   return fmt::format("producer/{}/{}/{}/{}/{}{}", device.selector_name,
                      facts::to_string(tensor.kind), tensor.dtype, tensor.layout, tensor.version,
                      tensor.read_only ? "/read-only" : "");
@@ -49,11 +49,11 @@ std::string tensor_id(const DeviceInfo& device, const MatrixTensor& tensor) {
 
 // Device and shared USM have an owner, which the device_id rules compare
 // the produced device_id with: a wrong owner answer blocks those cases.
-CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor,
+CaseSpec produce_case(const DeviceInfo& device, const matrix::MatrixTensor& tensor,
                       const OwnerAnswerBlocks& blocks) {
   std::vector<std::string> judged{std::string(kContentRule),
                                   std::string(rules::ids::kProducerDeleterLeak)};
-  if (tensor.read_only && live_version(tensor.version) < dl::Release{1, 0}) {
+  if (tensor.read_only && matrix::live_version(tensor.version) < dlpack::Release{1, 0}) {
     judged.emplace_back(kReadOnlyLegacyRule);
   }
   CaseSpec spec = plugin_case(tensor_id(device, tensor), "producer", device.selector_name,
@@ -63,7 +63,7 @@ CaseSpec produce_case(const DeviceInfo& device, const MatrixTensor& tensor,
   return spec;
 }
 
-CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
+CaseSpec lifetime_case(const DeviceInfo& device, const matrix::MatrixTensor& tensor) {
   CaseSpec spec = plugin_case(fmt::format("{}/lifetime", tensor_id(device, tensor)), "producer",
                               device.selector_name,
                               {std::string(kStructLeakRule), std::string(kNullDeleterOwnsRule),
@@ -76,7 +76,7 @@ CaseSpec lifetime_case(const DeviceInfo& device, const MatrixTensor& tensor) {
 // The producer cases, in the order the walk of the matrix visits them: a
 // case per tensor, a not-supported case where USM or a kind is missing, and
 // both structs' lifetime cases after each kind of a root device.
-class ProducerCaseList final : public LiveMatrixVisitor {
+class ProducerCaseList final : public matrix::LiveMatrixVisitor {
  public:
   ProducerCaseList(const OwnerAnswerBlocks& blocks, int stream_attempts)
       : blocks_(blocks), stream_attempts_(stream_attempts) {}
@@ -94,7 +94,7 @@ class ProducerCaseList final : public LiveMatrixVisitor {
         fmt::format("the device cannot allocate {} USM", facts::to_string(kind))));
     spec.place = missing_memory_place(usm_memory(kind));
   }
-  void tensor(const DeviceInfo& device, const MatrixTensor& tensor) override {
+  void tensor(const DeviceInfo& device, const matrix::MatrixTensor& tensor) override {
     cases.push_back(produce_case(device, tensor, blocks_));
   }
   void full_kind_done(const DeviceInfo& device, UsmKind kind) override {
@@ -153,6 +153,21 @@ void compare_with_pattern(runtime::Runtime& runtime, ProducedTensor& tensor,
   }
 }
 
+// The library declined the request: refused, which passes where the
+// request was a READ_ONLY tensor below 1.0 (no flag could say so) and is
+// not supported otherwise.
+CaseResult declined_result(const CaseSpec& spec, bool read_only_legacy, const std::string& why) {
+  CaseResult declined =
+      read_only_legacy
+          ? CaseResult{spec.id, Outcome::pass,
+                       fmt::format("the library declined a READ_ONLY tensor below DLPack 1.0, "
+                                   "which has no flag to say so: {}",
+                                   why)}
+          : CaseResult{spec.id, Outcome::not_supported, fmt::format("the library cannot: {}", why)};
+  declined.exchange = ExchangeOutcome::refused;
+  return declined;
+}
+
 CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const DeviceInfo& device) {
   runtime::Runtime& runtime = session.runtime();
   ProduceRequest request =
@@ -165,19 +180,7 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
   // The library's text, escaped for terminals and made valid UTF-8 for JSON.
   std::string why = printable(message);
   bool read_only_legacy = request.read_only && !request.versioned();
-  if (status == DLPACK_USM_UNSUPPORTED) {
-    // Below 1.0 a READ_ONLY tensor is rightly declined: no flag can say so.
-    CaseResult declined =
-        read_only_legacy
-            ? CaseResult{spec.id, Outcome::pass,
-                         fmt::format("the library declined a READ_ONLY tensor below DLPack 1.0, "
-                                     "which has no flag to say so: {}",
-                                     why)}
-            : CaseResult{spec.id, Outcome::not_supported,
-                         fmt::format("the library cannot: {}", why)};
-    declined.exchange = ExchangeOutcome::refused;
-    return declined;
-  }
+  if (status == DLPACK_USM_UNSUPPORTED) return declined_result(spec, read_only_legacy, why);
   CaseFindings found;
   if (status != DLPACK_USM_OK) {
     found.add(
@@ -199,8 +202,9 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
                           kReadOnlyLegacyRule, request.version.major, request.version.minor));
   }
   exchange::CapsuleOwner capsule =
-      request.versioned() ? exchange::CapsuleOwner(static_cast<dl::DLManagedTensorVersioned*>(out))
-                          : exchange::CapsuleOwner(static_cast<dl::DLManagedTensor*>(out));
+      request.versioned()
+          ? exchange::CapsuleOwner(static_cast<dlpack::DLManagedTensorVersioned*>(out))
+          : exchange::CapsuleOwner(static_cast<dlpack::DLManagedTensor*>(out));
   ProducedTensor tensor =
       judge_produced(runtime, std::move(capsule), device.ref,
                      fmt::format("plugin:produce:{}", device.selector_name), found);
@@ -219,7 +223,7 @@ CaseResult run_produce(PluginSession& session, const CaseSpec& spec, const Devic
 std::vector<CaseSpec> ProducerCaseSource::cases() {
   OwnerAnswerBlocks blocks(runtime());
   ProducerCaseList list(blocks, stream_attempts_);
-  walk_live_matrix(runtime().inventory(), kProducerReadOnlyVersions, list);
+  matrix::walk_live_matrix(runtime().inventory(), kProducerReadOnlyVersions, list);
   return std::move(list.cases);
 }
 

@@ -101,8 +101,8 @@ std::optional<CaseResult> produce_and_delete(PluginSession& session, const CaseS
 // kLifetimeWarmUp rounds absorb, and by up to 80 bytes a round after).
 CaseResult measure_struct_leak(PluginSession& session, const CaseSpec& spec,
                                ProduceRequest& request, CaseFindings& found) {
-  std::uint64_t struct_bytes =
-      request.versioned() ? sizeof(dl::DLManagedTensorVersioned) : sizeof(dl::DLManagedTensor);
+  std::uint64_t struct_bytes = request.versioned() ? sizeof(dlpack::DLManagedTensorVersioned)
+                                                   : sizeof(dlpack::DLManagedTensor);
   if (!heap_in_use()) {
     return {spec.id, Outcome::not_supported,
             "reading the heap in use needs glibc 2.33 or later (mallinfo2)"};
@@ -139,7 +139,7 @@ CaseResult measure_struct_leak(PluginSession& session, const CaseSpec& spec,
 }  // namespace
 
 CaseResult run_lifetime(PluginSession& session, const CaseSpec& spec,
-                        const runtime::DeviceInfo& device, const MatrixTensor& tensor) {
+                        const runtime::DeviceInfo& device, const matrix::MatrixTensor& tensor) {
   runtime::Runtime& runtime = session.runtime();
   ProduceRequest request = make_produce_request(session, device, tensor);
   CaseFindings found;

@@ -29,6 +29,6 @@ inline constexpr int kLifetimeWarmUp = 64;
 inline constexpr int kLifetimeRounds = 64;
 
 CaseResult run_lifetime(PluginSession& session, const CaseSpec& spec,
-                        const runtime::DeviceInfo& device, const MatrixTensor& tensor);
+                        const runtime::DeviceInfo& device, const matrix::MatrixTensor& tensor);
 
 }  // namespace dlpack_usm::suite

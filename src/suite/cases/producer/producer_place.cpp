@@ -14,7 +14,7 @@ namespace {
 // The tensor the lines of the producer matrix cross at.
 constexpr std::string_view kBaseDtype = "float32";
 constexpr std::string_view kBaseLayout = "C";
-const std::string_view kNewestVersion = std::end(kLiveVersions)[-1];
+const std::string_view kNewestVersion = std::end(matrix::kLiveVersions)[-1];
 
 // The live matrix's layouts under the consumer matrix's names, where both
 // mean the same tensor, so that the two directions share rows.
@@ -32,7 +32,7 @@ std::string layout_value(const std::string& layout) {
 }
 
 // The lines of the matrix a tensor case lies on (the base tensor on three).
-std::vector<MatrixLine> tensor_lines(const MatrixTensor& tensor) {
+std::vector<MatrixLine> tensor_lines(const matrix::MatrixTensor& tensor) {
   bool base_dtype = tensor.dtype == kBaseDtype;
   bool base_layout = tensor.layout == kBaseLayout;
   if (tensor.read_only) {
@@ -62,7 +62,7 @@ std::string first_error_rule(const CaseResult& result) {
 
 }  // namespace
 
-CasePlace tensor_place(const MatrixTensor& tensor) {
+CasePlace tensor_place(const matrix::MatrixTensor& tensor) {
   CasePlace place = producer_place(usm_memory(tensor.kind), tensor_lines(tensor));
   if (place.lines.empty()) {
     place.off_line =
@@ -72,7 +72,7 @@ CasePlace tensor_place(const MatrixTensor& tensor) {
   return place;
 }
 
-CasePlace lifetime_place(const MatrixTensor& tensor) {
+CasePlace lifetime_place(const matrix::MatrixTensor& tensor) {
   return producer_place(usm_memory(tensor.kind), {{"lifetime", tensor.version}});
 }
 

@@ -17,9 +17,9 @@
 namespace dlpack_usm::suite {
 
 // A tensor of the matrix asked for by produce.
-CasePlace tensor_place(const MatrixTensor& tensor);
+CasePlace tensor_place(const matrix::MatrixTensor& tensor);
 // The lifetime case of a struct (tensor.version: legacy or versioned).
-CasePlace lifetime_place(const MatrixTensor& tensor);
+CasePlace lifetime_place(const matrix::MatrixTensor& tensor);
 // Whether a kind's elements are ready on the consumer's queue.
 CasePlace stream_place(facts::UsmKind kind);
 // A memory the device lacks: "usm" (no USM at all) or a kind's ("host-usm").

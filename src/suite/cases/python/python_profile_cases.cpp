@@ -18,7 +18,7 @@ namespace ids = rules::ids;
 std::string dlpack_device_name(const nlohmann::json& device, const runtime::Inventory& inventory) {
   int type = device.at(0).get<int>();
   int id = device.at(1).get<int>();
-  const dl::DeviceTypeName* known = dl::find_device_type(type);
+  const dlpack::DeviceTypeName* known = dlpack::find_device_type(type);
   if (known != nullptr && known->name == "kDLCPU") return "cpu";
   if (known != nullptr && known->name == "kDLOneAPI") {
     for (const auto& [platform, root] : inventory.roots()) {

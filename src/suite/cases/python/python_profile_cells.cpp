@@ -33,26 +33,26 @@ std::vector<ProfileCellSpec> make_cells() {
   return cells;
 }
 
-nlohmann::json version_json(dl::Release release) {
+nlohmann::json version_json(dlpack::Release release) {
   return nlohmann::json::array({release.major, release.minor});
 }
 
-ProfileRequest max_version_request(std::optional<dl::Release> version) {
+ProfileRequest max_version_request(std::optional<dlpack::Release> version) {
   nlohmann::json keywords = nlohmann::json::object();
   if (version) keywords["max_version"] = version_json(*version);
-  return {"max_version", version ? dl::to_string(*version) : "None", std::move(keywords)};
+  return {"max_version", version ? dlpack::to_string(*version) : "None", std::move(keywords)};
 }
 
 // dl_device of the array's own device (`type_name` empty) or of another
 // device type's device 0, with copy unset or set.
 ProfileRequest dl_device_request(std::string_view type_name, std::optional<bool> copy) {
-  nlohmann::json keywords{{"max_version", version_json(dl::kModelRelease)}};
+  nlohmann::json keywords{{"max_version", version_json(dlpack::kModelRelease)}};
   std::string value;
   if (type_name.empty()) {
     keywords["dl_device"] = "own";
     value = "own";
   } else {
-    keywords["dl_device"] = nlohmann::json::array({dl::find_device_type(type_name)->value, 0});
+    keywords["dl_device"] = nlohmann::json::array({dlpack::find_device_type(type_name)->value, 0});
     value = fmt::format("{}:0", type_name);
   }
   if (copy) {
@@ -65,14 +65,14 @@ ProfileRequest dl_device_request(std::string_view type_name, std::optional<bool>
 template <typename Value>
 ProfileRequest newest_with(const char* name, Value value, std::string shown) {
   return {
-      name, std::move(shown), {{"max_version", version_json(dl::kModelRelease)}, {name, value}}};
+      name, std::move(shown), {{"max_version", version_json(dlpack::kModelRelease)}, {name, value}}};
 }
 
 std::vector<ProfileRequest> make_requests() {
-  std::vector<ProfileRequest> requests{max_version_request(dl::kModelRelease)};
-  for (std::optional<dl::Release> version :
-       {std::optional<dl::Release>{}, std::optional{dl::Release{0, 8}},
-        std::optional{dl::Release{1, 0}}, std::optional{dl::Release{2, 0}}}) {
+  std::vector<ProfileRequest> requests{max_version_request(dlpack::kModelRelease)};
+  for (std::optional<dlpack::Release> version :
+       {std::optional<dlpack::Release>{}, std::optional{dlpack::Release{0, 8}},
+        std::optional{dlpack::Release{1, 0}}, std::optional{dlpack::Release{2, 0}}}) {
     requests.push_back(max_version_request(version));
   }
   requests.push_back(dl_device_request("", std::nullopt));

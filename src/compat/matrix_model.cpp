@@ -1,4 +1,4 @@
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "report/matrix/matrix_outcomes.hpp"
+#include "compat/matrix_outcomes.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 // Axes in the order a reader meets them: the versions a library speaks,
@@ -248,4 +248,4 @@ std::string cell_note(const ProfileCell& cell) {
   return detail.empty() ? name + status : fmt::format("{}{}: {}", name, status, detail);
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

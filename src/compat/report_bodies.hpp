@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "common/json_fields.hpp"
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 // The cells of one body, whose "profile" lists the entries and "results"
 // the cases. `direction` is the entries' default; `consumer` (the
@@ -34,4 +34,4 @@ LibraryProfile read_profile_report(const JsonFields& top);
 // with the version of its package).
 LibraryProfile read_consume_report(const JsonFields& top);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

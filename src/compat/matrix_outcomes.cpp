@@ -1,10 +1,10 @@
-#include "report/matrix/matrix_outcomes.hpp"
+#include "compat/matrix_outcomes.hpp"
 
 #include <algorithm>
 
 #include "matrix/consumer_verdict.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 // The symbol and meaning of a consumer class, as the capability profile
@@ -101,4 +101,4 @@ int outcome_rank(std::string_view outcome, std::string_view status) {
   return static_cast<int>(cell_gate(status)) * 100 + position;
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

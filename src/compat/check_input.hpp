@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.hpp"
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 #include "suite/model/check_run.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 // One profile per library under test (plugins with role producer or
 // consumer), its cells those of the cases of its direction. Throws
@@ -30,4 +30,4 @@ std::vector<LibraryProfile> read_check_report(const JsonInput& input,
 // without a place or an exchange (it never ran, or measures no library).
 std::vector<ProfileCell> record_cells(const suite::RecordedCase& recorded);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

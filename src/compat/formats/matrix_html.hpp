@@ -11,10 +11,10 @@
 
 #include <string>
 
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 std::string matrix_to_html(const CompatibilityMatrix& matrix);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

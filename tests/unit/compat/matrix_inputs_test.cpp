@@ -13,10 +13,10 @@
 
 #include "common/error.hpp"
 #include "common/json_fields.hpp"
-#include "report/matrix/check_input.hpp"
-#include "report/matrix/matrix_inputs.hpp"
+#include "compat/check_input.hpp"
+#include "compat/matrix_inputs.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 namespace fs = std::filesystem;
@@ -265,4 +265,4 @@ TEST(MatrixInputs, ARecordIsACellOnEachLineOfItsPlace) {
 }
 
 }  // namespace
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

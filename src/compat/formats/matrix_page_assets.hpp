@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 // The page's layout, sticky headers, filters and tooltip (the outcomes'
 // colours are written by matrix_html.cpp from matrix_outcomes.hpp).
@@ -14,4 +14,4 @@ extern const std::string_view kMatrixPageStyle;
 // is a link: #direction=consumer&outcome=crash).
 extern const std::string_view kMatrixPageScript;
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

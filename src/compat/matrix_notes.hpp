@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 struct MatrixNote {
   std::string library;  // the column's title
@@ -36,4 +36,4 @@ class MatrixNotes {
 // Whether a cell says more than its symbol.
 bool has_note(const ProfileCell& cell);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

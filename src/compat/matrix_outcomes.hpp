@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 struct MatrixOutcome {
   std::string name;              // as the reports spell it: "accepted", "emitted-invalid"
@@ -40,4 +40,4 @@ std::string_view gate_name(CellGate gate);
 // legend is the worse.
 int outcome_rank(std::string_view outcome, std::string_view status);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 struct ColumnSummary {
   std::size_t producer_cells = 0;
@@ -31,4 +31,4 @@ std::vector<ColumnSummary> summarize_columns(const CompatibilityMatrix& matrix);
 // "DLP-PLUGIN-CRASH 10, DLP-CONSUMER-CHECKSUM 4": most cells first.
 std::string rule_counts(const std::map<std::string, std::size_t>& rules);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -7,11 +7,11 @@
 #include <sstream>
 #include <string>
 
-#include "report/formats/matrix_html.hpp"
-#include "report/formats/matrix_markdown.hpp"
-#include "report/formats/matrix_text.hpp"
+#include "compat/formats/matrix_html.hpp"
+#include "compat/formats/matrix_markdown.hpp"
+#include "compat/formats/matrix_text.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 constexpr const char* kHostile =
@@ -138,4 +138,4 @@ TEST(MatrixHtml, ReportTextNeverBecomesMarkupAndThePageLoadsNothing) {
 }
 
 }  // namespace
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -1,14 +1,14 @@
-#include "report/formats/matrix_text.hpp"
+#include "compat/formats/matrix_text.hpp"
 
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
 #include "common/text_width.hpp"
-#include "report/matrix/matrix_notes.hpp"
-#include "report/matrix/matrix_outcomes.hpp"
+#include "compat/matrix_notes.hpp"
+#include "compat/matrix_outcomes.hpp"
 #include "report/text_table.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 std::string headline(const CompatibilityMatrix& matrix, const MatrixOptions& options) {
@@ -25,7 +25,7 @@ std::string headline(const CompatibilityMatrix& matrix, const MatrixOptions& opt
 }
 
 std::string text_libraries(const CompatibilityMatrix& matrix) {
-  TextTable table({"library", "cells", "from"});
+  report::TextTable table({"library", "cells", "from"});
   for (const MatrixColumn& column : matrix.columns) {
     for (std::size_t i = 0; i < column.files.size(); ++i) {
       table.add_row({i == 0 ? column.title() : "", i == 0 ? std::to_string(column.cells) : "",
@@ -45,7 +45,7 @@ std::string meanings(const MatrixOutcome& outcome) {
 }
 
 std::string text_legend(std::size_t width) {
-  TextTable table({"", "outcome", "meaning"});
+  report::TextTable table({"", "outcome", "meaning"});
   for (const MatrixOutcome& outcome : matrix_outcomes()) {
     table.add_row({std::string(1, outcome.symbol), outcome.name, meanings(outcome)});
   }
@@ -80,7 +80,7 @@ std::string cells_table(const CompatibilityMatrix& matrix, const MatrixOptions& 
                         MatrixNotes& notes) {
   std::vector<std::string> header{"direction", "axis", "value", "memory"};
   for (const MatrixColumn& column : matrix.columns) header.push_back(printable(column.title()));
-  TextTable table(std::move(header));
+  report::TextTable table(std::move(header));
   const MatrixRow* previous = nullptr;
   for (const MatrixRow& row : matrix.rows) {
     if (options.fold && matrix.folds(row)) continue;
@@ -113,4 +113,4 @@ std::string matrix_to_text(const CompatibilityMatrix& matrix, const MatrixOption
          notes_text(notes, options.width);
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -1,4 +1,4 @@
-#include "report/matrix/matrix_inputs.hpp"
+#include "compat/matrix_inputs.hpp"
 
 #include <algorithm>
 
@@ -7,11 +7,11 @@
 #include "common/bounded_file.hpp"
 #include "common/json_fields.hpp"
 #include "common/printable.hpp"
+#include "compat/check_input.hpp"
+#include "compat/report_bodies.hpp"
 #include "report/formats/report_json_reader.hpp"
-#include "report/matrix/check_input.hpp"
-#include "report/matrix/report_bodies.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 using nlohmann::json;
@@ -60,11 +60,12 @@ std::string schema_of(const json& document) {
 
 std::vector<LibraryProfile> read_matrix_input(const std::filesystem::path& path) {
   const JsonInput input{"report matrix", path.string(), kMatrixHint};
-  std::string text = read_bounded_file(path, kMaxShardReportBytes, "report matrix",
+  std::string text = read_bounded_file(path, report::kMaxShardReportBytes, "report matrix",
                                        "a profile, consume or check report (JSON)");
   // A top-level array (capsule files are) comes back empty: no report.
-  json document = parse_report_json(input, text, "a profile or check report nests about 10 levels",
-                                    [](std::size_t, const json&) {});
+  json document =
+      report::parse_report_json(input, text, "a profile or check report nests about 10 levels",
+                                [](std::size_t, const json&) {});
   text = {};
   std::string schema = schema_of(document);
   std::vector<LibraryProfile> profiles;
@@ -79,7 +80,7 @@ std::vector<LibraryProfile> read_matrix_input(const std::filesystem::path& path)
   } else if (one_of(kConsumeReportSchemas)) {
     profiles.push_back(read_consume_report(top));
     kind = "consume report";
-  } else if (is_check_report_schema(schema)) {
+  } else if (report::is_check_report_schema(schema)) {
     profiles = read_check_report(input, document);
     kind = "check report";
   } else {
@@ -92,4 +93,4 @@ std::vector<LibraryProfile> read_matrix_input(const std::filesystem::path& path)
   return profiles;
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

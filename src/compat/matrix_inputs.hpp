@@ -14,9 +14,9 @@
 #include <filesystem>
 #include <vector>
 
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 // /2 differs from /1 only in its envelope ("tool" and "version" instead of
 // a "tool" object), which the matrix does not read: both are taken.
@@ -32,4 +32,4 @@ inline constexpr const char* kConsumeReportSchemas[] = {"dlpack-usm.consume-repo
 // another type.
 std::vector<LibraryProfile> read_matrix_input(const std::filesystem::path& path);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -1,4 +1,4 @@
-#include "report/formats/matrix_html.hpp"
+#include "compat/formats/matrix_html.hpp"
 
 #include <algorithm>
 #include <set>
@@ -6,18 +6,18 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "report/formats/matrix_page_assets.hpp"
+#include "compat/formats/matrix_page_assets.hpp"
+#include "compat/matrix_outcomes.hpp"
+#include "compat/matrix_summary.hpp"
 #include "report/formats/xml_writer.hpp"
-#include "report/matrix/matrix_outcomes.hpp"
-#include "report/matrix/matrix_summary.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 // Text and attribute values alike: markup and quotes escaped, what HTML
 // cannot carry replaced (xml_writer.hpp).
 std::string html(std::string_view text) {
-  return xml_escape(text);
+  return report::xml_escape(text);
 }
 
 // Outcome names become class names only when the legend knows them.
@@ -230,4 +230,4 @@ std::string matrix_to_html(const CompatibilityMatrix& matrix) {
          std::string(kMatrixPageScript) + "</script>\n</body>\n</html>\n";
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

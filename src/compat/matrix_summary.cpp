@@ -1,4 +1,4 @@
-#include "report/matrix/matrix_summary.hpp"
+#include "compat/matrix_summary.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "report/matrix/matrix_outcomes.hpp"
+#include "compat/matrix_outcomes.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 void count_cell(const ProfileCell& cell, ColumnSummary& summary) {
@@ -51,4 +51,4 @@ std::string rule_counts(const std::map<std::string, std::size_t>& rules) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

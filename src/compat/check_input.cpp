@@ -1,4 +1,4 @@
-#include "report/matrix/check_input.hpp"
+#include "compat/check_input.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -6,11 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "common/error.hpp"
+#include "compat/matrix_outcomes.hpp"
+#include "compat/report_bodies.hpp"
 #include "report/formats/report_json_reader.hpp"
-#include "report/matrix/matrix_outcomes.hpp"
-#include "report/matrix/report_bodies.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 using suite::CasePlace;
@@ -96,7 +97,7 @@ void refuse_older_report(const JsonInput& input, const nlohmann::json& document)
 std::vector<LibraryProfile> read_check_report(const JsonInput& input,
                                               const nlohmann::json& document) {
   refuse_older_report(input, document);
-  CheckReportRecords records = read_check_report_records(input, document);
+  report::CheckReportRecords records = report::read_check_report_records(input, document);
   std::vector<LibraryProfile> libraries;
   for (std::size_t i = 0; i < records.plugins.size(); ++i) {
     JsonFields plugin(input, records.plugins[i], fmt::format("/plugins/{}", i));
@@ -135,4 +136,4 @@ std::vector<ProfileCell> record_cells(const RecordedCase& recorded) {
   return cells;
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -1,8 +1,8 @@
-#include "report/matrix/matrix_notes.hpp"
+#include "compat/matrix_notes.hpp"
 
-#include "report/matrix/matrix_outcomes.hpp"
+#include "compat/matrix_outcomes.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 bool has_note(const ProfileCell& cell) {
   bool plain_success = (cell.outcome == "accepted" || cell.outcome == "emitted") &&
@@ -22,4 +22,4 @@ std::size_t MatrixNotes::number(const ProfileCell& cell, const std::string& libr
   return found->second;
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -1,6 +1,6 @@
-#include "report/formats/matrix_page_assets.hpp"
+#include "compat/formats/matrix_page_assets.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 const std::string_view kMatrixPageStyle = R"CSS(
 :root { color-scheme: light; }
@@ -159,4 +159,4 @@ const std::string_view kMatrixPageScript = R"JS(
 })();
 )JS";
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

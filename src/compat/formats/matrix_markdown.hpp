@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "report/matrix/matrix_model.hpp"
+#include "compat/matrix_model.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 std::string matrix_to_markdown(const CompatibilityMatrix& matrix, const MatrixOptions& options);
 std::string matrix_summary_to_markdown(const CompatibilityMatrix& matrix);
@@ -23,4 +23,4 @@ std::string matrix_markdown_text(std::string_view text);
 // would split the cell at.
 std::string markdown_code(std::string_view text, bool in_table);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

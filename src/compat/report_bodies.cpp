@@ -1,4 +1,4 @@
-#include "report/matrix/report_bodies.hpp"
+#include "compat/report_bodies.hpp"
 
 #include <map>
 
@@ -7,7 +7,7 @@
 #include "common/printable.hpp"
 #include "common/shell_quote.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 using nlohmann::json;
@@ -172,4 +172,4 @@ LibraryProfile read_consume_report(const JsonFields& top) {
   return profile;
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 
 // One cell of one library's profile, as the contract's ENTRY has it: one
 // direction, one device and memory, one axis and value, and what happened.
@@ -111,4 +111,4 @@ std::string cell_note(const ProfileCell& cell);
 // cells of one outcome ("" where there is nothing to add).
 std::string cell_detail(const ProfileCell& cell);
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

@@ -1,15 +1,15 @@
-#include "report/formats/matrix_markdown.hpp"
+#include "compat/formats/matrix_markdown.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
-#include "report/matrix/matrix_notes.hpp"
-#include "report/matrix/matrix_outcomes.hpp"
-#include "report/matrix/matrix_summary.hpp"
+#include "compat/matrix_notes.hpp"
+#include "compat/matrix_outcomes.hpp"
+#include "compat/matrix_summary.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 constexpr const char* kMemoryNote =
@@ -178,4 +178,4 @@ std::string matrix_summary_to_markdown(const CompatibilityMatrix& matrix) {
   return text;
 }
 
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat

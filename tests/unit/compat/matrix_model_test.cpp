@@ -7,11 +7,11 @@
 #include <cmath>
 #include <string>
 
-#include "report/matrix/matrix_model.hpp"
-#include "report/matrix/matrix_notes.hpp"
-#include "report/matrix/matrix_outcomes.hpp"
+#include "compat/matrix_model.hpp"
+#include "compat/matrix_notes.hpp"
+#include "compat/matrix_outcomes.hpp"
 
-namespace dlpack_usm::report {
+namespace dlpack_usm::compat {
 namespace {
 
 ProfileCell cell(std::string direction, std::string device, std::string memory, std::string axis,
@@ -186,4 +186,4 @@ TEST(MatrixNotes, CellsOfALibraryThatSayTheSameShareANoteAndPlainSuccessHasNone)
 }
 
 }  // namespace
-}  // namespace dlpack_usm::report
+}  // namespace dlpack_usm::compat
