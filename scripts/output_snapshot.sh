@@ -12,15 +12,17 @@ out=$(realpath -m "${1:?usage: scripts/output_snapshot.sh OUT [BUILD]}")
 build=${2:-build}
 tool=$build/dlpack-usm plugins=$build/tests/fixture-plugins
 python=${DLPACK_USM_PYTHON:-/opt/dlpack-usm/venv/bin/python}
+# Plugin paths name the build: two builds compared must not differ there.
+build_path=$(realpath -m "$build")
 mkdir -p "$out/capsule"
 
-# Wall times, dates, addresses and temporary paths differ on every run;
-# nothing else may.
+# Wall times, dates, addresses, temporary paths and the build's path differ
+# from run to run; nothing else may.
 blank() {
   sed -E -e 's/"(duration_ms|started_at|finished_at|elapsed_s|median_s|time|timestamp)": *("[^"]*"|[0-9.e+-]+)/"\1": "-"/g' \
     -e 's/ in [0-9]+(\.[0-9]+)? (s|ms)\b/ in - \2/g' \
     -e 's/\(([0-9]+(\.[0-9]+)?) (s|ms)\)/(- \3)/g' -e 's/time="[0-9.]+"/time="-"/g' -e 's/timestamp="[^"]*"/timestamp="-"/g' \
-    -e 's/0x[0-9a-f]{6,16}/0xADDRESS/g' -e 's/\b(pid|PID) [0-9]+/\1 N/g' -e "s#$out#OUT#g"
+    -e 's/0x[0-9a-f]{6,16}/0xADDRESS/g' -e 's/\b(pid|PID) [0-9]+/\1 N/g' -e "s#$out#OUT#g" -e "s#$build_path#BUILD#g"
 }
 run() {  # run NAME COMMAND...: stdout, stderr and exit code, blanked
   local name=$1

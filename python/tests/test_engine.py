@@ -215,3 +215,26 @@ def test_a_python_library_that_hangs_every_case_is_stopped(tmp_path):
     assert len(timeouts) == 2 and len(not_run) == len(found) - 2, [c["outcome"] for c in found]
     assert "the Python library consumers.hangs hung or crashed on 2 consecutive cases" in \
         not_run[0]["message"]
+
+
+def test_the_profile_says_how_the_consumer_asked(tmp_path):
+    # numpy asks for at most DLPack 1.0 with every keyword: what it can be
+    # offered follows from that, so the profile heads with it.
+    report = tmp_path / "r.json"
+    result = run_package("consume", "numpy.from_dlpack", *CPU_CELLS, "--report", str(report))
+    assert result.returncode == 0, result.stdout + result.stderr
+    form = "__dlpack__(stream=None, max_version=(1, 0), dl_device=None, copy=None)"
+    assert f"  asked: {form}" in result.stdout.splitlines()
+    assert json.loads(report.read_text())["asked"] == [form]
+
+
+@pytest.mark.parametrize("containment", CONTAINMENTS)
+def test_the_worker_sees_its_own_process_in_proc(tmp_path, containment):
+    # In a PID namespace the worker's /proc is that namespace's: CUDA's
+    # runtime does not start where /proc/self is another pid.
+    report = tmp_path / "r.json"
+    result = run_package("consume", "consumers.needs_its_own_proc", "--device", "cpu", "--cell",
+                         "c-order", "--report", str(report), env=containment)
+    assert result.returncode == 0, result.stdout + result.stderr
+    [case] = outcomes(report).values()
+    assert case["exchange"] == "accepted", case["message"]

@@ -82,9 +82,11 @@ void print_streams_data(Printer& printer, const std::vector<suite::StreamsPassed
 }  // namespace
 
 void print_profile(Printer& printer, const std::vector<ProfileEntry>& profile,
-                   const std::vector<suite::StreamsPassed>& streams) {
+                   const ConsumerCalls& calls) {
   if (profile.empty()) return;
+  const std::vector<suite::StreamsPassed>& streams = calls.streams;
   print_streams_data(printer, streams);
+  if (!calls.asked.empty()) printer.data("asked", calls.asked);
   {
     ListScope list(printer, "profile");
     for (const ProfileEntry& cell : profile) {
@@ -106,6 +108,7 @@ void print_profile(Printer& printer, const std::vector<ProfileEntry>& profile,
   }
   printer.line("");
   printer.line(fmt::format("capability profile ({}):", legend()));
+  for (const std::string& form : calls.asked) printer.line(fmt::format("  asked: {}", form));
   for (const std::string& device : devices) {
     printer.line(fmt::format("  {}", device));
     std::vector<const ProfileEntry*> failures;

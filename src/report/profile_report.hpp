@@ -4,6 +4,7 @@
 // the values declined grouped by the consumer's reason, and the failures.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "report/printer.hpp"
@@ -11,10 +12,18 @@
 
 namespace dlpack_usm::report {
 
+// What a Python consumer's records saw it do, beside the classes: the
+// streams it passed and the forms of call it made.
+struct ConsumerCalls {
+  std::vector<suite::StreamsPassed> streams;
+  std::vector<std::string> asked;
+};
+
 // Prints nothing when the profile is empty (no consumer case ran). The
 // streams a Python consumer passed go with their device's block, and to
-// machines as "streams": [{device, memory, passed}].
+// machines as "streams": [{device, memory, passed}]; the forms of call it
+// made head the profile ("asked:"), and go to machines as "asked".
 void print_profile(Printer& printer, const std::vector<suite::ProfileEntry>& profile,
-                   const std::vector<suite::StreamsPassed>& streams = {});
+                   const ConsumerCalls& calls = {});
 
 }  // namespace dlpack_usm::report

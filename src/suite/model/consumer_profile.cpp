@@ -29,7 +29,44 @@ std::vector<std::string> streams_of(const CaseResult& result) {
   return passed;
 }
 
+// One __dlpack__ call of a record's evidence written as Python reads it: the keywords
+// in the order the protocol lists them, each only where it was passed.
+std::string call_text(const nlohmann::json& call) {
+  std::string arguments;
+  for (const char* keyword : {"stream", "max_version", "dl_device", "copy"}) {
+    if (!call.contains(keyword)) continue;
+    const nlohmann::json& value = call[keyword];
+    std::string text = stream_text(value);
+    if (value.is_array()) {
+      text.clear();
+      for (const nlohmann::json& item : value) text += (text.empty() ? "" : ", ") + item.dump();
+      text = "(" + text + ")";
+    } else if (value.is_boolean()) {
+      text = value.get<bool>() ? "True" : "False";
+    }
+    arguments += (arguments.empty() ? "" : ", ") + std::string(keyword) + "=" + text;
+  }
+  return "__dlpack__(" + arguments + ")";
+}
+
 }  // namespace
+
+std::vector<std::string> consumer_calls(const CheckRun& run) {
+  std::vector<std::string> forms;
+  for (const RecordedCase& recorded : run.cases) {
+    if (recorded.spec.place.direction != Direction::consumer) continue;
+    const nlohmann::json& evidence = recorded.result.evidence;
+    if (!evidence.is_object() || !evidence.contains("calls") || !evidence["calls"].is_array()) {
+      continue;
+    }
+    for (const nlohmann::json& call : evidence["calls"]) {
+      if (!call.is_object() || call.value("method", "") != "__dlpack__") continue;
+      std::string form = call_text(call);
+      if (std::find(forms.begin(), forms.end(), form) == forms.end()) forms.push_back(form);
+    }
+  }
+  return forms;
+}
 
 const std::vector<std::string>& profile_axes() {
   static const std::vector<std::string> axes{"dtype",    "layout",  "memory",

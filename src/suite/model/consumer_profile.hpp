@@ -50,6 +50,12 @@ struct StreamsPassed {
 };
 std::vector<StreamsPassed> consumer_streams(const CheckRun& run);
 
+// Each form of __dlpack__ call a Python consumer made, once, in the
+// order first seen: "__dlpack__(stream=None, max_version=(1, 0), dl_device=None,
+// copy=None)", then "__dlpack__(stream=None)" where it retried the way older
+// producers take. How a consumer asks decides what it can be offered.
+std::vector<std::string> consumer_calls(const CheckRun& run);
+
 // The axes in the order the report shows them.
 const std::vector<std::string>& profile_axes();
 

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,18 +39,36 @@ bool fallback_forced() {
   return containment != nullptr && std::string_view(containment) == "subreaper";
 }
 
-// A new PID namespace for the children to come; as an unprivileged user
-// inside a user namespace of its own that maps only the caller's ids.
-bool unshare_pid_namespace() {
+// A new PID namespace for the children to come, with a mount namespace of
+// their own where their init can mount the /proc of that PID namespace; as
+// an unprivileged user inside a user namespace of its own that maps only the
+// caller's ids. Without the mount namespace where it is refused.
+// `own_mounts` says whether the mount namespace is the worker's.
+bool unshare_pid_namespace(bool& own_mounts) {
   if (fallback_forced()) return false;
-  if (unshare(CLONE_NEWPID) == 0) return true;
+  own_mounts = unshare(CLONE_NEWPID | CLONE_NEWNS) == 0;
+  if (own_mounts || unshare(CLONE_NEWPID) == 0) return true;
   uid_t uid = geteuid();
   gid_t gid = getegid();
-  if (uid == 0 || unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0) return false;
+  if (uid == 0) return false;
+  own_mounts = unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS) == 0;
+  if (!own_mounts && unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0) return false;
   write_proc_file("/proc/self/setgroups", "deny");
   write_proc_file("/proc/self/uid_map", fmt::format("{} {} 1", uid, uid));
   write_proc_file("/proc/self/gid_map", fmt::format("{} {} 1", gid, gid));
   return true;
+}
+
+// The /proc of the worker's own PID namespace, mounted by its init: with
+// the runner's /proc, CUDA's runtime fails to start in the worker
+// (cudaErrorOperatingSystem, seen with cupy and torch on the GPU machine),
+// so no CUDA case could run. Changes nothing outside: the mount namespace is
+// the worker's (made private first, so the mount does not propagate back).
+// Only in a mount namespace of the worker's: elsewhere the mounts are the
+// machine's. Where the mount fails the worker keeps the runner's /proc.
+void mount_own_proc() {
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return;
+  mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
 }
 
 // Points the standard descriptors and the result channel at /dev/null, so
@@ -174,7 +193,8 @@ bool contain_in_subreaper() {
 bool contain_worker(long runner_pid, Containment* how) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (runner_pid != 0 && getppid() != static_cast<pid_t>(runner_pid)) return false;
-  if (!unshare_pid_namespace()) {
+  bool own_mounts = false;
+  if (!unshare_pid_namespace(own_mounts)) {
     if (how != nullptr) *how = Containment::subreaper;
     return contain_in_subreaper();
   }
@@ -198,6 +218,7 @@ bool contain_worker(long runner_pid, Containment* how) {
   waiter_alive_write.reset();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (parent_gone(std::move(waiter_alive_read))) _exit(1);
+  if (own_mounts) mount_own_proc();
   UniqueFd init_alive_read, init_alive_write;
   if (!private_pipe(init_alive_read, init_alive_write)) _exit(1);
   pid_t worker = fork();

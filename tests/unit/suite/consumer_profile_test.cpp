@@ -65,5 +65,36 @@ TEST(ProfileLine, TheProfileListsJudgedCasesWithTheirReasonAndGateEffect) {
   EXPECT_FALSE(profile[1].failed);
 }
 
+TEST(ConsumerCalls, EachFormOfDlpackCallOnceInTheOrderFirstSeenAsPythonWritesIt) {
+  CheckRun run;
+  RecordedCase retried = consumer_case(Outcome::pass, ExchangeOutcome::accepted);
+  retried.result.evidence = nlohmann::json::parse(R"({"calls": [
+      {"method": "__dlpack__", "stream": null, "max_version": [1, 0], "dl_device": null,
+       "copy": false},
+      {"method": "__dlpack__", "stream": null}]})");
+  run.cases.push_back(retried);
+  RecordedCase again = consumer_case(Outcome::pass, ExchangeOutcome::accepted);
+  again.result.evidence = nlohmann::json::parse(R"({"calls": [
+      {"method": "__dlpack__", "stream": null}, {"method": "__dlpack_device__"}]})");
+  run.cases.push_back(again);
+  RecordedCase producer = consumer_case(Outcome::pass, ExchangeOutcome::emitted);
+  producer.spec.place.direction = Direction::producer;
+  producer.result.evidence = nlohmann::json::parse(R"({"calls": [{"method": "__dlpack__"}]})");
+  run.cases.push_back(producer);
+  EXPECT_EQ(consumer_calls(run),
+            (std::vector<std::string>{
+                "__dlpack__(stream=None, max_version=(1, 0), dl_device=None, copy=False)",
+                "__dlpack__(stream=None)"}));
+}
+
+TEST(ConsumerCalls, RecordsWithoutCallsAskNothing) {
+  CheckRun run;
+  run.cases.push_back(consumer_case(Outcome::crash, ExchangeOutcome::crash));
+  RecordedCase odd = consumer_case(Outcome::pass, ExchangeOutcome::accepted);
+  odd.result.evidence = nlohmann::json::parse(R"({"calls": [7, {"stream": 1}]})");
+  run.cases.push_back(odd);
+  EXPECT_TRUE(consumer_calls(run).empty());
+}
+
 }  // namespace
 }  // namespace dlpack_usm::suite
