@@ -97,5 +97,7 @@ def run_step(target, case):
         found = _step_findings(inspected.check, case)
         notes = base.notes[noted:]
         evidence = {"notes": notes}
-    message = "; ".join(notes) if notes else f"{case['asked']}: no finding"
+    # The recorder follows the message with the findings (case_recorder.cpp).
+    message = "; ".join(notes) if notes else case["asked"] if found else \
+        f"{case['asked']}: no finding"
     return record(case, _outcome(found), message, found, evidence=evidence)
