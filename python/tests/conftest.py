@@ -50,14 +50,20 @@ def judged_ids(findings):
     return sorted({item.rule_id for item in findings if item.severity in ("error", "warning")})
 
 
-def run_package(*arguments, env=None, timeout=600):
-    """`python -m dlpack_usm ARGUMENTS` in a child of this interpreter, as a
-    user runs it, with this copy of the package and the tests' own modules."""
-    import subprocess
+def package_environment(env=None):
+    """This environment with this copy of the package and the tests' own
+    modules on PYTHONPATH, and `env` on top."""
     environment = dict(os.environ)
     environment["PYTHONPATH"] = os.pathsep.join(
         [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)),
          os.path.dirname(os.path.abspath(__file__))])
     environment.update(env or {})
+    return environment
+
+
+def run_package(*arguments, env=None, timeout=600):
+    """`python -m dlpack_usm ARGUMENTS` in a child of this interpreter, as a
+    user runs it, with this copy of the package and the tests' own modules."""
+    import subprocess
     return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
-                          text=True, env=environment, timeout=timeout)
+                          text=True, env=package_environment(env), timeout=timeout)
