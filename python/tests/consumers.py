@@ -383,3 +383,16 @@ def kills_its_group_on_f_order(x):
     if x._cell == "f-order":
         os.killpg(0, signal.SIGKILL)
     return np.from_dlpack(x)
+
+
+# Text a library may put in an exception: control characters, XML's own
+# characters and a lone surrogate (undecodable bytes, as Python holds them).
+HOSTILE_TEXT = "bad\x01 <&> \udcff\x1b]"
+
+
+def declines_extent1_strides_saying_hostile_text(x):
+    """declines_odd_extent1_strides, declining with HOSTILE_TEXT."""
+    try:
+        return declines_odd_extent1_strides(x)
+    except BufferError:
+        raise BufferError(HOSTILE_TEXT) from None
