@@ -67,3 +67,31 @@ def run_package(*arguments, env=None, timeout=600):
     import subprocess
     return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
                           text=True, env=package_environment(env), timeout=timeout)
+
+
+def processes_carrying(token):
+    """The live processes (no zombies) whose environment holds `token`: the
+    processes of a run started with the token in its environment, wherever
+    they are (a worker's pid inside its PID namespace means nothing out
+    here)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as environ:
+                if token.encode() not in environ.read():
+                    continue
+            with open(f"/proc/{entry}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def gone_within(token, seconds):
+    """The processes carrying `token` still alive after up to `seconds`."""
+    import time
+    deadline = time.monotonic() + seconds
+    while processes_carrying(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return processes_carrying(token)

@@ -282,11 +282,11 @@ def hangs_on_bool_noting_pid(x):
 
 
 def chatters_on_c_order(x):
-    """On c-order, writes a line of chatter on every descriptor from 200 on,
-    where the case runner's result channel lies."""
+    """On c-order, writes a line of chatter on every descriptor from 100 on,
+    where the worker's result channel lies (_worker/_channel.py)."""
     if x._cell == "c-order":
         for entry in os.listdir("/proc/self/fd"):
-            if int(entry) >= 200:
+            if int(entry) >= 100:
                 try:
                     os.write(int(entry), b"chatter\n")
                 except OSError:

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import package_environment, require
+from conftest import gone_within, package_environment, processes_carrying, require
 from test_command_line import run
 
 np = require("numpy")
@@ -210,24 +210,4 @@ def test_a_stop_signal_ends_the_check_with_what_it_found(tmp_path):
     # What was found before the signal is kept.
     assert "pass" in {case["status"] for case in found.results}
     # No process of the run (they all carry the token) outlives it.
-    deadline = time.monotonic() + 2
-    while processes_carrying(token) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert processes_carrying(token) == []
-
-
-def processes_carrying(token):
-    """The live processes whose environment holds `token` (a worker's pid
-    inside its PID namespace means nothing out here)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as environ:
-                if token.encode() not in environ.read():
-                    continue
-            with open(f"/proc/{entry}/stat") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
-                    found.append(int(entry))
-        except (OSError, ValueError):
-            continue
-    return found
+    assert gone_within(token, 2) == []
