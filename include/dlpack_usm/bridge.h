@@ -203,7 +203,9 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_consumer_verdict(const char* observa
  * the tool's own tables, so that a caller keeps no copy of them:
  * *result_json is {"model_version" (the newest DLPack the tool models,
  * "1.3"), "device_types": {"kDLCPU": 1, ...}, "dtype_codes": {"kDLInt": 0,
- * ...}, "flags": {"READ_ONLY": 1, ...}}. */
+ * ...}, "flags": {"READ_ONLY": 1, ...}}. Since ABI version 12 also
+ * "deleter_offsets": {"dltensor": 56, "dltensor_versioned": 16}, where the
+ * struct a capsule of that name carries keeps its deleter. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_dlpack_names(char** result_json);
 
 /* ABI version 8: `text` read as a max_version, "MAJOR.MINOR" and nothing
@@ -267,6 +269,18 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_sycl_queue_read(void* queue, uint64_
  * escapes the step breaks; "" for none)}]}. The Python API's check() runs
  * the same steps in this order. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_python_steps(char** result_json);
+
+/* ABI version 12: the DLPackExchangeAPI table at `address` (a type's
+ * __dlpack_c_exchange_api__ capsule's pointer), read page-guarded as the
+ * facts reader reads tensors: {"header_readable", "version": [MAJOR, MINOR],
+ * "prev_api", "table_readable" (a table of major 1 read whole; another
+ * major's is not read past its header), "slots": {"managed_tensor_allocator",
+ * "managed_tensor_from_py_object_no_sync",
+ * "managed_tensor_to_py_object_no_sync", "dltensor_from_py_object_no_sync",
+ * "current_work_stream"} (each an address, 0 for NULL)}, the members after
+ * "header_readable" only where it is true. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_exchange_api_table(uint64_t address,
+                                                               char** result_json);
 
 /* Frees a text the bridge returned; NULL is ignored. */
 DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);

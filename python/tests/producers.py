@@ -11,7 +11,6 @@ import time
 import numpy
 
 from dlpack_usm._bridge import capsules
-from dlpack_usm.producer import _exchange_api
 
 KDL_CPU = 1
 KDL_CUDA = 2
@@ -39,8 +38,28 @@ class DLTensor(ctypes.Structure):
                 ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
 
 
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLPackExchangeAPIHeader(ctypes.Structure):
+    _fields_ = [("version", DLPackVersion), ("prev_api", ctypes.c_void_p)]
+
+
+class DLPackExchangeAPI(ctypes.Structure):
+    """The table as dlpack.h 1.3 lays it out, written here as a producer
+    under test writes it: not the tool's model of it (which the package no
+    longer keeps: the core reads tables)."""
+    _fields_ = [("header", DLPackExchangeAPIHeader),
+                ("managed_tensor_allocator", ctypes.c_void_p),
+                ("managed_tensor_from_py_object_no_sync", ctypes.c_void_p),
+                ("managed_tensor_to_py_object_no_sync", ctypes.c_void_p),
+                ("dltensor_from_py_object_no_sync", ctypes.c_void_p),
+                ("current_work_stream", ctypes.c_void_p)]
+
+
 class DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [("version", _exchange_api.DLPackVersion), ("manager_ctx", ctypes.c_void_p),
+    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p),
                 ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64),
                 ("dl_tensor", DLTensor)]
 

@@ -185,3 +185,33 @@ def test_an_import_that_ends_the_worker_is_the_library_s(module, how, command, r
     assert first.startswith(f"dlpack-usm: error: importing the {role} {target!r}") or \
         first.startswith(f"dlpack-usm: error: importing the {role} \"{target}\""), first
     assert how in first, first
+
+
+def test_report_matrix_reads_the_check_report_of_a_profile(tmp_path):
+    # Both directions of one Python library in one column: its producer's
+    # answers and its consumer's cells, each from the record's fields.
+    report = tmp_path / "p.json"
+    result = run_package("profile", "numpy", "--device", "cpu", "--cell", "read-only", "--cell",
+                         "c-order", "--report", str(report))
+    assert result.returncode == 0, result.stdout + result.stderr
+    matrix = subprocess.run([binary(), "report", "matrix", str(report)], capture_output=True,
+                            text=True, timeout=60)
+    assert matrix.returncode == 0, matrix.stdout + matrix.stderr
+    lines = matrix.stdout.splitlines()
+    assert any(line.startswith("producer") and "read-only" in line for line in lines), lines
+    assert any(line.startswith("consumer") and "read-only" in line for line in lines), lines
+    assert "numpy" in matrix.stdout
+
+
+def test_a_python_library_that_hangs_every_case_is_stopped(tmp_path):
+    report = tmp_path / "r.json"
+    result = run_package("consume", "consumers.hangs", "--device", "cpu", "--timeout", "1",
+                         "--max-consecutive-hangs", "2", "--jobs", "1", "--report", str(report))
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = [case for case in json.loads(report.read_text())["results"]
+             if case["outcome"] != "skipped"]
+    timeouts = [case for case in found if case["outcome"] == "timeout"]
+    not_run = [case for case in found if case["outcome"] == "not_run"]
+    assert len(timeouts) == 2 and len(not_run) == len(found) - 2, [c["outcome"] for c in found]
+    assert "the Python library consumers.hangs hung or crashed on 2 consecutive cases" in \
+        not_run[0]["message"]

@@ -13,7 +13,7 @@ np = require("numpy")
 import dlpack_usm  # noqa: E402
 from dlpack_usm._bridge import capsules  # noqa: E402
 from dlpack_usm.producer import _exchange_api  # noqa: E402
-from producers import Delegate, _api, mark_used  # noqa: E402
+from producers import Delegate, DLPackExchangeAPI, _api, mark_used  # noqa: E402
 
 API_NAME = b"dlpack_exchange_api"
 CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)  # never called
@@ -36,7 +36,7 @@ def _from_py_object(source):
 def make_type(major=1, null=None, name=API_NAME, source=lambda obj: obj.array, on_type=True):
     unused = CALLBACK(lambda _: -1)
     export = _from_py_object(source)
-    table = _exchange_api.DLPackExchangeAPI()
+    table = DLPackExchangeAPI()
     table.header.version.major = major
     table.header.version.minor = 3
     for field in _exchange_api.REQUIRED:

@@ -1,6 +1,7 @@
 // The C ABI of include/dlpack_usm/bridge.h. Every entry point catches
 // everything: a C++ exception must never unwind into a caller that may be
 // CPython or any other C program.
+#include "bridge/exchange_api_table.hpp"
 #include "dlpack_usm/bridge.h"
 #include "suite/cases/python/python_producer_cases.hpp"
 
@@ -271,6 +272,10 @@ int dlpack_usm_bridge_run_summary(const char* request_json, char** result_json) 
     }
     return dlpack_usm::bridge::run_summary_json(request_json);
   });
+}
+
+int dlpack_usm_bridge_exchange_api_table(uint64_t address, char** result_json) {
+  return guarded(result_json, [&] { return dlpack_usm::bridge::exchange_api_table_json(address); });
 }
 
 int dlpack_usm_bridge_python_steps(char** result_json) {

@@ -236,10 +236,11 @@ std::string unofferable(const OfferedShape& shape, dl::Release version, bool& co
                        dl::to_string(version), dl::to_string(shape.version));
   }
   for (const dl::DtypeCodeName& code : dl::dtype_code_table()) {
-    if (code.code == shape.dtype.code && version < code.since) {
+    const dl::Release since = dl::declared_by(code.known_since);
+    if (code.code == shape.dtype.code && version < since) {
       consumer_too_old = true;
       return fmt::format("{} exists from DLPack {} on; the consumer asked for at most {}",
-                         code.name, dl::to_string(code.since), dl::to_string(version));
+                         code.name, dl::to_string(since), dl::to_string(version));
     }
   }
   return {};

@@ -1,7 +1,9 @@
 #include "bridge/dlpack_names.hpp"
 
+#include <cstddef>
 #include <string>
 
+#include "dlpack/abi.hpp"
 #include "dlpack/names.hpp"
 
 namespace dlpack_usm::bridge {
@@ -22,10 +24,16 @@ ordered_json dlpack_names_json() {
   for (const dl::FlagName& flag : dl::flag_table()) {
     flags[std::string(flag.short_name)] = flag.mask;
   }
+  // Where each struct keeps its deleter, by the name of the capsule that
+  // carries it: a capsule's destructor calls it without a struct of its own.
+  ordered_json deleter_offsets{
+      {"dltensor", offsetof(dl::DLManagedTensor, deleter)},
+      {"dltensor_versioned", offsetof(dl::DLManagedTensorVersioned, deleter)}};
   return {{"model_version", dl::to_string(dl::kModelRelease)},
           {"device_types", device_types},
           {"dtype_codes", dtype_codes},
-          {"flags", flags}};
+          {"flags", flags},
+          {"deleter_offsets", deleter_offsets}};
 }
 
 }  // namespace dlpack_usm::bridge

@@ -381,8 +381,8 @@ void add_gate_options(CLI::App* command, CheckArguments& args) {
                     "Fail the gate on warnings too (a case whose worst finding is a warning)");
   command
       ->add_option("--require", args.required_features,
-                   "With --consumer: a clean decline of a case needing FEATURE (size0, "
-                   "negative-strides, bool, host-usm, legacy, ...) fails (repeatable)")
+                   "With a consumer under test: a clean decline of a case needing FEATURE "
+                   "(size0, negative-strides, bool, host-usm, legacy, ...) fails (repeatable)")
       ->type_name("FEATURE");
   command
       ->add_option("--require-device", args.required_devices,
@@ -437,8 +437,8 @@ void add_run_options(CLI::App* command, CheckArguments& args) {
   add_python_options(*command, args.python);
   command
       ->add_option("--stream-attempts", args.stream_attempts,
-                   "With --producer: requests each stream case makes to catch a race (default "
-                   "16)")
+                   "With a producer under test: requests each stream case makes to catch a "
+                   "race (default 16)")
       ->check(whole_number("a number of attempts", 1, 100000))
       ->type_name("N");
 }

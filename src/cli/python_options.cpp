@@ -70,7 +70,7 @@ void add_how_options(CLI::App& command, PythonOptions& options) {
       .add_option("--side", options.side,
                   "With --python-library: profile one direction only (producer: __dlpack__; "
                   "consumer: from_dlpack)")
-      ->check(CLI::IsMember({"producer", "consumer"}))
+      ->check(CLI::IsMember({"producer", "consumer"}).description(""))
       ->type_name("SIDE");
   command
       .add_option("--library-device", options.library_devices,

@@ -1,5 +1,6 @@
 // The tool's own model of the DLPack C ABI, from the legacy 0.x
-// DLManagedTensor through DLManagedTensorVersioned of DLPack 1.3.
+// DLManagedTensor through DLManagedTensorVersioned of DLPack 1.3, with the
+// enumerators main's header added after 1.3 (generations.hpp).
 //
 // Debian 12 ships dlpack 0.6 and some systems ship no dlpack.h at all, so the
 // tool cannot take these structs from the system. abi_crosscheck.cpp proves at
@@ -40,6 +41,10 @@ enum DeviceType : std::int32_t {
   kDLHexagon = 16,
   kDLMAIA = 17,
   kDLTrn = 18,
+  // main after 1.3 (no release yet)
+  kDLTPU = 19,
+  kDLTPUHost = 20,
+  kDLAscend = 21,
 };
 
 // Values of DLDataTypeCode.
@@ -62,6 +67,8 @@ enum DataTypeCode : std::uint8_t {
   kDLFloat6_e2m3fn = 15,
   kDLFloat6_e3m2fn = 16,
   kDLFloat4_e2m1fn = 17,
+  // main after 1.3 (no release yet)
+  kDLBcomplex = 18,
 };
 
 // Flag bits of DLManagedTensorVersioned::flags.
@@ -106,8 +113,8 @@ struct DLManagedTensorVersioned {
 
 // The C exchange API of DLPack 1.2 and later: a table of function pointers a
 // library publishes (in Python through __dlpack_c_exchange_api__). The tool
-// drives only managed_tensor_allocator; the Python-object members are kept
-// as opaque pointers so the layout matches.
+// calls managed_tensor_allocator and current_work_stream; the members that
+// take Python objects are kept as opaque pointers so the layout matches.
 struct DLPackExchangeAPIHeader {
   DLPackVersion version;
   DLPackExchangeAPIHeader* prev_api;  // the same table for an older major version, or NULL
@@ -118,13 +125,18 @@ using DLPackSetError = void (*)(void* error_ctx, const char* kind, const char* m
 using DLPackManagedTensorAllocator = int (*)(DLTensor* prototype, DLManagedTensorVersioned** out,
                                              void* error_ctx, DLPackSetError set_error);
 
+// 0 on success with *out_current_stream set; -1 on failure. device_type is
+// a DLDeviceType, an int32 in C++.
+using DLPackCurrentWorkStream = int (*)(std::int32_t device_type, std::int32_t device_id,
+                                        void** out_current_stream);
+
 struct DLPackExchangeAPI {
   DLPackExchangeAPIHeader header;
   DLPackManagedTensorAllocator managed_tensor_allocator;
   void* managed_tensor_from_py_object_no_sync;
   void* managed_tensor_to_py_object_no_sync;
   void* dltensor_from_py_object_no_sync;
-  void* current_work_stream;
+  DLPackCurrentWorkStream current_work_stream;
 };
 
 // The x86-64 layouts of DLPACK_FACTS.md. Everything up to `flags` must stay

@@ -14,50 +14,59 @@
 namespace dlpack_usm::dl {
 namespace {
 
-// The "since" releases follow the dmlc/dlpack history (NEWS.md and the
-// release votes): kDLMetal, kDLVPI and kDLROCM in 0.2; kDLVulkan, kDLExtDev
-// (dlpack#28) and kDLBfloat in 0.3; kDLOpaqueHandle and kDLComplex in 0.4;
-// kDLROCMHost and kDLCUDAManaged in 0.6; kDLOneAPI, kDLWebGPU and kDLHexagon
-// in 0.7; kDLBool in 0.8; kDLMAIA in 1.0; float8/6/4 codes in 1.1 (dlpack#158);
-// kDLTrn in 1.2 (dlpack#168). The rest was in 0.1.
+using enum Generation;
+
+// The first header generation that defines each enumerator, checked against
+// the dmlc/dlpack tags v0.6 to v1.1 (their dlpack.h), the 1.3 header of
+// apache-tvm-ffi, and the pull requests merged since (generations.cpp says
+// which). Everything of Debian's 0.6 header is v0_6, whatever older release
+// introduced it: the model starts there. host_memory marks the device types
+// whose device_id is 0 by the header's convention ("vanilla CPU memory,
+// pinned memory, or managed memory"; kDLTPUHost is TPU's pinned host memory,
+// dlpack#188's mirror of kDLCUDAHost); opaque_data the ones whose data is a
+// handle of their API (data_is_handle()).
 constexpr std::array kDeviceTypes{
-    DeviceTypeName{kDLCPU, "kDLCPU", "cpu", {0, 1}, true, false},
-    DeviceTypeName{kDLCUDA, "kDLCUDA", "cuda", {0, 1}, false, false},
-    DeviceTypeName{kDLCUDAHost, "kDLCUDAHost", "cuda_host", {0, 1}, true, false},
-    DeviceTypeName{kDLOpenCL, "kDLOpenCL", "opencl", {0, 1}, false, true},
-    DeviceTypeName{kDLVulkan, "kDLVulkan", "vulkan", {0, 3}, false, true},
-    DeviceTypeName{kDLMetal, "kDLMetal", "metal", {0, 2}, false, true},
-    DeviceTypeName{kDLVPI, "kDLVPI", "vpi", {0, 2}, false, false},
-    DeviceTypeName{kDLROCM, "kDLROCM", "rocm", {0, 2}, false, false},
-    DeviceTypeName{kDLROCMHost, "kDLROCMHost", "rocm_host", {0, 6}, true, false},
-    DeviceTypeName{kDLExtDev, "kDLExtDev", "ext_dev", {0, 3}, false, false},
-    DeviceTypeName{kDLCUDAManaged, "kDLCUDAManaged", "cuda_managed", {0, 6}, true, false},
-    DeviceTypeName{kDLOneAPI, "kDLOneAPI", "oneapi", {0, 7}, false, false},
-    DeviceTypeName{kDLWebGPU, "kDLWebGPU", "webgpu", {0, 7}, false, true},
-    DeviceTypeName{kDLHexagon, "kDLHexagon", "hexagon", {0, 7}, false, false},
-    DeviceTypeName{kDLMAIA, "kDLMAIA", "maia", {1, 0}, false, false},
-    DeviceTypeName{kDLTrn, "kDLTrn", "trn", {1, 2}, false, false},
+    DeviceTypeName{kDLCPU, "kDLCPU", "cpu", v0_6, true, false},
+    DeviceTypeName{kDLCUDA, "kDLCUDA", "cuda", v0_6, false, false},
+    DeviceTypeName{kDLCUDAHost, "kDLCUDAHost", "cuda_host", v0_6, true, false},
+    DeviceTypeName{kDLOpenCL, "kDLOpenCL", "opencl", v0_6, false, true},
+    DeviceTypeName{kDLVulkan, "kDLVulkan", "vulkan", v0_6, false, true},
+    DeviceTypeName{kDLMetal, "kDLMetal", "metal", v0_6, false, true},
+    DeviceTypeName{kDLVPI, "kDLVPI", "vpi", v0_6, false, false},
+    DeviceTypeName{kDLROCM, "kDLROCM", "rocm", v0_6, false, false},
+    DeviceTypeName{kDLROCMHost, "kDLROCMHost", "rocm_host", v0_6, true, false},
+    DeviceTypeName{kDLExtDev, "kDLExtDev", "ext_dev", v0_6, false, false},
+    DeviceTypeName{kDLCUDAManaged, "kDLCUDAManaged", "cuda_managed", v0_6, true, false},
+    DeviceTypeName{kDLOneAPI, "kDLOneAPI", "oneapi", v0_7, false, false},
+    DeviceTypeName{kDLWebGPU, "kDLWebGPU", "webgpu", v0_7, false, true},
+    DeviceTypeName{kDLHexagon, "kDLHexagon", "hexagon", v0_7, false, false},
+    DeviceTypeName{kDLMAIA, "kDLMAIA", "maia", v1_0, false, false},
+    DeviceTypeName{kDLTrn, "kDLTrn", "trn", v1_2, false, false},
+    DeviceTypeName{kDLTPU, "kDLTPU", "tpu", main_after_1_3, false, false},
+    DeviceTypeName{kDLTPUHost, "kDLTPUHost", "tpu_host", main_after_1_3, true, false},
+    DeviceTypeName{kDLAscend, "kDLAscend", "ascend", main_after_1_3, false, false},
 };
 
 constexpr std::array kDtypeCodes{
-    DtypeCodeName{kDLInt, "kDLInt", "int", {0, 1}},
-    DtypeCodeName{kDLUInt, "kDLUInt", "uint", {0, 1}},
-    DtypeCodeName{kDLFloat, "kDLFloat", "float", {0, 1}},
-    DtypeCodeName{kDLOpaqueHandle, "kDLOpaqueHandle", "opaque_handle", {0, 4}},
-    DtypeCodeName{kDLBfloat, "kDLBfloat", "bfloat", {0, 3}},
-    DtypeCodeName{kDLComplex, "kDLComplex", "complex", {0, 4}},
-    DtypeCodeName{kDLBool, "kDLBool", "bool", {0, 8}},
-    DtypeCodeName{kDLFloat8_e3m4, "kDLFloat8_e3m4", "float8_e3m4", {1, 1}},
-    DtypeCodeName{kDLFloat8_e4m3, "kDLFloat8_e4m3", "float8_e4m3", {1, 1}},
-    DtypeCodeName{kDLFloat8_e4m3b11fnuz, "kDLFloat8_e4m3b11fnuz", "float8_e4m3b11fnuz", {1, 1}},
-    DtypeCodeName{kDLFloat8_e4m3fn, "kDLFloat8_e4m3fn", "float8_e4m3fn", {1, 1}},
-    DtypeCodeName{kDLFloat8_e4m3fnuz, "kDLFloat8_e4m3fnuz", "float8_e4m3fnuz", {1, 1}},
-    DtypeCodeName{kDLFloat8_e5m2, "kDLFloat8_e5m2", "float8_e5m2", {1, 1}},
-    DtypeCodeName{kDLFloat8_e5m2fnuz, "kDLFloat8_e5m2fnuz", "float8_e5m2fnuz", {1, 1}},
-    DtypeCodeName{kDLFloat8_e8m0fnu, "kDLFloat8_e8m0fnu", "float8_e8m0fnu", {1, 1}},
-    DtypeCodeName{kDLFloat6_e2m3fn, "kDLFloat6_e2m3fn", "float6_e2m3fn", {1, 1}},
-    DtypeCodeName{kDLFloat6_e3m2fn, "kDLFloat6_e3m2fn", "float6_e3m2fn", {1, 1}},
-    DtypeCodeName{kDLFloat4_e2m1fn, "kDLFloat4_e2m1fn", "float4_e2m1fn", {1, 1}},
+    DtypeCodeName{kDLInt, "kDLInt", "int", v0_6},
+    DtypeCodeName{kDLUInt, "kDLUInt", "uint", v0_6},
+    DtypeCodeName{kDLFloat, "kDLFloat", "float", v0_6},
+    DtypeCodeName{kDLOpaqueHandle, "kDLOpaqueHandle", "opaque_handle", v0_6},
+    DtypeCodeName{kDLBfloat, "kDLBfloat", "bfloat", v0_6},
+    DtypeCodeName{kDLComplex, "kDLComplex", "complex", v0_6},
+    DtypeCodeName{kDLBool, "kDLBool", "bool", v0_8},
+    DtypeCodeName{kDLFloat8_e3m4, "kDLFloat8_e3m4", "float8_e3m4", v1_1},
+    DtypeCodeName{kDLFloat8_e4m3, "kDLFloat8_e4m3", "float8_e4m3", v1_1},
+    DtypeCodeName{kDLFloat8_e4m3b11fnuz, "kDLFloat8_e4m3b11fnuz", "float8_e4m3b11fnuz", v1_1},
+    DtypeCodeName{kDLFloat8_e4m3fn, "kDLFloat8_e4m3fn", "float8_e4m3fn", v1_1},
+    DtypeCodeName{kDLFloat8_e4m3fnuz, "kDLFloat8_e4m3fnuz", "float8_e4m3fnuz", v1_1},
+    DtypeCodeName{kDLFloat8_e5m2, "kDLFloat8_e5m2", "float8_e5m2", v1_1},
+    DtypeCodeName{kDLFloat8_e5m2fnuz, "kDLFloat8_e5m2fnuz", "float8_e5m2fnuz", v1_1},
+    DtypeCodeName{kDLFloat8_e8m0fnu, "kDLFloat8_e8m0fnu", "float8_e8m0fnu", v1_1},
+    DtypeCodeName{kDLFloat6_e2m3fn, "kDLFloat6_e2m3fn", "float6_e2m3fn", v1_1},
+    DtypeCodeName{kDLFloat6_e3m2fn, "kDLFloat6_e3m2fn", "float6_e3m2fn", v1_1},
+    DtypeCodeName{kDLFloat4_e2m1fn, "kDLFloat4_e2m1fn", "float4_e2m1fn", v1_1},
+    DtypeCodeName{kDLBcomplex, "kDLBcomplex", "bcomplex", main_after_1_3},
 };
 
 constexpr std::array kFlags{
@@ -76,9 +85,10 @@ bool same_name_ignoring_case(std::string_view a, std::string_view b) {
   });
 }
 
-// The element kinds whose dtype names carry no "bits" suffix.
+// The element kinds whose dtype names carry no "bits" suffix: bool and the
+// float8/6/4 formats, whose names say their width.
 bool name_carries_no_bits(std::uint8_t code) {
-  return code == kDLBool || code >= kDLFloat8_e3m4;
+  return code == kDLBool || (code >= kDLFloat8_e3m4 && code <= kDLFloat4_e2m1fn);
 }
 
 // The widths each code may carry. Decisions beyond the header's examples:
@@ -89,16 +99,13 @@ bool name_carries_no_bits(std::uint8_t code) {
 constexpr std::array<unsigned, 7> kIntBits{1, 2, 4, 8, 16, 32, 64};
 constexpr std::array<unsigned, 3> kFloatBits{16, 32, 64};
 constexpr std::array<unsigned, 3> kComplexBits{32, 64, 128};
+constexpr std::array<unsigned, 1> k32Bits{32};
 constexpr std::array<unsigned, 1> k16Bits{16};
 constexpr std::array<unsigned, 1> k8Bits{8};
 constexpr std::array<unsigned, 1> k6Bits{6};
 constexpr std::array<unsigned, 1> k4Bits{4};
 
 }  // namespace
-
-std::string to_string(Release release) {
-  return fmt::format("{}.{}", release.major, release.minor);
-}
 
 ReleaseText parse_release(std::string_view text) {
   using Problem = ReleaseText::Problem;
@@ -163,6 +170,8 @@ std::span<const unsigned> valid_bits(std::uint8_t code) {
       return k16Bits;
     case kDLComplex:
       return kComplexBits;
+    case kDLBcomplex:  // "2x bfloat16" (dlpack#187)
+      return k32Bits;
     case kDLBool:
       return k8Bits;
     case kDLFloat6_e2m3fn:
@@ -221,6 +230,11 @@ const DtypeCodeName* find_dtype_code(std::string_view name) {
     return same_name_ignoring_case(d.name, name) || same_name_ignoring_case(d.short_name, name);
   });
   return it == kDtypeCodes.end() ? nullptr : &*it;
+}
+
+bool data_is_handle(std::int32_t device_type) {
+  const DeviceTypeName* known = find_device_type(device_type);
+  return known != nullptr && known->opaque_data;
 }
 
 std::string device_type_display(std::int32_t value) {

@@ -1,6 +1,6 @@
-// Names of every DLPack enumerator the model knows, and the DLPack release
-// that introduced it, so that reports speak in names and rules can tell a
-// value the declared version does not define.
+// Names of every DLPack enumerator the model knows, and the header
+// generation that introduced it (generations.hpp), so that reports speak in
+// names and rules can tell a value the declared version does not define.
 #pragma once
 
 #include <cstdint>
@@ -11,19 +11,9 @@
 #include <vector>
 
 #include "dlpack/abi.hpp"
+#include "dlpack/generations.hpp"
 
 namespace dlpack_usm::dl {
-
-// A DLPack release; legacy (unversioned) tensors are modelled as 0.8, the
-// last release whose only exchange struct was DLManagedTensor.
-struct Release {
-  std::uint32_t major = 0;
-  std::uint32_t minor = 0;
-  friend constexpr auto operator<=>(const Release&, const Release&) = default;
-};
-inline constexpr Release kLastLegacyRelease{0, 8};
-inline constexpr Release kModelRelease{kModelMajor, kModelMinor};
-std::string to_string(Release release);
 
 // "MAJOR.MINOR" read from the start of a text: the one reader of version
 // text in C++ (--max-version, the bridge's offer requests, dpctl's version).
@@ -49,16 +39,16 @@ struct DeviceTypeName {
   std::int32_t value;
   std::string_view name;        // "kDLOneAPI"
   std::string_view short_name;  // "oneapi", accepted in capsule files
-  Release since;
-  bool host_memory;  // device_id is 0 by convention (CPU, pinned, managed)
-  bool opaque_data;  // data is a handle (cl_mem, VkBuffer), not an address
+  Generation known_since;       // the first dlpack.h that defines it
+  bool host_memory;             // device_id is 0 by convention (CPU, pinned, managed)
+  bool opaque_data;  // data is a handle (cl_mem, VkBuffer, id<MTLBuffer>), not an address
 };
 
 struct DtypeCodeName {
   std::uint8_t code;
   std::string_view name;        // "kDLFloat"
   std::string_view short_name;  // "float"
-  Release since;
+  Generation known_since;       // the first dlpack.h that defines it
 };
 
 struct FlagName {
@@ -77,6 +67,12 @@ const DtypeCodeName* find_dtype_code(std::uint8_t code);
 // Accepts "kDLOneAPI", "oneapi" or "ONEAPI".
 const DeviceTypeName* find_device_type(std::string_view name);
 const DtypeCodeName* find_dtype_code(std::string_view name);
+
+// Whether `data` of a tensor of this device type is a handle of its API
+// (cl_mem, VkBuffer, id<MTLBuffer>, a WebGPU buffer) rather than an address:
+// no address arithmetic, alignment or read may be made on it. False for
+// device types the model does not know.
+bool data_is_handle(std::int32_t device_type);
 
 // "kDLOneAPI", or "unknown(42)" for a value the model does not know.
 std::string device_type_display(std::int32_t value);

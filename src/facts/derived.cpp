@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dlpack/names.hpp"
 #include "facts/element_size.hpp"
 
 namespace dlpack_usm::facts {
@@ -124,10 +125,15 @@ std::optional<std::vector<std::int64_t>> row_major_strides(const std::vector<std
 DerivedFacts derive(const TensorFacts& tensor) {
   DerivedFacts derived;
   derived.element_bytes = element_storage_bytes(tensor.dtype);
-  derived.data_alignment = alignment_of(tensor.data);
+  // A handle ("cl_mem handle in OpenCL. It may be opaque on some device
+  // types.") has no alignment: both stay 0, as for NULL.
+  derived.data_is_handle = dl::data_is_handle(tensor.device_type);
   std::uint64_t first_element = 0;
-  if (!__builtin_add_overflow(tensor.data, tensor.byte_offset, &first_element)) {
-    derived.first_element_alignment = alignment_of(first_element);
+  if (!derived.data_is_handle) {
+    derived.data_alignment = alignment_of(tensor.data);
+    if (!__builtin_add_overflow(tensor.data, tensor.byte_offset, &first_element)) {
+      derived.first_element_alignment = alignment_of(first_element);
+    }
   }
   if (!tensor.body_read || tensor.ndim < 0) return derived;
   std::optional<std::vector<std::int64_t>> shape = readable_shape(tensor);

@@ -31,7 +31,11 @@ struct DerivedFacts {
   std::optional<std::int64_t> end_byte;
   bool extent_overflows = false;
   Contiguity contiguity = Contiguity::unknown;
-  // Largest power of two (up to 4096) dividing the address; 0 for NULL.
+  // data is a handle of the device type's API (cl_mem, VkBuffer,
+  // id<MTLBuffer>, a WebGPU buffer), not an address: no alignment below.
+  bool data_is_handle = false;
+  // Largest power of two (up to 4096) dividing the address; 0 for NULL and
+  // for a handle.
   std::uint64_t data_alignment = 0;
   std::uint64_t first_element_alignment = 0;  // of data + byte_offset
 };

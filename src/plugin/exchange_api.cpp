@@ -9,8 +9,13 @@ namespace {
 
 using ExchangeApiGetter = const dl::DLPackExchangeAPI* (*)();
 
-// A chain longer than this is a loop: there are not that many majors.
-constexpr int kMaxChain = 16;
+std::string chain_majors(const facts::ExchangeApiFacts& facts) {
+  std::string majors;
+  for (const facts::ExchangeApiLink& link : facts.chain) {
+    majors += fmt::format("{}{}", majors.empty() ? "" : ", ", link.version.major);
+  }
+  return majors;
+}
 
 }  // namespace
 
@@ -28,29 +33,22 @@ ExchangeApi resolve_exchange_api(const PluginLibrary& library, const std::string
                "return a pointer to a DLPackExchangeAPI that lives as long as the process");
   }
   ExchangeApi found;
-  found.published = api->header.version;
-  std::string majors;
-  const dl::DLPackExchangeAPIHeader* header = &api->header;
-  for (int step = 0; header != nullptr && step < kMaxChain; ++step) {
-    if (header->version.major == dl::kModelMajor) {
-      // The header is the table's first member, so the table starts there.
-      found.table = reinterpret_cast<const dl::DLPackExchangeAPI*>(header);
-      break;
-    }
-    majors += fmt::format("{}{}", majors.empty() ? "" : ", ", header->version.major);
-    header = header->prev_api;
+  found.facts = facts::read_exchange_api(api);
+  if (found.facts.chain.empty()) {
+    fail_usage(fmt::format("{}: {}() returned {}, memory this process cannot read", path, symbol,
+                           static_cast<const void*>(api)),
+               "return a pointer to a DLPackExchangeAPI that lives as long as the process");
   }
-  if (found.table == nullptr) {
+  found.published = found.facts.chain.front().version;
+  const facts::ExchangeApiLink* usable = facts::usable_exchange_api(found.facts);
+  if (usable == nullptr) {
     fail_usage(fmt::format("{}: {}() offers no DLPack {}.x exchange API (major versions in its "
                            "prev_api chain: {})",
-                           path, symbol, dl::kModelMajor, majors),
+                           path, symbol, dl::kModelMajor, chain_majors(found.facts)),
                "link a table for DLPack 1.x through header.prev_api");
   }
-  if (found.table->managed_tensor_allocator == nullptr) {
-    fail_usage(
-        fmt::format("{}: the exchange API of {}() has no managed_tensor_allocator", path, symbol),
-        "check --producer drives managed_tensor_allocator; set it");
-  }
+  // The header is the table's first member, so the table starts there.
+  found.table = reinterpret_cast<const dl::DLPackExchangeAPI*>(usable->address);
   return found;
 }
 

@@ -164,10 +164,14 @@ void print_derived(Printer& printer, const facts::TensorFacts& facts,
   printer.data("extent_overflows", derived.extent_overflows);
   printer.field("contiguity", facts::to_string(derived.contiguity),
                 facts::to_string(derived.contiguity));
+  printer.data("data_is_handle", derived.data_is_handle);
+  // A handle is no address: its alignments are 0, which text says in words.
+  const std::string handle = "none (data is a handle, not an address)";
   printer.field("data_alignment", derived.data_alignment,
-                fmt::format("{}", derived.data_alignment));
-  printer.field("first_element_alignment", derived.first_element_alignment,
-                fmt::format("{}", derived.first_element_alignment));
+                derived.data_is_handle ? handle : fmt::format("{}", derived.data_alignment));
+  printer.field(
+      "first_element_alignment", derived.first_element_alignment,
+      derived.data_is_handle ? handle : fmt::format("{}", derived.first_element_alignment));
 }
 
 void print_reader_notes(Printer& printer, const std::vector<std::string>& notes) {

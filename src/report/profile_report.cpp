@@ -60,10 +60,31 @@ void print_declines(Printer& printer, const std::vector<const ProfileEntry*>& ce
   }
 }
 
+// The streams the consumer passed on `device`, a memory at a time.
+void print_streams(Printer& printer, const std::string& device,
+                   const std::vector<suite::StreamsPassed>& streams) {
+  for (const suite::StreamsPassed& entry : streams) {
+    if (entry.device != device) continue;
+    printer.line(
+        fmt::format("    {:<10}{}: {}", "streams", entry.memory, fmt::join(entry.passed, ", ")));
+  }
+}
+
+void print_streams_data(Printer& printer, const std::vector<suite::StreamsPassed>& streams) {
+  if (streams.empty()) return;
+  ListScope list(printer, "streams");
+  for (const suite::StreamsPassed& entry : streams) {
+    printer.data({},
+                 {{"device", entry.device}, {"memory", entry.memory}, {"passed", entry.passed}});
+  }
+}
+
 }  // namespace
 
-void print_profile(Printer& printer, const std::vector<ProfileEntry>& profile) {
+void print_profile(Printer& printer, const std::vector<ProfileEntry>& profile,
+                   const std::vector<suite::StreamsPassed>& streams) {
   if (profile.empty()) return;
+  print_streams_data(printer, streams);
   {
     ListScope list(printer, "profile");
     for (const ProfileEntry& cell : profile) {
@@ -99,6 +120,7 @@ void print_profile(Printer& printer, const std::vector<ProfileEntry>& profile) {
       }
       print_axis(printer, axis, cells);
     }
+    print_streams(printer, device, streams);
     print_declines(printer, on_device);
     if (failures.empty()) continue;
     printer.line(fmt::format("    failures ({}):", failures.size()));

@@ -11,7 +11,10 @@
 
 namespace dlpack_usm::report {
 
-// Prints nothing when the profile is empty (no consumer case ran).
-void print_profile(Printer& printer, const std::vector<suite::ProfileEntry>& profile);
+// Prints nothing when the profile is empty (no consumer case ran). The
+// streams a Python consumer passed go with their device's block, and to
+// machines as "streams": [{device, memory, passed}].
+void print_profile(Printer& printer, const std::vector<suite::ProfileEntry>& profile,
+                   const std::vector<suite::StreamsPassed>& streams = {});
 
 }  // namespace dlpack_usm::report

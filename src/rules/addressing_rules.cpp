@@ -13,7 +13,9 @@ namespace {
 
 // The address of the first element and the [low, end) byte range the
 // elements occupy, when the tensor has elements, a non-NULL data address and
-// all of it fits in 64 bits.
+// all of it fits in 64 bits. A handle is no address ("cl_mem handle in
+// OpenCL. It may be opaque on some device types."): its elements lie at
+// byte_offset into a buffer only its API can place, so no range is made.
 struct Span {
   std::uint64_t first = 0;
   std::uint64_t low = 0;
@@ -152,7 +154,8 @@ constexpr std::array kAddressingRules{
          "The elements lie at data + byte_offset + stride * index * element size, and data "
          "points to the allocated data: every element the strides reach lies in the allocation "
          "the runtime says the producer owns. One outside it is memory the tensor does not own, "
-         "another object's or none."},
+         "another object's or none. Not judged where data is a handle (kDLOpenCL, kDLVulkan, "
+         "kDLMetal, kDLWebGPU), whose buffer only its API can place."},
         Scope::body,
         check_outside_allocation},
     RuleDefinition{

@@ -8,18 +8,22 @@ namespace dlpack_usm::rules {
 namespace {
 
 // The alignment a C compiler gives one scalar of the dtype: bits / 8 for
-// scalars, one component (bits / 16) for complex, one lane for vector
+// scalars, one component (bits / 16) for complex and bcomplex, one lane for vector
 // types (consumers read vectors lane by lane). 0 where there is no whole-byte
 // power-of-two scalar (sub-byte or invalid widths), which skips the check.
 std::uint64_t natural_alignment(dl::DLDataType dtype) {
   if (dtype.bits < 8 || dtype.bits % 8 != 0) return 0;
   std::uint64_t bytes = dtype.bits / 8u;
-  if (dtype.code == dl::kDLComplex) bytes /= 2;
+  if (dtype.code == dl::kDLComplex || dtype.code == dl::kDLBcomplex) bytes /= 2;
   if (bytes == 0 || (bytes & (bytes - 1)) != 0) return 0;
   return bytes;
 }
 
-// Whether there is a real address with elements behind it.
+// Whether there is a real address with elements behind it. dlpack.h says
+// what data is on the device types whose API hands out buffer objects:
+// "This will be CUDA device pointer or cl_mem handle in OpenCL. It may be
+// opaque on some device types." A handle (cl_mem, VkBuffer, id<MTLBuffer>, a
+// WebGPU buffer) has no alignment: where the buffer lies is its API's affair.
 bool has_addressed_elements(const RuleContext& context) {
   return context.tensor.data != 0 && !known_empty(context) && !data_is_handle(context.tensor);
 }
@@ -56,7 +60,9 @@ constexpr std::array kAlignmentRules{
          "The header once promised 256-byte alignment and now recommends that consumers not "
          "rely on it; what allocators and array libraries still give is the natural alignment "
          "of the scalar (one component for complex), and a consumer that loads an element as "
-         "that type faults or is slow on some devices without it. A convention, so a warning."},
+         "that type faults or is slow on some devices without it. A convention, so a warning. "
+         "Not judged where data is a handle (kDLOpenCL, kDLVulkan, kDLMetal, kDLWebGPU): the "
+         "same comment says data \"may be opaque on some device types\"."},
         Scope::body,
         check_element_alignment},
     RuleDefinition{
@@ -66,7 +72,8 @@ constexpr std::array kAlignmentRules{
          "aligned.",
          "The header once promised 256-byte alignment (\"always aligned to 256 bytes as in "
          "CUDA\") and qualifies it itself: many libraries ignore it, and consumers are "
-         "recommended not to rely on it; worth knowing only."},
+         "recommended not to rely on it; worth knowing only. Not judged where data is a "
+         "handle (kDLOpenCL, kDLVulkan, kDLMetal, kDLWebGPU), which has no address."},
         Scope::body,
         check_256},
 };

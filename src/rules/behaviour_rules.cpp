@@ -11,8 +11,6 @@
 namespace dlpack_usm::rules {
 namespace {
 
-constexpr dl::Release kExchangeApiSince{1, 2};
-
 constexpr std::string_view kStridesInElements =
     "strides of the tensor (in number of elements, not bytes)";
 constexpr std::string_view kVersionReference = "dlpack.h 1.3, DLPackVersion";

@@ -11,10 +11,11 @@ namespace {
 const std::vector<RuleDefinition>& definitions() {
   static const std::vector<RuleDefinition> all = [] {
     std::vector<RuleDefinition> joined;
-    for (auto family : {version_rules(), flags_rules(), dtype_rules(), shape_rules(),
-                        addressing_rules(), alignment_rules(), device_rules(), deleter_rules(),
-                        oneapi_rules(), cuda_rules(), runtime_rules(), behaviour_rules(),
-                        producer_behaviour_rules(), library_rules(), python_rules()}) {
+    for (auto family :
+         {version_rules(), flags_rules(), dtype_rules(), shape_rules(), addressing_rules(),
+          alignment_rules(), device_rules(), deleter_rules(), oneapi_rules(), cuda_rules(),
+          runtime_rules(), behaviour_rules(), producer_behaviour_rules(), library_rules(),
+          exchange_api_rules(), python_rules()}) {
       joined.insert(joined.end(), family.begin(), family.end());
     }
     return joined;

@@ -9,19 +9,20 @@ namespace {
 void check_type_unknown(const RuleContext& context, Reporter& report) {
   if (dl::find_device_type(context.tensor.device_type) != nullptr) return;
   report("dl_tensor.device.device_type",
-         fmt::format("device_type {} is not a DLDeviceType of any DLPack release up to {}; use "
-                     "one of the kDL* device types",
-                     context.tensor.device_type, dl::to_string(dl::kModelRelease)));
+         known_by_no_generation("device_type", context.tensor.device_type, "DLDeviceType"));
 }
 
 void check_type_version(const RuleContext& context, Reporter& report) {
   const dl::DeviceTypeName* known = dl::find_device_type(context.tensor.device_type);
-  if (known == nullptr || known->since <= context.release) return;
+  if (known == nullptr || known_by_release(known->known_since, context.release)) return;
   report("dl_tensor.device.device_type",
-         fmt::format("{} ({}) was added in DLPack {}, but the tensor declares {}; declare "
-                     "version {} or later",
-                     known->name, known->value, dl::to_string(known->since),
-                     dl::to_string(context.release), dl::to_string(known->since)));
+         newer_than_declared(known->name, known->value, known->known_since, context.release));
+}
+
+void check_type_unreleased(const RuleContext& context, Reporter& report) {
+  const dl::DeviceTypeName* known = dl::find_device_type(context.tensor.device_type);
+  if (known == nullptr || dl::generation_info(known->known_since).released) return;
+  report("dl_tensor.device.device_type", known_only_by_main(known->name, known->value));
 }
 
 void check_id_negative(const RuleContext& context, Reporter& report) {
@@ -82,11 +83,14 @@ constexpr std::string_view kDeviceIndex = "The device index.";
 
 constexpr std::array kDeviceRules{
     RuleDefinition{
-        {"DLP-DEVICE-TYPE-UNKNOWN", "device", "Device type no release defines", Severity::error,
+        {"DLP-DEVICE-TYPE-UNKNOWN", "device", "Device type no header defines", Severity::error,
          kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDevice::device_type", "definition",
          "The device type used in the device.",
-         "device_type is a DLDeviceType: a value no release up to the tool's defines lies "
-         "outside that enum and names no device, so a consumer cannot tell where the data is."},
+         "device_type is a DLDeviceType: a value that no dlpack.h defines (released 0.6 to 1.3, "
+         "nor main after 1.3, whose kDLTPU 19, kDLTPUHost 20 and kDLAscend 21 the tool knows) "
+         "lies outside that enum and names no device, so a consumer cannot tell where the data "
+         "is. Tensors declaring a minor above 1.3 are not judged: a later release may define "
+         "the value."},
         Scope::body,
         check_type_unknown},
     RuleDefinition{
@@ -94,11 +98,23 @@ constexpr std::array kDeviceRules{
          Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLPackVersion", "definition",
          "A change in minor version indicates that we have added new code, such as a new device "
          "type, but the ABI is kept the same.",
-         "A tensor is judged by its declared version, whose DLDeviceType defines the device "
-         "types of that release: a device type added later (kDLOneAPI 0.7, kDLMAIA 1.0, kDLTrn "
-         "1.2) lies outside it, and a consumer of that release cannot place the data."},
+         "A tensor is judged by its declared version: a device type first defined by a later "
+         "dlpack.h (kDLOneAPI 0.7, kDLMAIA 1.0, kDLTrn 1.2) lies outside the DLDeviceType of the "
+         "version it declares, and a consumer of that version cannot place the data. Codes are "
+         "known by header generation: main after 1.3 still declares 1.3, so its kDLTPU, "
+         "kDLTPUHost and kDLAscend are in place in a tensor declaring 1.3."},
         Scope::body,
         check_type_version},
+    RuleDefinition{
+        {"DLP-DEVICE-TYPE-UNRELEASED", "device", "Device type only main's header defines",
+         Severity::info, dl::kModelRelease, dl::kModelRelease, "dlpack.h 1.3, DLPackVersion",
+         "heuristic", kMinorMismatchSentence,
+         "kDLTPU, kDLTPUHost (dlpack#188) and kDLAscend (dlpack#189) were merged after the 1.3 "
+         "tag without a minor bump: a producer built against main declares 1.3 and is not "
+         "wrong to use them, but a consumer built against the released 1.3 header does not "
+         "know them and may refuse the tensor. Worth knowing only."},
+        Scope::body,
+        check_type_unreleased},
     RuleDefinition{{"DLP-DEVICE-ID-NEGATIVE", "device", "Negative device_id", Severity::error,
                     kFirstRelease, std::nullopt, kDeviceIdReference, "definition", kDeviceIndex,
                     "device_id is an index, 0 or more: a negative value lies outside that domain "

@@ -13,10 +13,12 @@ bool is_fp6_or_fp4(std::uint8_t code) {
          code == dl::kDLFloat4_e2m1fn;
 }
 
-// Codes whose name fixes the width (bfloat16, the float8 formats), judged
-// by DLP-DTYPE-BITS-FIXED; float6 and float4 have a must of their own.
+// Codes whose definition fixes the width (bfloat16, the float8 formats,
+// bcomplex as a pair of bfloat16), judged by DLP-DTYPE-BITS-FIXED; float6
+// and float4 have a must of their own.
 bool has_named_width(std::uint8_t code) {
-  return code == dl::kDLBfloat || (code >= dl::kDLFloat8_e3m4 && code <= dl::kDLFloat8_e8m0fnu);
+  return code == dl::kDLBfloat || code == dl::kDLBcomplex ||
+         (code >= dl::kDLFloat8_e3m4 && code <= dl::kDLFloat8_e8m0fnu);
 }
 
 std::string join_bits(std::span<const unsigned> bits) {
@@ -28,20 +30,20 @@ std::string join_bits(std::span<const unsigned> bits) {
 void check_code_unknown(const RuleContext& context, Reporter& report) {
   std::uint8_t code = context.tensor.dtype.code;
   if (dl::find_dtype_code(code) != nullptr) return;
-  report("dl_tensor.dtype.code",
-         fmt::format("dtype code {} is not a DLDataTypeCode of any DLPack release up to {}; use "
-                     "one of the kDL* codes",
-                     code, dl::to_string(dl::kModelRelease)));
+  report("dl_tensor.dtype.code", known_by_no_generation("dtype code", code, "DLDataTypeCode"));
 }
 
 void check_code_version(const RuleContext& context, Reporter& report) {
   const dl::DtypeCodeName* known = dl::find_dtype_code(context.tensor.dtype.code);
-  if (known == nullptr || known->since <= context.release) return;
+  if (known == nullptr || known_by_release(known->known_since, context.release)) return;
   report("dl_tensor.dtype.code",
-         fmt::format("{} ({}) was added in DLPack {}, but the tensor declares {}; declare "
-                     "version {} or later",
-                     known->name, known->code, dl::to_string(known->since),
-                     dl::to_string(context.release), dl::to_string(known->since)));
+         newer_than_declared(known->name, known->code, known->known_since, context.release));
+}
+
+void check_code_unreleased(const RuleContext& context, Reporter& report) {
+  const dl::DtypeCodeName* known = dl::find_dtype_code(context.tensor.dtype.code);
+  if (known == nullptr || dl::generation_info(known->known_since).released) return;
+  report("dl_tensor.dtype.code", known_only_by_main(known->name, known->code));
 }
 
 void check_bits_zero(const RuleContext& context, Reporter& report) {
@@ -103,23 +105,36 @@ void check_lanes_vector(const RuleContext& context, Reporter& report) {
 
 constexpr std::array kDtypeRules{
     RuleDefinition{
-        {"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no release defines", Severity::error,
+        {"DLP-DTYPE-CODE-UNKNOWN", "dtype", "Dtype code no header defines", Severity::error,
          kFirstRelease, dl::kModelRelease, "dlpack.h 1.3, DLDataType::code", "definition",
          "Type code of base types.",
-         "code is a type code, one of the DLDataTypeCode values: a code no release up to the "
-         "tool's defines lies outside that domain, so no consumer can tell what an element "
-         "is."},
+         "code is a type code, one of the DLDataTypeCode values: a code that no dlpack.h "
+         "defines (released 0.6 to 1.3, nor main after 1.3, whose kDLBcomplex 18 the tool "
+         "knows) lies outside that domain, so no consumer can tell what an element is. Tensors "
+         "declaring a minor above 1.3 are not judged: a later release may define the code."},
         Scope::body,
         check_code_unknown},
     RuleDefinition{
         {"DLP-DTYPE-CODE-VERSION", "dtype", "Dtype code newer than the declared version",
          Severity::error, kFirstRelease, std::nullopt, "dlpack.h 1.3, DLPackVersion", "definition",
          "Minor version updates indicate the addition of enumeration values.",
-         "A tensor is judged by its declared version, whose DLDataTypeCode defines the codes "
-         "of that release: a code added later (kDLBool 0.8, the float8/6/4 codes 1.1) lies "
-         "outside it, and a consumer of that release cannot read it."},
+         "A tensor is judged by its declared version: a code first defined by a later dlpack.h "
+         "(kDLBool 0.8, the float8/6/4 codes 1.1) lies outside the DLDataTypeCode of the "
+         "version it declares, and a consumer of that version cannot read it. Codes are known "
+         "by header generation: main after 1.3 still declares 1.3, so its kDLBcomplex is in "
+         "place in a tensor declaring 1.3."},
         Scope::body,
         check_code_version},
+    RuleDefinition{
+        {"DLP-DTYPE-CODE-UNRELEASED", "dtype", "Dtype code only main's header defines",
+         Severity::info, dl::kModelRelease, dl::kModelRelease, "dlpack.h 1.3, DLPackVersion",
+         "heuristic", kMinorMismatchSentence,
+         "kDLBcomplex (dlpack#187) was merged after the 1.3 tag without a minor bump: a "
+         "producer built against main declares 1.3 and is not wrong to use it, but a consumer "
+         "built against the released 1.3 header does not know it and may refuse the tensor. "
+         "Worth knowing only."},
+        Scope::body,
+        check_code_unreleased},
     RuleDefinition{
         {"DLP-DTYPE-BITS-ZERO", "dtype", "Dtype with 0 bits", Severity::error, kFirstRelease,
          std::nullopt, "dlpack.h 1.3, DLDataType::bits", "definition",
@@ -142,8 +157,9 @@ constexpr std::array kDtypeRules{
          "float8_e4m3: type_code = 8, bits = 8, lanes = 1 (packed in memory)",
          "A code that names a format fixes its width: kDLBfloat is defined as bfloat16, a "
          "16-bit format, and the float8 codes (\"FP8 data types\") as 8-bit formats, as the "
-         "example shows. Another width lies outside what the code defines, so a consumer "
-         "cannot read an element of it."},
+         "example shows; kDLBcomplex (main after 1.3, dlpack#187) as a complex number of two "
+         "bfloat16, laid out as kDLComplex: 32 bits. Another width lies outside what the code "
+         "defines, so a consumer cannot read an element of it."},
         Scope::body,
         check_bits_fixed},
     RuleDefinition{

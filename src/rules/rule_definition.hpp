@@ -18,6 +18,15 @@ namespace dlpack_usm::rules {
 // held since DLPack's first tagged release start here.
 inline constexpr dl::Release kFirstRelease{0, 1};
 
+// The first release with DLPack's C exchange API (DLPackExchangeAPI).
+inline constexpr dl::Release kExchangeApiSince{1, 2};
+
+// DLPackVersion's sentence on a minor mismatch, which the rules on codes
+// only main's header defines quote.
+inline constexpr std::string_view kMinorMismatchSentence =
+    "In the case of a minor version mismatch, the tensor can be safely used as long as the "
+    "consumer knows how to interpret all fields.";
+
 // The reference that the shape and behaviour families cite for strides.
 inline constexpr std::string_view kStridesReference = "dlpack.h 1.3, DLTensor::strides";
 
@@ -75,6 +84,9 @@ std::span<const RuleDefinition> behaviour_rules();
 std::span<const RuleDefinition> producer_behaviour_rules();
 // The verdict model's rules on libraries (library_rules.cpp), joined next.
 std::span<const RuleDefinition> library_rules();
+// The rules on a DLPackExchangeAPI table (exchange_api_rules.cpp), joined
+// next; they judge facts::ExchangeApiFacts, not tensors.
+std::span<const RuleDefinition> exchange_api_rules();
 // The Python protocol's rules (python_rules.cpp), joined last.
 std::span<const RuleDefinition> python_rules();
 
@@ -89,9 +101,23 @@ const std::vector<std::int64_t>* readable_shape(const facts::TensorFacts& tensor
 // addressing rule in that case, so one defect gives one finding.
 bool byte_offset_misaligned(const RuleContext& context);
 
-// The device type's data pointer is a handle (cl_mem, VkBuffer), not an
-// address, so address arithmetic and alignment say nothing about it.
+// The device type's data pointer is a handle (cl_mem, VkBuffer,
+// id<MTLBuffer>), not an address, so address arithmetic and alignment say
+// nothing about it (dl::data_is_handle()).
 bool data_is_handle(const facts::TensorFacts& tensor);
+
+// What the header-generation rules of the device and dtype families say of a
+// known enumerator `name` (value `value`) that the first header to define is
+// `since`: whether a tensor judged by `release` may carry it, and the
+// message for one that may not.
+bool known_by_release(dl::Generation since, dl::Release release);
+std::string newer_than_declared(std::string_view name, int value, dl::Generation since,
+                                dl::Release release);
+// The message of an enumerator no generation knows: "device_type 42 is not
+// a DLDeviceType of any dlpack.h ...".
+std::string known_by_no_generation(std::string_view field, int value, std::string_view type_name);
+// The info of an enumerator only main's header knows (no release yet).
+std::string known_only_by_main(std::string_view name, int value);
 
 // The small negative stride `stride` stands for when it is what dividing a
 // negative byte stride by `element_bytes` as an unsigned 64-bit number gives

@@ -1,5 +1,7 @@
 // Small questions several rule families ask of a tensor, answered once so
 // that the families agree (and one defect is reported by one of them).
+#include <fmt/format.h>
+
 #include "rules/rule_definition.hpp"
 
 namespace dlpack_usm::rules {
@@ -24,8 +26,37 @@ bool byte_offset_misaligned(const RuleContext& context) {
 }
 
 bool data_is_handle(const facts::TensorFacts& tensor) {
-  const dl::DeviceTypeName* device = dl::find_device_type(tensor.device_type);
-  return device != nullptr && device->opaque_data;
+  return dl::data_is_handle(tensor.device_type);
+}
+
+bool known_by_release(dl::Generation since, dl::Release release) {
+  return dl::declared_by(since) <= release;
+}
+
+std::string newer_than_declared(std::string_view name, int value, dl::Generation since,
+                                dl::Release release) {
+  const dl::GenerationInfo& first = dl::generation_info(since);
+  const std::string declares = dl::to_string(first.declares);
+  return fmt::format(
+      "{} ({}) is defined from dlpack.h {} on, but the tensor declares {}; "
+      "declare version {} or later",
+      name, value, first.name, dl::to_string(release), declares);
+}
+
+std::string known_by_no_generation(std::string_view field, int value, std::string_view type_name) {
+  const auto generations = dl::generation_table();
+  return fmt::format(
+      "{} {} is not a {} of any dlpack.h the tool knows ({} to {}); use one of "
+      "the kDL* values",
+      field, value, type_name, generations.front().name, generations.back().name);
+}
+
+std::string known_only_by_main(std::string_view name, int value) {
+  return fmt::format(
+      "{} ({}) is defined only by dlpack.h on main after {}, which no release "
+      "carries yet: a consumer built against a released header does not know it "
+      "and may refuse the tensor",
+      name, value, dl::to_string(dl::kModelRelease));
 }
 
 std::optional<std::int64_t> unsigned_division_stride(std::int64_t stride,

@@ -19,6 +19,7 @@ inline constexpr std::string_view kFlagsReadOnly = "DLP-FLAGS-READ-ONLY";
 inline constexpr std::string_view kFlagsIsCopied = "DLP-FLAGS-IS-COPIED";
 inline constexpr std::string_view kDtypeCodeUnknown = "DLP-DTYPE-CODE-UNKNOWN";
 inline constexpr std::string_view kDtypeCodeVersion = "DLP-DTYPE-CODE-VERSION";
+inline constexpr std::string_view kDtypeCodeUnreleased = "DLP-DTYPE-CODE-UNRELEASED";
 inline constexpr std::string_view kDtypeBitsZero = "DLP-DTYPE-BITS-ZERO";
 inline constexpr std::string_view kDtypeBitsFp6Fp4 = "DLP-DTYPE-BITS-FP6-FP4";
 inline constexpr std::string_view kDtypeBitsFixed = "DLP-DTYPE-BITS-FIXED";
@@ -42,6 +43,7 @@ inline constexpr std::string_view kAlignElement = "DLP-ALIGN-ELEMENT";
 inline constexpr std::string_view kAlign256 = "DLP-ALIGN-256";
 inline constexpr std::string_view kDeviceTypeUnknown = "DLP-DEVICE-TYPE-UNKNOWN";
 inline constexpr std::string_view kDeviceTypeVersion = "DLP-DEVICE-TYPE-VERSION";
+inline constexpr std::string_view kDeviceTypeUnreleased = "DLP-DEVICE-TYPE-UNRELEASED";
 inline constexpr std::string_view kDeviceIdNegative = "DLP-DEVICE-ID-NEGATIVE";
 inline constexpr std::string_view kDeviceIdHostNonzero = "DLP-DEVICE-ID-HOST-NONZERO";
 inline constexpr std::string_view kDeviceTypeNotRuntimeMemory =
@@ -72,6 +74,14 @@ inline constexpr std::string_view kConsumerAcceptsInvalid = "DLP-CONSUMER-ACCEPT
 inline constexpr std::string_view kConsumerDeleterCount = "DLP-CONSUMER-DELETER-COUNT";
 inline constexpr std::string_view kConsumerWritesReadOnly = "DLP-CONSUMER-WRITES-READ-ONLY";
 inline constexpr std::string_view kExchangeApiPrototype = "DLP-EXCHANGE-API-PROTOTYPE";
+inline constexpr std::string_view kExchangeApiAllocatorNull = "DLP-EXCHANGE-API-ALLOCATOR-NULL";
+inline constexpr std::string_view kExchangeApiFromPyNull = "DLP-EXCHANGE-API-FROM-PY-NULL";
+inline constexpr std::string_view kExchangeApiToPyNull = "DLP-EXCHANGE-API-TO-PY-NULL";
+inline constexpr std::string_view kExchangeApiStreamFnNull = "DLP-EXCHANGE-API-STREAM-FN-NULL";
+inline constexpr std::string_view kExchangeApiPrevNotNull = "DLP-EXCHANGE-API-PREV-NOT-NULL";
+inline constexpr std::string_view kExchangeApiPrevOrder = "DLP-EXCHANGE-API-PREV-ORDER";
+inline constexpr std::string_view kExchangeApiPrevCycle = "DLP-EXCHANGE-API-PREV-CYCLE";
+inline constexpr std::string_view kExchangeApiStreamNull = "DLP-EXCHANGE-API-STREAM-NULL";
 inline constexpr std::string_view kPluginCrash = "DLP-PLUGIN-CRASH";
 inline constexpr std::string_view kPluginHang = "DLP-PLUGIN-HANG";
 inline constexpr std::string_view kProducerStructLeak = "DLP-PRODUCER-STRUCT-LEAK";
@@ -133,6 +143,7 @@ inline constexpr std::array kAll{
     kFlagsIsCopied,
     kDtypeCodeUnknown,
     kDtypeCodeVersion,
+    kDtypeCodeUnreleased,
     kDtypeBitsZero,
     kDtypeBitsFp6Fp4,
     kDtypeBitsFixed,
@@ -156,6 +167,7 @@ inline constexpr std::array kAll{
     kAlign256,
     kDeviceTypeUnknown,
     kDeviceTypeVersion,
+    kDeviceTypeUnreleased,
     kDeviceIdNegative,
     kDeviceIdHostNonzero,
     kDeviceTypeNotRuntimeMemory,
@@ -185,6 +197,14 @@ inline constexpr std::array kAll{
     kConsumerDeleterCount,
     kConsumerWritesReadOnly,
     kExchangeApiPrototype,
+    kExchangeApiAllocatorNull,
+    kExchangeApiFromPyNull,
+    kExchangeApiToPyNull,
+    kExchangeApiStreamFnNull,
+    kExchangeApiPrevNotNull,
+    kExchangeApiPrevOrder,
+    kExchangeApiPrevCycle,
+    kExchangeApiStreamNull,
     kPluginCrash,
     kPluginHang,
     kProducerStructLeak,

@@ -204,6 +204,36 @@ TEST(plugin_check, ReportsNameTheLibraryAndReproLinesRepeatIt) {
   fs::remove_all(dir);
 }
 
+// An exchange API table with a NULL slot: the cases that would call it are
+// not_supported, naming the rule the table case reports, so that one defect
+// fails one case (the rows of behaviour_vectors.json check that case).
+TEST(plugin_check, ExchangeApiCasesOfANullSlotAreNotSupported) {
+  const std::tuple<const char*, const char*, const char*> tables[] = {
+      {"fixture_exchange_api_no_allocator", "exchange-api/*/*", "DLP-EXCHANGE-API-ALLOCATOR-NULL"},
+      {"fixture_exchange_api_no_stream_fn", "exchange-api/*/stream",
+       "DLP-EXCHANGE-API-STREAM-FN-NULL"},
+  };
+  int seen = 0;
+  for (const auto& [symbol, filter, rule] : tables) {
+    fs::path dir = scratch_dir(symbol);
+    ToolResult run =
+        run_tool({"check", "--producer", fixture("exchange_api").string() + ":" + symbol,
+                  "--filter", filter, "--report", (dir / "report.json").string()});
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    const json report = read_json(dir / "report.json");
+    for (const json& result : report.at("results")) {
+      std::string id = result.at("id");
+      // Filtered out, or a device without USM.
+      if (result.at("outcome") == "skipped" || id.ends_with("/usm")) continue;
+      ++seen;
+      EXPECT_EQ(result.at("outcome"), "not_supported") << id;
+      EXPECT_NE(result.at("message").get<std::string>().find(rule), std::string::npos) << id;
+    }
+    fs::remove_all(dir);
+  }
+  if (seen == 0) GTEST_SKIP() << "no device with USM here";
+}
+
 struct Refusal {
   std::vector<std::string> arguments;
   std::string message;

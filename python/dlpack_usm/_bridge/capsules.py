@@ -61,10 +61,6 @@ def describe(value):
     return f"a {type(value).__module__}.{type(value).__qualname__}"
 
 
-# Both structs have their deleter at a known offset: DLManagedTensor
-# {DLTensor (48 bytes), manager_ctx, deleter}; DLManagedTensorVersioned
-# {version (8), manager_ctx, deleter, ...}.
-DELETER_OFFSET = {LEGACY: 56, VERSIONED: 16}
 _Deleter = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 # PyCapsule_New keeps the name's pointer, not a copy: the names live here.
 _NAMES = {LEGACY: b"dltensor", VERSIONED: b"dltensor_versioned"}
@@ -75,7 +71,9 @@ def _release_unconsumed(capsule):
     # The protocol: a capsule still named dltensor(_versioned) when it dies
     # was never consumed, and its destructor calls the tensor's deleter. A
     # consumer renames it to used_* when it takes the tensor over.
-    for name, offset in DELETER_OFFSET.items():
+    # Where each struct keeps its deleter, as the core's ABI model says.
+    from .dlpack import deleter_offsets
+    for name, offset in deleter_offsets().items():
         if _raw_is_valid(capsule, _NAMES[name]):
             pointer = _raw_get_pointer(capsule, _NAMES[name])
             deleter = ctypes.c_void_p.from_address(pointer + offset).value

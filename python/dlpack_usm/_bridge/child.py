@@ -1,9 +1,9 @@
 """The one way the package runs code in a child process and waits for it: a
 fork that answers on a channel (channel: "PID KIND JSON" lines), whose lines
 are read against a deadline, and whose end is reaped, killed first where it
-hung. The consumer probe of a producer check and the bridge calls that must
-not start a runtime in this process (in_child) run one Child each; the
-zygote of a contained run reads its runners with the same pieces.
+hung. The consumer probe of a producer check runs one, so that a consumer
+that crashes or hangs on the producer's capsule ends only that child (and
+in_child runs a function whose runtime must not start in this process).
 TIMEOUT_S is how long any of them waits for code under test by default."""
 
 import os

@@ -47,6 +47,11 @@ def flag(name):
     return _names()["flags"][name]
 
 
+def deleter_offsets():
+    """{capsule name: offset of the deleter in the struct it carries}."""
+    return _names()["deleter_offsets"]
+
+
 def on(device, *names):
     """Whether `device`, a (device_type, device_id) pair or None, is on one
     of the device types `names` ("kDLCPU", "kDLCUDAHost", ...)."""

@@ -67,6 +67,7 @@ _SIGNATURES = {
     "max_version": (_INT, [_TEXT, _TEXT, _OUT]),
     "run_summary": (_INT, [_TEXT, _OUT]),
     "python_steps": (_INT, [_OUT]),
+    "exchange_api_table": (_INT, [_U64, _OUT]),
     "free": (None, [_POINTER]),
 }
 
@@ -162,6 +163,15 @@ def rules_catalog():
     """The tool's whole rule catalog, as `dlpack-usm rules --json` prints it."""
     result = ctypes.c_void_p()
     return read_answer(library().dlpack_usm_bridge_rules(ctypes.byref(result)), result)
+
+
+def exchange_api_table(address):
+    """The DLPackExchangeAPI table at `address`, read page-guarded (bridge.h,
+    dlpack_usm_bridge_exchange_api_table): its header and slot addresses."""
+    result = ctypes.c_void_p()
+    return read_answer(library().dlpack_usm_bridge_exchange_api_table(address,
+                                                                       ctypes.byref(result)),
+                       result)
 
 
 def python_steps():

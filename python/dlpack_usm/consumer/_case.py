@@ -3,8 +3,8 @@ through an OfferedProducer, the consumer called on it, what it returned read
 back, the capsule's renaming and the deleter's calls counted once the result
 is gone. This module only observes; the verdict is the tool's one consumer
 model, asked through the bridge (judge()), as `check --consumer` asks it for
-C libraries. Runs in the process it is called in (_runner contains
-it)."""
+C libraries. Runs in the process it is called in: a Python worker of the
+tool's runner (dlpack_usm._worker), which contains it."""
 
 import functools
 import gc
@@ -121,7 +121,7 @@ def observe(consumer, spec, required=(), on_probe=None):
     observation: what the consumer did with the cell, in the terms of the
     bridge's consumer verdict (bridge.h, dlpack_usm_bridge_consumer_verdict).
     `on_probe(cell)` is told before another cell is offered to compare with
-    (the runner names it if the consumer dies there)."""
+    (the worker announces it, so that a crash there is charged to it)."""
     cell = spec["cell"]
     producer = OfferedProducer(cell["name"], spec["memory"], spec.get("device_id", 0))
     result, raised = _call(consumer, producer)

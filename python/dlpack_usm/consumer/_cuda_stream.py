@@ -23,7 +23,6 @@ from ..producer._inspect import read_capsule
 from ..producer._stream_race import _extent
 from ..rules import finding
 
-KDL_CUDA = 2
 ELEMENTS = 1 << 20
 ATTEMPTS = 4
 SIDE = 4096
@@ -81,7 +80,7 @@ class LateCudaVector:
         return cuda.ExternalStream(stream)
 
     def __dlpack_device__(self):
-        return (KDL_CUDA, self.ordinal)
+        return (dlpack.device_type("kDLCUDA"), self.ordinal)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         self.passed.append(stream if stream is None or isinstance(stream, int)

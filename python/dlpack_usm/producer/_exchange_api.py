@@ -6,33 +6,13 @@ called and the tensor it gives is compared with what __dlpack__ gives."""
 
 import ctypes
 
-from .._bridge import capsules
+from .._bridge import capsules, dlpack, library
 from .._bridge.errors import UnreadableTensor, describe_exception
-from .._bridge.library import read_memory
 from ..rules import finding
 from ._foreign import calling
 from ._inspect import read_capsule_pointer
 
 CAPSULE_NAME = "dlpack_exchange_api"
-
-
-class DLPackVersion(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-
-
-class DLPackExchangeAPIHeader(ctypes.Structure):
-    _fields_ = [("version", DLPackVersion), ("prev_api", ctypes.c_void_p)]
-
-
-class DLPackExchangeAPI(ctypes.Structure):
-    _fields_ = [
-        ("header", DLPackExchangeAPIHeader),
-        ("managed_tensor_allocator", ctypes.c_void_p),
-        ("managed_tensor_from_py_object_no_sync", ctypes.c_void_p),
-        ("managed_tensor_to_py_object_no_sync", ctypes.c_void_p),
-        ("dltensor_from_py_object_no_sync", ctypes.c_void_p),
-        ("current_work_stream", ctypes.c_void_p),
-    ]
 
 
 REQUIRED = ("managed_tensor_allocator", "managed_tensor_from_py_object_no_sync",
@@ -56,10 +36,10 @@ def _api_capsule(obj):
     return None, False
 
 
-def _exported_tensor(api, obj, origin):
+def _exported_tensor(slots, obj, origin):
     """The Inspection of the tensor managed_tensor_from_py_object_no_sync
     gives for `obj`, after which its deleter is called; or a message."""
-    function = FROM_PY_OBJECT(api.managed_tensor_from_py_object_no_sync)
+    function = FROM_PY_OBJECT(slots["managed_tensor_from_py_object_no_sync"])
     out = ctypes.c_void_p()
     try:
         with calling("__dlpack_c_exchange_api__'s managed_tensor_from_py_object_no_sync(obj)"):
@@ -77,18 +57,12 @@ def _exported_tensor(api, obj, origin):
     finally:
         # The tensor is ours (an owning DLManagedTensorVersioned): free it,
         # when its deleter can be read at all.
-        deleter = _read_struct(ctypes.c_void_p,
-                               out.value + capsules.DELETER_OFFSET[capsules.VERSIONED])
-        if deleter is not None and deleter.value:
+        offset = dlpack.deleter_offsets()[capsules.VERSIONED]
+        data = library.read_memory(out.value + offset, ctypes.sizeof(ctypes.c_void_p))
+        deleter = None if data is None else ctypes.c_void_p.from_buffer_copy(data).value
+        if deleter:
             with calling("the deleter of the tensor managed_tensor_from_py_object_no_sync gave"):
-                DELETER(deleter.value)(out.value)
-
-
-def _read_struct(kind, address):
-    """A copy of the `kind` at `address`, read page-guarded by the bridge
-    (never dereferenced here); None where that memory cannot be read."""
-    data = read_memory(address, ctypes.sizeof(kind))
-    return None if data is None else kind.from_buffer_copy(data)
+                DELETER(deleter)(out.value)
 
 
 def check_exchange_api(obj, base, origin):
@@ -109,26 +83,28 @@ def check_exchange_api(obj, base, origin):
     if not pointer:
         return [finding("DLP-PY-EXCHANGE-API-CAPSULE", where,
                         "the dlpack_exchange_api capsule carries a NULL pointer")]
-    header = _read_struct(DLPackExchangeAPIHeader, pointer)
-    if header is None:
+    # The table as the core reads it (its layout is the core's, not ours).
+    table = library.exchange_api_table(pointer)
+    if not table["header_readable"]:
         return [finding("DLP-PY-EXCHANGE-API-READABLE", where,
                         f"the dlpack_exchange_api capsule points to {pointer:#x}, which is not "
                         "readable memory; a consumer reading the table would crash")]
-    if header.version.major != 1:
+    major, minor = table["version"]
+    if major != 1:
         return [finding("DLP-PY-EXCHANGE-API-VERSION", f"{where}.header.version",
-                        f"DLPackExchangeAPI version {header.version.major}."
-                        f"{header.version.minor}: a DLPack 1.x consumer may read nothing past "
-                        "the header" + (" (prev_api is set)" if header.prev_api else ""))]
-    api = _read_struct(DLPackExchangeAPI, pointer)
-    if api is None:
+                        f"DLPackExchangeAPI version {major}.{minor}: a DLPack 1.x consumer may "
+                        "read nothing past the header" +
+                        (" (prev_api is set)" if table["prev_api"] else ""))]
+    if not table["table_readable"]:
         return [finding("DLP-PY-EXCHANGE-API-READABLE", where,
                         f"the DLPackExchangeAPI at {pointer:#x} has a readable header but its "
                         "function pointers lie in memory that cannot be read")]
+    slots = table["slots"]
     found = [finding("DLP-PY-EXCHANGE-API-NULL", f"{where}.{field}", f"{field} is NULL")
-             for field in REQUIRED if not getattr(api, field)]
-    if not api.managed_tensor_from_py_object_no_sync:
+             for field in REQUIRED if not slots[field]]
+    if not slots["managed_tensor_from_py_object_no_sync"]:
         return found
-    exported, problem = _exported_tensor(api, obj, origin)
+    exported, problem = _exported_tensor(slots, obj, origin)
     if problem is not None:
         found.append(finding("DLP-PY-EXCHANGE-API-TENSOR", f"{where}."
                              "managed_tensor_from_py_object_no_sync", problem))

@@ -1,8 +1,7 @@
-"""Calls into the code under test, announced. A contained check
-(_contained) listens: it is told of each call before it is made and
-once it returned, so that a call that never returns (an exit, a signal, a
-hang) can be named by the parent, and a process that ends between calls is
-known to have ended in a finalizer or another hook of the producer. Where
+"""Calls into the code under test, announced. A Python worker of the tool's
+runner (dlpack_usm._worker) listens: it is told of each call before it is
+made and once it returned, and tells the runner, so that a call that never
+returns (an exit, a signal, a hang) is charged to that call by name. Where
 nobody listens (the Python API), announcing costs nothing."""
 
 import contextlib

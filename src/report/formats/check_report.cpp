@@ -134,7 +134,7 @@ void print_check_run(Printer& printer, const CheckRun& run, SummaryDetail detail
   print_header(printer, run);
   print_plugins(printer, run);
   printer.table(outcome_table(run));
-  print_profile(printer, suite::capability_profile(run));
+  print_profile(printer, suite::capability_profile(run), suite::consumer_streams(run));
   print_expectation_files(printer, run);
   print_summary(printer, run);
   {

@@ -10,8 +10,9 @@
 
 namespace dlpack_usm::report {
 
-// A case's device, or "vectors" for the offline ones: a row of the summary
-// table and a testsuite of the JUnit XML.
+// A case's device, "vectors" for the offline ones, or the source of another
+// case that needs no device ("exchange-api" for an exchange API's table): a
+// row of the summary table and a testsuite of the JUnit XML.
 std::string device_group(const suite::RecordedCase& recorded);
 
 // "NAME VERSION (PATH:SYMBOL)" of a plugin as the probe described it.

@@ -57,22 +57,28 @@ ProfileCell record_cell(const RecordedCase& recorded) {
   return cell;
 }
 
-// The library under test in `role`, as the report's plugins name it (the
-// file's name where the library gives none).
-std::optional<LibraryProfile> plugin_library(const JsonInput& input, const nlohmann::json& plugins,
-                                             const std::string& role) {
-  for (std::size_t i = 0; i < plugins.size(); ++i) {
-    JsonFields plugin(input, plugins[i], fmt::format("/plugins/{}", i));
-    if (plugin.text("role") != role) continue;
-    LibraryProfile profile;
-    profile.library = plugin.text_or_null("name");
-    if (profile.library.empty()) {
-      profile.library = std::filesystem::path(plugin.text("path")).filename().string();
-    }
-    profile.version = plugin.text_or_null("version");
-    return profile;
+// A library under test as the report's plugins name it (the file's name
+// where the library gives none).
+LibraryProfile plugin_library(const JsonFields& plugin) {
+  LibraryProfile profile;
+  profile.library = plugin.text_or_null("name");
+  if (profile.library.empty()) {
+    profile.library = std::filesystem::path(plugin.text("path")).filename().string();
   }
-  return std::nullopt;
+  profile.version = plugin.text_or_null("version");
+  return profile;
+}
+
+// Whether `recorded` is a case of the library `plugin` describes: a Python
+// library's cases name it (their library is its EXPR or MODULE, both
+// directions for a profile), a C plugin's are those of its direction.
+bool case_of(const JsonFields& plugin, const RecordedCase& recorded) {
+  if (plugin.optional_text("interface") == "python") {
+    return recorded.spec.library == plugin.text("path");
+  }
+  std::optional<Direction> direction = suite::parse_direction(plugin.text("role"));
+  return recorded.spec.library.empty() && direction &&
+         recorded.spec.place.direction == *direction;
 }
 
 void refuse_older_report(const JsonInput& input, const nlohmann::json& document) {
@@ -92,20 +98,20 @@ std::vector<LibraryProfile> read_check_report(const JsonInput& input,
   refuse_older_report(input, document);
   CheckReportRecords records = read_check_report_records(input, document);
   std::vector<LibraryProfile> libraries;
-  for (Direction direction : {Direction::producer, Direction::consumer}) {
-    std::string role = suite::to_string(direction);
-    std::optional<LibraryProfile> library = plugin_library(input, records.plugins, role);
-    if (!library) continue;
+  for (std::size_t i = 0; i < records.plugins.size(); ++i) {
+    JsonFields plugin(input, records.plugins[i], fmt::format("/plugins/{}", i));
+    LibraryProfile library = plugin_library(plugin);
     for (const RecordedCase& recorded : records.cases) {
-      if (recorded.spec.place.direction != direction) continue;
+      if (!case_of(plugin, recorded)) continue;
       std::vector<ProfileCell> cells = record_cells(recorded);
-      library->cells.insert(library->cells.end(), cells.begin(), cells.end());
+      library.cells.insert(library.cells.end(), cells.begin(), cells.end());
     }
-    libraries.push_back(std::move(*library));
+    libraries.push_back(std::move(library));
   }
   if (libraries.empty()) {
     fail_input(input,
-               "a check report of a run without --producer or --consumer: it measures no library "
+               "a check report of a run with no library under test (--producer, --consumer, "
+               "--python-...): it measures no library "
                "(its cases are the tool's own vectors and round trips)");
   }
   return libraries;

@@ -11,16 +11,25 @@ bool counts_as_failure(const CaseResult& result) {
   return result.verdict == Verdict::regression && result.outcome != Outcome::not_run;
 }
 
-const plugin::PluginSpec* library_of(const CaseSpec& spec,
-                                     const std::vector<plugin::PluginSpec>& libraries) {
-  if (spec.crash_rule.empty() && spec.timeout_rule.empty()) return nullptr;
-  // The consumer cases call the consumer; the producer and exchange-API
-  // cases the producer (case_sources() gives each library one source).
+// The library under test a case calls: a Python library by its worker key
+// (one interpreter and library), a C plugin by its role (case_sources()
+// gives each library one source: the consumer cases call the consumer, the
+// producer and exchange-API cases the producer); none for the tool's own
+// cases, whose crash no library is to blame for.
+std::optional<LibraryUnderTest> library_of(const CaseSpec& spec,
+                                           const std::vector<plugin::PluginSpec>& libraries) {
+  if (spec.crash_rule.empty() && spec.timeout_rule.empty()) return std::nullopt;
+  if (!spec.library.empty()) {
+    return LibraryUnderTest{spec.worker, fmt::format("Python library {}", spec.library)};
+  }
   plugin::Role role = spec.source == "consumer" ? plugin::Role::consumer : plugin::Role::producer;
   auto found =
       std::find_if(libraries.begin(), libraries.end(),
                    [role](const plugin::PluginSpec& library) { return library.role == role; });
-  return found == libraries.end() ? nullptr : &*found;
+  if (found == libraries.end()) return std::nullopt;
+  return LibraryUnderTest{plugin::to_string(role),
+                          fmt::format("{} {}", plugin::to_string(role),
+                                      std::filesystem::path(found->path).filename().string())};
 }
 
 bool hung_or_crashed(const RecordedCase& recorded) {
@@ -35,7 +44,7 @@ bool hung_or_crashed(const RecordedCase& recorded) {
 
 std::vector<std::string> RunLimits::count(const RecordedCase& recorded) {
   std::vector<std::string> reached;
-  if (const plugin::PluginSpec* library = library_of(recorded.spec, options_.plugins)) {
+  if (std::optional<LibraryUnderTest> library = library_of(recorded.spec, options_.plugins)) {
     if (auto stopped = count_library_case(*library, recorded)) reached.push_back(*stopped);
   }
   if (options_.max_failures > 0 && !run_stopped_ && counts_as_failure(recorded.result) &&
@@ -50,30 +59,29 @@ std::vector<std::string> RunLimits::count(const RecordedCase& recorded) {
 // A streak is broken by any case the library finished (a pass, a decline, a
 // failure that is no crash, a hang that passed on its re-run); a case
 // turned away neither counts nor breaks it.
-std::optional<std::string> RunLimits::count_library_case(const plugin::PluginSpec& library,
+std::optional<std::string> RunLimits::count_library_case(const LibraryUnderTest& library,
                                                          const RecordedCase& recorded) {
   int limit = options_.max_consecutive_hangs;
   if (limit <= 0 || recorded.result.outcome == Outcome::not_run ||
-      libraries_stopped_.count(library.role)) {
+      libraries_stopped_.count(library.key)) {
     return std::nullopt;
   }
-  int& streak = hang_streaks_[library.role];
+  int& streak = hang_streaks_[library.key];
   streak = hung_or_crashed(recorded) ? streak + 1 : 0;
   if (streak < limit) return std::nullopt;
   std::string reason = fmt::format(
-      "the {} {} hung or crashed on {} consecutive cases; not tested further "
+      "the {} hung or crashed on {} consecutive cases; not tested further "
       "(--max-consecutive-hangs {})",
-      plugin::to_string(library.role), std::filesystem::path(library.path).filename().string(),
-      streak, limit);
-  libraries_stopped_[library.role] = reason;
+      library.name, streak, limit);
+  libraries_stopped_[library.key] = reason;
   return reason;
 }
 
 const std::string* RunLimits::reached_for(const CaseSpec& spec) const {
   if (run_stopped_) return &*run_stopped_;
-  const plugin::PluginSpec* library = library_of(spec, options_.plugins);
-  if (library == nullptr) return nullptr;
-  auto stopped = libraries_stopped_.find(library->role);
+  std::optional<LibraryUnderTest> library = library_of(spec, options_.plugins);
+  if (!library) return nullptr;
+  auto stopped = libraries_stopped_.find(library->key);
   return stopped == libraries_stopped_.end() ? nullptr : &stopped->second;
 }
 

@@ -24,10 +24,17 @@ namespace dlpack_usm::suite {
 // is what a stop does, never a cause of one.
 bool counts_as_failure(const CaseResult& result);
 
+// A library under test, as the limits count its cases: a key (a Python
+// library's worker, a C plugin's role) and a name for messages.
+struct LibraryUnderTest {
+  std::string key;
+  std::string name;  // "Python library numpy.from_dlpack", "consumer libfoo.so"
+};
+
 // The library under test whose code the case runs (its crash and hang are
-// the library's: the case names a crash or hang rule), or nullptr.
-const plugin::PluginSpec* library_of(const CaseSpec& spec,
-                                     const std::vector<plugin::PluginSpec>& libraries);
+// the library's: the case names a crash or hang rule), or nullopt.
+std::optional<LibraryUnderTest> library_of(const CaseSpec& spec,
+                                           const std::vector<plugin::PluginSpec>& libraries);
 
 // The library hung or crashed on the case: its outcome says so, or the
 // runner charged the case's crash or hang rule at a warning (a hang on an
@@ -50,16 +57,16 @@ class RunLimits {
   const std::vector<std::string>& reasons() const { return used_reasons_; }
 
  private:
-  std::optional<std::string> count_library_case(const plugin::PluginSpec& library,
+  std::optional<std::string> count_library_case(const LibraryUnderTest& library,
                                                 const RecordedCase& recorded);
   const std::string* reached_for(const CaseSpec& spec) const;
 
   const CheckOptions& options_;
   int failures_ = 0;
   std::optional<std::string> run_stopped_;
-  // Per library (by role: one producer and one consumer at most).
-  std::map<plugin::Role, int> hang_streaks_;
-  std::map<plugin::Role, std::string> libraries_stopped_;
+  // Per library, by its key.
+  std::map<std::string, int> hang_streaks_;
+  std::map<std::string, std::string> libraries_stopped_;
   std::vector<std::string> used_reasons_;
 };
 

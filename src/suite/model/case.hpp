@@ -102,6 +102,10 @@ struct CaseSpec {
   // do not (a Python library: --python-consumer EXPR --python INTERP), for
   // the case's repro line.
   std::vector<std::string> library_arguments = {};
+  // The Python library under test the case calls, as messages name it (its
+  // EXPR or MODULE); empty for the tool's own cases and C plugins' (which
+  // their role names).
+  std::string library = {};
   // The cell of the matrix the case offers or makes ("dtype-int8",
   // "c-order"), which check --cell selects by; empty for other cases.
   std::string cell = {};

@@ -40,6 +40,16 @@ const MatrixLine* profile_line(const RecordedCase& recorded);
 // Every consumer case that ran and has a class, in the run's order.
 std::vector<ProfileEntry> capability_profile(const CheckRun& run);
 
+// The `stream` values a consumer passed to __dlpack__ on one device and
+// memory, each once, in the order first seen: what a Python consumer's
+// records observed (their evidence's calls). None is "None".
+struct StreamsPassed {
+  std::string device;
+  std::string memory;
+  std::vector<std::string> passed;
+};
+std::vector<StreamsPassed> consumer_streams(const CheckRun& run);
+
 // The axes in the order the report shows them.
 const std::vector<std::string>& profile_axes();
 

@@ -92,6 +92,8 @@ ordered_json write_record(const CaseResult& result, const RecordedCase* whole) {
     // The matrix cell, which --cell selects by: report merge checks with it
     // that a skipped case is one the selection left out.
     out["cell"] = text_or_null(whole->spec.cell);
+    // The Python library the case calls, which report matrix gives it to.
+    out["library"] = text_or_null(whole->spec.library);
   }
   return out;
 }
@@ -229,6 +231,7 @@ void RecordReader::read_spec(RecordedCase& recorded) const {
   if (fields_.has("place")) spec.place = read_place(fields_);
   if (fields_.has("worker")) spec.worker = fields_.text("worker");
   if (fields_.has("cell")) spec.cell = fields_.text_or_null("cell");
+  if (fields_.has("library")) spec.library = fields_.text_or_null("library");
 }
 
 RecordedCase RecordReader::read() const {

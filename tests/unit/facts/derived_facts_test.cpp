@@ -143,6 +143,21 @@ TEST(DerivedFacts, AlignmentOfDataAndFirstElement) {
   DerivedFacts derived = derive(view);
   EXPECT_EQ(derived.data_alignment, 256U);
   EXPECT_EQ(derived.first_element_alignment, 4U);
+  EXPECT_FALSE(derived.data_is_handle);
+}
+
+TEST(DerivedFacts, AHandleHasNoAlignment) {
+  // kDLMetal's data is an id<MTLBuffer>: its value is no address. The
+  // extent still says which bytes of the buffer the elements occupy.
+  TensorFacts metal = tensor({4}, std::vector<std::int64_t>{1});
+  metal.device_type = dl::kDLMetal;
+  metal.data = 0x600001e4c000;
+  metal.byte_offset = 12;
+  DerivedFacts derived = derive(metal);
+  EXPECT_TRUE(derived.data_is_handle);
+  EXPECT_EQ(derived.data_alignment, 0U);
+  EXPECT_EQ(derived.first_element_alignment, 0U);
+  EXPECT_EQ(derived.end_byte, 16);
 }
 
 TEST(DerivedFacts, RowMajorStridesOfShape) {

@@ -27,8 +27,8 @@ TEST(RuleCatalog, IdsAreUniqueAndWellFormed) {
 
 TEST(RuleCatalog, EveryRuleCarriesItsMetadata) {
   const std::set<std::string_view> families{
-      "version", "flags",  "dtype", "shape",   "addressing", "alignment", "device",
-      "deleter", "oneapi", "cuda",  "runtime", "behaviour",  "python"};
+      "version", "flags",  "dtype", "shape",   "addressing", "alignment",    "device",
+      "deleter", "oneapi", "cuda",  "runtime", "behaviour",  "exchange-api", "python"};
   for (const RuleInfo& rule : rule_catalog()) {
     EXPECT_TRUE(families.count(rule.family)) << rule.id << " family " << rule.family;
     EXPECT_FALSE(rule.title.empty()) << rule.id;
@@ -146,7 +146,7 @@ TEST(RuleCatalog, ReferencesNameNoProjectFile) {
 
 TEST(RuleCatalog, FamiliesAreListedInCatalogOrder) {
   std::vector<std::string_view> families = rule_families();
-  ASSERT_EQ(families.size(), 13u);
+  ASSERT_EQ(families.size(), 14u);
   EXPECT_EQ(families.front(), "version");
   EXPECT_EQ(families.back(), "python");
 }

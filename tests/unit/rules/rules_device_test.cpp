@@ -13,7 +13,7 @@ using testing::problem_ids;
 using Errors = std::vector<std::string>;
 
 TEST(DeviceRules, UnknownDeviceTypes) {
-  for (std::int32_t type : {0, 5, 6, 19, -1}) {
+  for (std::int32_t type : {0, 5, 6, 22, -1}) {
     facts::TensorFacts tensor = clean_tensor();
     tensor.device_type = type;
     auto findings = findings_of(tensor, "DLP-DEVICE-TYPE-UNKNOWN");

@@ -56,8 +56,8 @@ TEST(VersionRules, NewerMinorTurnsUnknownValuesIntoNoFinding) {
   // wrong, so the unknown-value rules stop at 1.3 and the warning says why.
   facts::TensorFacts tensor = clean_tensor();
   tensor.version = {1, 4};
-  tensor.dtype = {18, 8, 1};
-  tensor.device_type = 21;
+  tensor.dtype = {19, 8, 1};
+  tensor.device_type = 22;
   EXPECT_TRUE(problem_ids(tensor).empty());
   // So does a flag bit no release up to 1.3 defines.
   tensor.flags = 1ULL << 7;

@@ -40,6 +40,9 @@ class PluginCaseSource : public CaseSource {
   // One case on its device, with the library loaded.
   virtual CaseResult run_on(PluginSession& session, const CaseSpec& spec,
                             const runtime::DeviceInfo& device) = 0;
+  // One case that needs no device (its spec names none), with the library
+  // loaded; a source with such cases answers them here.
+  virtual CaseResult run_unplaced(PluginSession& session, const CaseSpec& spec);
 
  private:
   std::function<runtime::Runtime&()> runtime_;

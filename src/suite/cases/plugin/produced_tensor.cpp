@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "dlpack/names.hpp"
 #include "exchange/live_facts.hpp"
 #include "facts/memory_reader.hpp"
 #include "rules/rule_ids.hpp"
@@ -35,7 +36,10 @@ ProducedTensor judge_produced(runtime::Runtime& runtime, exchange::CapsuleOwner 
   tensor.context = runtime.default_context(platform->index);
   // A size-0 tensor may have NULL data (the header recommends it): there is
   // nothing to look up then, and the rules judge it without runtime facts.
-  if (tensor.facts.body_read && tensor.facts.data != 0) {
+  // Nor is there for a handle ("cl_mem handle in OpenCL. It may be opaque on
+  // some device types."): no runtime is asked about it as if an address.
+  if (tensor.facts.body_read && tensor.facts.data != 0 &&
+      !dl::data_is_handle(tensor.facts.device_type)) {
     tensor.pointer =
         runtime.query(reinterpret_cast<const void*>(tensor.facts.data), tensor.context);
     tensor.facts.runtime = exchange::live_runtime_facts(runtime, tensor.pointer, tensor.context);

@@ -4,8 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "exchange/live_facts.hpp"
+#include "facts/memory_reader.hpp"
+#include "rules/exchange_api_rules.hpp"
 #include "rules/rule_ids.hpp"
 #include "suite/cases/plugin/produced_tensor.hpp"
+#include "suite/cases/producer/exchange_api_calls.hpp"
 #include "suite/cases/producer/producer_cases.hpp"
 #include "suite/cases/producer/producer_place.hpp"
 
@@ -29,19 +33,6 @@ constexpr std::array kPrototypes{
     Prototype{"empty", "float32", {0, 5, 0}, 2},
     Prototype{"scalar", "float64", {0, 0, 0}, 0},
 };
-
-struct ErrorSink {
-  bool called = false;
-  std::string kind;
-  std::string message;
-};
-
-void record_error(void* context, const char* kind, const char* message) {
-  auto* sink = static_cast<ErrorSink*>(context);
-  sink->called = true;
-  sink->kind = kind != nullptr ? kind : "";
-  sink->message = message != nullptr ? message : "";
-}
 
 void check_prototype(const dl::DLTensor& prototype, const facts::TensorFacts& tensor,
                      CaseFindings& found) {
@@ -75,8 +66,29 @@ struct AllocateCase final : CaseDetails {
   const Prototype* prototype;  // one of kPrototypes
 };
 
+// The case of the table's slots and prev_api chain (no device).
+struct ExchangeTableCase final : CaseDetails {};
+
+// The case of current_work_stream for what the library produces on a device.
+struct WorkStreamCase final : CaseDetails {};
+
+// A case that cannot run because the slot it calls is NULL: the table case
+// reports the slot's rule, once.
+CaseResult missing_slot_result(const CaseSpec& spec, std::string_view member,
+                               std::string_view rule) {
+  return {spec.id, Outcome::not_supported,
+          fmt::format("{} is NULL, so this case cannot call it (rule {}, reported by "
+                      "exchange-api/table)",
+                      member, rule)};
+}
+
 CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
                         const runtime::DeviceInfo& device) {
+  const dl::DLPackExchangeAPI& table = *session.exchange_api().table;
+  if (table.managed_tensor_allocator == nullptr) {
+    return missing_slot_result(spec, "managed_tensor_allocator",
+                               rules::ids::kExchangeApiAllocatorNull);
+  }
   const Prototype* prototype = spec.details_as<AllocateCase>().prototype;
   std::array<std::int64_t, 3> shape = prototype->shape;
   dl::DLTensor asked{};
@@ -90,34 +102,31 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
   dl::DLTensor given = asked;
   given.shape = prototype->ndim == 0 ? nullptr : given_shape.data();
 
-  ErrorSink errors;
-  dl::DLManagedTensorVersioned* out = nullptr;
-  int status =
-      session.exchange_api().table->managed_tensor_allocator(&given, &out, &errors, record_error);
+  AllocatorCall call = call_allocator(table, given);
   CaseFindings found;
-  if (status != 0 && errors.called) {
+  if (call.status != 0 && call.error_set) {
     // A refusal with its reason: a library may decline anything.
     CaseResult declined{spec.id, Outcome::not_supported,
-                        fmt::format("managed_tensor_allocator declined ({}): {}: {}", status,
-                                    errors.kind, errors.message)};
+                        fmt::format("managed_tensor_allocator declined ({}): {}: {}", call.status,
+                                    call.error_kind, call.error_message)};
     declined.exchange = ExchangeOutcome::refused;
     return declined;
   }
-  if (status != 0) {
+  if (call.status != 0) {
     found.add(std::string(rules::ids::kPluginStatus),
               fmt::format("rule {}: managed_tensor_allocator returned {} without calling "
                           "SetError, so the failure has no reason",
-                          rules::ids::kPluginStatus, status));
+                          rules::ids::kPluginStatus, call.status));
     return found.result(spec.id, "");
   }
-  if (out == nullptr) {
+  if (call.out == nullptr) {
     found.add(kPrototypeRule,
               fmt::format("rule {}: managed_tensor_allocator returned 0 without a tensor",
                           kPrototypeRule));
     return found.result(spec.id, "");
   }
   ProducedTensor tensor =
-      judge_produced(session.runtime(), exchange::CapsuleOwner(out), device.ref,
+      judge_produced(session.runtime(), exchange::CapsuleOwner(call.out), device.ref,
                      fmt::format("plugin:exchange-api:{}", device.selector_name), found);
   if (tensor.facts.body_read) check_prototype(asked, tensor.facts, found);
   release_and_check_freed(session.runtime(), tensor, found);
@@ -125,10 +134,91 @@ CaseResult run_allocate(PluginSession& session, const CaseSpec& spec,
                                            release_note(tensor)));
 }
 
+// The table itself: its slots and its prev_api chain, as read when the
+// library was loaded.
+CaseResult run_exchange_table(PluginSession& session, const CaseSpec& spec) {
+  const facts::ExchangeApiFacts& table = session.exchange_api().facts;
+  CaseFindings found;
+  for (const rules::Finding& finding : rules::check_exchange_api(table)) {
+    found.add(finding,
+              fmt::format("rule {} ({}): {}", finding.rule_id, finding.field, finding.message));
+  }
+  return found.result(spec.id, fmt::format("{} table(s) in the chain; every slot the header "
+                                           "requires is set, and prev_api leads to older "
+                                           "tables and ends",
+                                           table.chain.size()));
+}
+
+// The device type and id of what the library produces on `device`: a
+// one-element tensor of its allocator, read and released at once. nullopt
+// when it gives none (the allocate cases judge why).
+std::optional<dl::DLDevice> produced_device_of(const dl::DLPackExchangeAPI& table,
+                                               const runtime::DeviceInfo& device) {
+  std::int64_t extent = 1;
+  dl::DLTensor prototype{};
+  prototype.device = {dl::kDLOneAPI, device.ref.root_index};
+  prototype.ndim = 1;
+  prototype.dtype = {dl::kDLFloat, 32, 1};
+  prototype.shape = &extent;
+  AllocatorCall call = call_allocator(table, prototype);
+  if (call.status != 0 || call.out == nullptr) return std::nullopt;
+  exchange::CapsuleOwner tensor(call.out);
+  try {
+    facts::TensorFacts facts = exchange::read_capsule_facts(tensor, "exchange-api:stream");
+    if (!facts.body_read) return std::nullopt;
+    return dl::DLDevice{facts.device_type, facts.device_id};
+  } catch (const facts::UnreadableMemory&) {
+    // An unreadable struct has no deleter to call either: leaked, not run.
+    tensor.release_versioned();
+    return std::nullopt;
+  }
+}
+
+CaseResult run_work_stream(PluginSession& session, const CaseSpec& spec,
+                           const runtime::DeviceInfo& device) {
+  const dl::DLPackExchangeAPI& table = *session.exchange_api().table;
+  if (table.current_work_stream == nullptr) {
+    return missing_slot_result(spec, "current_work_stream", rules::ids::kExchangeApiStreamFnNull);
+  }
+  if (table.managed_tensor_allocator == nullptr) {
+    return missing_slot_result(spec, "managed_tensor_allocator",
+                               rules::ids::kExchangeApiAllocatorNull);
+  }
+  std::optional<dl::DLDevice> produced = produced_device_of(table, device);
+  if (!produced) {
+    return {spec.id, Outcome::not_supported,
+            "managed_tensor_allocator gives no tensor on this device, so it produces no device "
+            "type here to ask a stream for"};
+  }
+  facts::WorkStreamAnswer answer =
+      call_work_stream(table, produced->device_type, produced->device_id);
+  const std::string call = fmt::format(
+      "current_work_stream({}, {})", dl::device_type_display(answer.device_type), answer.device_id);
+  if (answer.status != 0) {
+    return {spec.id, Outcome::not_supported,
+            fmt::format("{} failed ({}): the library declines to name its stream", call,
+                        answer.status)};
+  }
+  CaseFindings found;
+  for (const rules::Finding& finding : rules::check_work_stream(answer)) {
+    found.add(finding, fmt::format("rule {}: {}", finding.rule_id, finding.message));
+  }
+  return found.result(spec.id, fmt::format("{} gave stream {:#x}", call, answer.stream));
+}
+
 }  // namespace
 
 std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
-  std::vector<CaseSpec> cases;
+  std::vector<std::string> table_rules;
+  for (const rules::RuleInfo& rule : rules::rule_catalog()) {
+    if (rule.family == "exchange-api" && rule.id != rules::ids::kExchangeApiStreamNull) {
+      table_rules.emplace_back(rule.id);
+    }
+  }
+  std::vector<CaseSpec> cases{plugin_case("exchange-api/table", "exchange-api", "",
+                                          std::move(table_rules),
+                                          std::make_shared<const ExchangeTableCase>())};
+  cases.front().place = exchange_api_place("table");
   for (const auto& [platform, root] : runtime().inventory().roots()) {
     if (!root.usm) {
       CaseSpec& spec = cases.emplace_back(plugin_not_supported_case(
@@ -145,15 +235,27 @@ std::vector<CaseSpec> ExchangeApiCaseSource::cases() {
                       std::make_shared<const AllocateCase>(&prototype)));
       spec.place = exchange_api_place(prototype.name);
     }
+    CaseSpec& stream = cases.emplace_back(
+        plugin_case(fmt::format("exchange-api/{}/stream", root.selector_name), "exchange-api",
+                    root.selector_name, {std::string(rules::ids::kExchangeApiStreamNull)},
+                    std::make_shared<const WorkStreamCase>()));
+    stream.place = exchange_api_place("current_work_stream");
   }
   return cases;
 }
 
 CaseResult ExchangeApiCaseSource::run_on(PluginSession& session, const CaseSpec& spec,
                                          const runtime::DeviceInfo& device) {
+  if (dynamic_cast<const WorkStreamCase*>(spec.details.get()) != nullptr) {
+    return run_work_stream(session, spec, device);
+  }
   CaseResult result = run_allocate(session, spec, device);
   if (result.exchange == ExchangeOutcome::none) result.exchange = judged_producer_exchange(result);
   return result;
+}
+
+CaseResult ExchangeApiCaseSource::run_unplaced(PluginSession& session, const CaseSpec& spec) {
+  return run_exchange_table(session, spec);
 }
 
 }  // namespace dlpack_usm::suite

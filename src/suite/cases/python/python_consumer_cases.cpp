@@ -91,6 +91,15 @@ CaseSpec stream_case(const PythonTarget& target, const std::string& prefix, int 
 
 std::vector<CaseSpec> PythonConsumerCaseSource::cases() {
   std::vector<CaseSpec> cases;
+  // A library whose namespace has no from_dlpack has no consumer side.
+  if (!description_.value("has_from_dlpack", true)) {
+    CaseSpec spec = python_case_spec(target_, fmt::format("{}/consumer/from_dlpack", prefix_),
+                                     "python-consumer");
+    spec.details = std::make_shared<const NotSupportedCase>(
+        fmt::format("{} has no from_dlpack(): no tensor can be offered to it", target_.text));
+    cases.push_back(std::move(spec));
+    return cases;
+  }
   for (ConsumerCell& cell : host_consumer_cells()) {
     cases.push_back(cell_case(target_, prefix_, "cpu", 0, std::move(cell)));
   }

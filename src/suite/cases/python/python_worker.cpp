@@ -98,6 +98,7 @@ CaseSpec python_case_spec(const PythonTarget& target, std::string id, std::strin
   spec.source = std::move(source);
   spec.worker = target.worker_key();
   spec.library_arguments = target.arguments();
+  spec.library = target.text;
   return spec;
 }
 
