@@ -87,12 +87,6 @@ def test_check_json_is_a_check_report_and_follows_its_schema(expression, exit_co
         ("producer", "python", expression)
 
 
-# conformance/schema/report.schema.json does not know the Python libraries
-# under test yet: plugins[].interface has no "python" and plugins[].role no
-# "library", and a host consumer cell's profile axis "memory" is not among
-# profile[].axis and results[].profile.axis. Strict: the test fails once the
-# schema is fixed, and this mark goes.
-@pytest.mark.xfail(strict=True, reason="report.schema.json lacks the Python libraries' values")
 @pytest.mark.parametrize("command,target,extra", [
     ("check", "numpy.arange(6.0)[::-2]", ()),
     ("consume", "numpy.from_dlpack", ("--device", "cpu", "--cell", "c-order")),
