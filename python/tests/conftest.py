@@ -50,14 +50,48 @@ def judged_ids(findings):
     return sorted({item.rule_id for item in findings if item.severity in ("error", "warning")})
 
 
-def run_package(*arguments, env=None, timeout=600):
-    """`python -m dlpack_usm ARGUMENTS` in a child of this interpreter, as a
-    user runs it, with this copy of the package and the tests' own modules."""
-    import subprocess
+def package_environment(env=None):
+    """This environment with this copy of the package and the tests' own
+    modules on PYTHONPATH, and `env` on top."""
     environment = dict(os.environ)
     environment["PYTHONPATH"] = os.pathsep.join(
         [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)),
          os.path.dirname(os.path.abspath(__file__))])
     environment.update(env or {})
+    return environment
+
+
+def run_package(*arguments, env=None, timeout=600):
+    """`python -m dlpack_usm ARGUMENTS` in a child of this interpreter, as a
+    user runs it, with this copy of the package and the tests' own modules."""
+    import subprocess
     return subprocess.run([sys.executable, "-m", "dlpack_usm", *arguments], capture_output=True,
-                          text=True, env=environment, timeout=timeout)
+                          text=True, env=package_environment(env), timeout=timeout)
+
+
+def processes_carrying(token):
+    """The live processes (no zombies) whose environment holds `token`: the
+    processes of a run started with the token in its environment, wherever
+    they are (a worker's pid inside its PID namespace means nothing out
+    here)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as environ:
+                if token.encode() not in environ.read():
+                    continue
+            with open(f"/proc/{entry}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def gone_within(token, seconds):
+    """The processes carrying `token` still alive after up to `seconds`."""
+    import time
+    deadline = time.monotonic() + seconds
+    while processes_carrying(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return processes_carrying(token)

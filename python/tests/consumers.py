@@ -1,6 +1,7 @@
 """Consumers for the consumer checks' own tests: each breaks one rule of
 the consumer matrix (numpy does the protocol's work where a consumer needs
-it), and a helper that runs check_consumer on a few cells of kDLCPU memory."""
+it), and a helper that runs them through the one engine on a few cells of
+kDLCPU memory."""
 
 import ctypes
 import os
@@ -10,7 +11,6 @@ import time
 
 import numpy as np
 
-import dlpack_usm
 from dlpack_usm._bridge import capsules
 from dlpack_usm.consumer import _readback
 
@@ -158,9 +158,25 @@ def hangs(x):
     return np.from_dlpack(x)
 
 
-def check(consumer, cells, **keywords):
-    """check_consumer on kDLCPU memory, for `cells` only."""
-    return dlpack_usm.check_consumer(consumer, devices=["cpu"], cells=cells, **keywords)
+def check(names, cells, *options, tmp_path):
+    """`dlpack-usm check --python-consumer consumers.NAME ...` (what
+    `python3 -m dlpack_usm consume` runs) for each of `names`, on kDLCPU
+    memory and `cells` only (a list, or a list per name), in one run: its
+    engine_runs.Run, seen through the consumer where there is one (Run.of
+    picks one of several)."""
+    import engine_runs
+    expression = {name: name if "." in name else f"consumers.{name}" for name in names}
+    arguments = [word for name in names for word in ("--python-consumer", expression[name])]
+    arguments += ["--device", "cpu"]
+    if isinstance(cells, dict):
+        # The cases asked for, by their ids (--cell would give each every cell).
+        arguments += [word for name in names for cell in cells[name]
+                      for word in ("--filter", f"{engine_runs.label(expression[name])}"
+                                               f"/consumer/cpu/*/{cell}")]
+    else:
+        arguments += [word for cell in cells for word in ("--cell", cell)]
+    found = engine_runs.check(*arguments, *options, tmp_path=tmp_path)
+    return found.of(expression[names[0]]) if len(names) == 1 else found
 
 
 def rules(result):
@@ -266,11 +282,11 @@ def hangs_on_bool_noting_pid(x):
 
 
 def chatters_on_c_order(x):
-    """On c-order, writes a line of chatter on every descriptor from 200 on,
-    where the case runner's result channel lies."""
+    """On c-order, writes a line of chatter on every descriptor from 100 on,
+    where the worker's result channel lies (_worker/_channel.py)."""
     if x._cell == "c-order":
         for entry in os.listdir("/proc/self/fd"):
-            if int(entry) >= 200:
+            if int(entry) >= 100:
                 try:
                     os.write(int(entry), b"chatter\n")
                 except OSError:
@@ -376,3 +392,16 @@ def needs_its_own_proc(x):
     if os.readlink("/proc/self") != str(os.getpid()):
         raise BufferError(f"/proc/self is {os.readlink('/proc/self')}, not pid {os.getpid()}")
     return np.from_dlpack(x)
+
+
+# Text a library may put in an exception: control characters, XML's own
+# characters and a lone surrogate (undecodable bytes, as Python holds them).
+HOSTILE_TEXT = "bad\x01 <&> \udcff\x1b]"
+
+
+def declines_extent1_strides_saying_hostile_text(x):
+    """declines_odd_extent1_strides, declining with HOSTILE_TEXT."""
+    try:
+        return declines_odd_extent1_strides(x)
+    except BufferError:
+        raise BufferError(HOSTILE_TEXT) from None

@@ -31,8 +31,9 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_11():
-    assert library.library().dlpack_usm_bridge_abi_version() == 11
+def test_the_abi_version_is_12():
+    # 12 added dlpack_usm_bridge_python_steps (the steps of a producer check).
+    assert library.library().dlpack_usm_bridge_abi_version() == library.ABI_VERSION == 12
 
 
 def test_stream_reads_refuse_what_they_cannot_do():

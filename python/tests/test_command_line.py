@@ -1,6 +1,7 @@
 """python3 -m dlpack_usm check|capture|rules as a user runs them: exit
 codes of dlpack-usm (0 ok, 1 findings, 2 usage, 3 environment), errors on
-stderr as `dlpack-usm: error: ...`, and a captured file that
+stderr as `dlpack-usm: error: ...`, check's text and report (check runs
+`dlpack-usm check --python-producer EXPR`), and a captured file that
 `dlpack-usm capsule check` accepts."""
 
 import json
@@ -13,6 +14,8 @@ import pytest
 from conftest import require
 
 np = require("numpy")
+
+import engine_runs  # noqa: E402
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
@@ -27,17 +30,30 @@ def run(*arguments, env=None):
 
 
 def test_check_of_a_conformant_array_exits_0():
+    # check's text: the producer, one case per step of the protocol, the gate.
     result = run("check", "numpy.arange(6).reshape(2, 3)")
     assert result.returncode == 0, result.stderr
-    assert "checked 1 object: 0 errors" in result.stdout
+    assert result.stdout.startswith("producer: numpy ")
+    assert result.stdout.rstrip().splitlines()[-1].startswith("gate: PASSED (13 cases run in ")
+
+
+def report_of(result):
+    """The check report `check --json` wrote on stdout, seen as engine_runs
+    sees a report, through the cases of the one producer it checked."""
+    document = json.loads(result.stdout)
+    (producer,) = document["plugins"]
+    return engine_runs.Run(result, document, engine_runs.label(producer["path"]))
 
 
 def test_check_json_carries_the_facts_and_findings():
     result = run("check", "--json", "numpy.arange(6.0)[::-2]")
     assert result.returncode == 0, result.stderr
-    document = json.loads(result.stdout)
-    assert document["capsule"]["dl_tensor"]["strides"] == [-2]
-    assert document["counts"]["error"] == 0
+    found = report_of(result)
+    assert found.capsule["dl_tensor"]["strides"] == [-2]
+    assert found.fired("error") == []
+    assert found.document["summary"]["outcomes"]["fail"] == 0
+    # The summary is on stderr, so that stdout is the document alone.
+    assert "gate: PASSED" in result.stderr
 
 
 def validate(schema_name, text, tmp_path):
@@ -56,42 +72,67 @@ def validate(schema_name, text, tmp_path):
 @pytest.mark.parametrize("expression,exit_code", [
     ("numpy.arange(6.0)[::-2]", 0),
     ("producers.OwnTensor(b'dltensor_v2')", 1),
-    ("producers.Raising(BufferError)", 0),  # not applicable: the other shape
+    ("producers.Raising(BufferError)", 0),  # not supported: nothing to check
 ])
-def test_check_json_has_the_envelope_and_follows_its_schema(expression, exit_code, tmp_path):
+def test_check_json_is_a_check_report_and_follows_its_schema(expression, exit_code, tmp_path):
     result = run("check", "--json", expression)
     assert result.returncode == exit_code, result.stderr
     document = json.loads(result.stdout)
     assert list(document)[:3] == ["schema", "tool", "version"]
-    assert document["schema"] == "dlpack-usm.python-check/1"
+    assert document["schema"] == "dlpack-usm.report/3"
     assert document["tool"] == "dlpack-usm"
     assert document["version"] == __import__("dlpack_usm").tool_version()
-    validate("python-check", result.stdout, tmp_path)
+    (producer,) = document["plugins"]
+    assert (producer["role"], producer["interface"], producer["path"]) == \
+        ("producer", "python", expression)
 
 
-def test_check_json_counts_flags_as_a_number():
-    # READ_ONLY (bit 0) on a numpy view that cannot be written.
+@pytest.mark.parametrize("command,target,extra", [
+    ("check", "numpy.arange(6.0)[::-2]", ()),
+    ("consume", "numpy.from_dlpack", ("--device", "cpu", "--cell", "c-order")),
+    ("profile", "numpy", ("--device", "cpu", "--cell", "c-order")),
+])
+def test_the_front_ends_reports_follow_the_report_schema(command, target, extra, tmp_path):
+    report = tmp_path / "written.json"
+    result = run(command, target, *extra, "--report", str(report))
+    assert result.returncode == 0, result.stdout + result.stderr
+    validate("report", report.read_text(), tmp_path)
+
+
+def test_check_json_carries_the_read_only_flag():
+    # READ_ONLY (bit 0) on a numpy view that cannot be written: the capsule
+    # read says so, and the rule that notes it fires (an info).
     expression = "(lambda a: (a.setflags(write=False), a)[1])(numpy.arange(3.0))"
-    document = json.loads(run("check", "--json", expression).stdout)
-    assert document["capsule"]["flags"] == 1
+    found = report_of(run("check", "--json", expression))
+    assert found.capsule["flags"] == "READ_ONLY"
+    assert "DLP-FLAGS-READ-ONLY" in found.fired("info")
 
 
 def test_check_of_a_broken_producer_exits_1_naming_the_rule():
     result = run("check", "producers.OwnTensor(b'dltensor_v2')")
     assert result.returncode == 1
-    assert "DLP-PY-CAPSULE-NAME" in result.stdout
-    # Each rule of the table once, where to read it (as capsule check says).
+    assert "rule DLP-PY-CAPSULE-NAME: " in result.stdout
+    # Each rule of the failure group once, where to read it, and how to run
+    # the failing case again.
     assert result.stdout.count("see: dlpack-usm rules DLP-PY-CAPSULE-NAME") == 1, result.stdout
+    assert "regression: 1 case, fail" in result.stdout
+    assert "  repro: dlpack-usm check --python-producer 'producers.OwnTensor(b" in result.stdout
 
 
 def test_strict_fails_on_warnings():
-    # A legacy-only producer: DLP-PY-VERSIONED-OFFERED is a warning.
+    # A legacy-only producer: DLP-PY-VERSIONED-OFFERED is a warning. Its
+    # class, made by type() in EXPR, has no __module__: the report names it
+    # "unknown".
     expression = "type('Legacy', (), {'a': numpy.arange(3), " \
                  "'__dlpack__': lambda self: self.a.__dlpack__(), " \
                  "'__dlpack_device__': lambda self: self.a.__dlpack_device__()})()"
-    assert run("check", expression).returncode == 0
+    relaxed = run("check", expression)
+    assert relaxed.returncode == 0, relaxed.stdout + relaxed.stderr
+    assert "warnings (1 in 1 group; the gate passes them, --strict fails them):" in \
+        relaxed.stdout
     strict = run("check", "--strict", expression)
     assert strict.returncode == 1 and "DLP-PY-VERSIONED-OFFERED" in strict.stdout
+    assert "gate: FAILED (strict)" in strict.stdout
 
 
 @pytest.mark.parametrize("expression,words", [

@@ -8,10 +8,12 @@ its observation today."""
 import glob
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
-from conftest import require
+from conftest import package_environment, require
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
 PROFILES = sorted(glob.glob(os.path.join(ROOT, "fixtures", "consumer_profiles", "*.json")))
@@ -59,39 +61,31 @@ def test_a_committed_profile_follows_the_schema(path):
     assert validate_outputs.validate_schema(schema, [path])
 
 
-def test_the_python_manual_documents_every_consume_option():
-    import subprocess
-    import sys
-    with open(os.path.join(ROOT, "man", "dlpack-usm-python.7"), encoding="utf-8") as file:
-        page = file.read()
-    page = page.replace("\\-", "-")
-    result = subprocess.run([sys.executable, "-m", "dlpack_usm", "consume", "--help"],
-                            capture_output=True, text=True, timeout=60)
-    options = {word.strip(",[]") for word in result.stdout.split() if word.startswith("--")}
-    assert options - {"--help"}
-    for option in options - {"--help"}:
-        assert option in page, option
-
-
 def test_python_offers_the_cases_check_consumer_offers():
-    # One definition of the matrix: the USM cases of `dlpack-usm check
-    # --consumer LIB --list` are the USM cases of consume, id for id.
-    import subprocess
-    binary = os.environ.get("DLPACK_USM_BINARY")
-    if not binary:
-        pytest.skip("DLPACK_USM_BINARY is not set (ctest sets it to the built dlpack-usm)")
-    from dlpack_usm._bridge.child import in_child
-    from dlpack_usm.consumer import _offers, _plan
-    library = os.path.join(os.path.dirname(binary), "tests", "fixture-plugins",
-                           "libfixture_consumer.so")
-    listed = subprocess.run([binary, "check", "--consumer", library, "--list"],
-                            capture_output=True, text=True, timeout=120)
-    assert listed.returncode == 0, listed.stderr
-    matrix = in_child(_offers.matrix)
-    devices = [device["name"] for device in matrix["devices"]]
+    # One definition of the matrix: on each USM device a Python consumer is
+    # offered cells on, the cases of `dlpack-usm check --python-consumer
+    # EXPR --list` are those of `dlpack-usm check --consumer LIB --list`, id
+    # for id (less the label of the EXPR).
+    require("numpy")
+    from dlpack_usm import _frontend
+    binary = _frontend.binary()
+
+    def listed(*arguments):
+        result = subprocess.run([binary, "check", *arguments, "--list"], capture_output=True,
+                                text=True, env=package_environment(), timeout=120)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    python_ids = {line.split("/", 1)[1]
+                  for line in listed("--python-consumer", "numpy.from_dlpack", "--python",
+                                     sys.executable)}
+    devices = {case_id.split("/")[1] for case_id in python_ids
+               if case_id.startswith("consumer/")
+               and case_id.split("/")[2] in ("device", "host", "shared")}
     if not devices:
         pytest.skip("no USM device here")
-    python_ids = {spec["id"] for spec in _plan.cases(matrix, set(devices))}
-    command_ids = {line for line in listed.stdout.split()
-                   if any(line.startswith(f"consumer/{name}/") for name in devices)}
-    assert python_ids == command_ids
+    library = os.path.join(os.path.dirname(binary), "tests", "fixture-plugins",
+                           "libfixture_consumer.so")
+    command_ids = {line for line in listed("--consumer", library)
+                   if line.split("/")[0] == "consumer" and line.split("/")[1] in devices}
+    assert {case_id for case_id in python_ids if case_id.split("/")[1] in devices} == command_ids

@@ -1,6 +1,7 @@
 """What the Python bridge does where SYCL or a consumer cannot go on: a dpnp
 array on a sub-device (its own SYCL context, which dpctl refuses to export
-from) is a clean "not applicable", and a consumer probed on a tensor the
+from) is a clean "not applicable" (on the command line every step is not
+supported, saying why), and a consumer probed on a tensor the
 rules flagged runs in a child process, so that its crash is a note and not
 the end of the interpreter."""
 
@@ -9,7 +10,7 @@ import ctypes
 import pytest
 
 import dlpack_usm
-from dlpack_usm.__main__ import main
+import engine_runs
 from producers import OwnTensor
 
 
@@ -70,12 +71,19 @@ def test_a_sub_device_array_refused_by_dpctl_is_not_applicable(dpnp):
     assert "sub-device" in refused.value.message
 
 
-def test_the_command_line_says_not_applicable_and_exits_0(dpnp, capsys):
+def test_the_command_line_says_not_supported_and_exits_0(dpnp, tmp_path):
     memory = sub_device_array(dpnp).get_array().usm_data
     refused = memory.sycl_context != memory.sycl_device.sycl_platform.default_context
     expression = ("dpnp.ones(4, sycl_queue=dpctl.SyclQueue("
                   "dpctl.get_devices()[0].create_sub_devices(partition=1)[0]))")
-    code = main(["check", "--no-consumer", expression])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert ("not applicable: " in out) == refused, out
+    found = engine_runs.run("check", expression, "--no-consumer", tmp_path=tmp_path)
+    assert found.result.returncode == 0, found.result.stdout + found.result.stderr
+    statuses = {case["status"] for case in found.results}
+    if not refused:
+        # Level Zero: dpctl exports, and the capsule is judged.
+        assert found.step("capsule")["status"] != "not_supported", found.results
+        return
+    # Every step is not supported here, saying why: dpctl's refusal.
+    assert statuses == {"not_supported"}, found.results
+    assert all("DLPackCreationError" in case["message"] and "sub-device" in case["message"]
+               for case in found.results)

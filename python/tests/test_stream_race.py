@@ -8,8 +8,6 @@ it synchronises. SYCL runs here (dpnp on the Intel CPU device); CUDA on a
 machine with an NVIDIA GPU, cupy, torch and jax (scripts/check_cuda_machine.sh),
 skipped with the reason elsewhere."""
 
-import json
-import os
 import subprocess
 import sys
 
@@ -17,26 +15,27 @@ import pytest
 
 from conftest import require
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
+import engine_runs
+
+RACE = "DLP-PY-STREAM-RACE"
 
 
-def check(expression, attempts=8):
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join(
-        [os.path.dirname(os.path.dirname(__import__("dlpack_usm").__file__)), TESTS])
-    result = subprocess.run([sys.executable, "-m", "dlpack_usm", "check", "--json",
-                             "--no-consumer", "--stream-attempts", str(attempts), expression],
-                            capture_output=True, text=True, env=environment, timeout=600)
-    assert result.returncode in (0, 1), result.stderr
-    return result.returncode, json.loads(result.stdout)
+def check(*expressions, attempts, tmp_path):
+    """The producers `expressions` checked in one run of the command line's
+    engine (the consumer probe off), `attempts` requests a way of asking."""
+    arguments = [word for expression in expressions for word in ("--python-producer", expression)]
+    found = engine_runs.check(*arguments, "--no-consumer-probe", "--stream-attempts",
+                              str(attempts), tmp_path=tmp_path)
+    assert found.result.returncode in (0, 1), found.result.stdout + found.result.stderr
+    return found
 
 
-def races(document):
-    return [item for item in document["findings"] if item["rule_id"] == "DLP-PY-STREAM-RACE"]
+def races(found):
+    return [item for item in found.findings if item["rule_id"] == RACE]
 
 
-def stream_notes(document):
-    return [note for note in document["notes"] if note.startswith(("stream=", "dl_device="))]
+def stream_notes(found):
+    return [note for note in found.notes if note.startswith(("stream=", "dl_device="))]
 
 
 def cuda_devices():
@@ -53,33 +52,41 @@ def cuda_devices():
 
 # SYCL: dpnp on this machine's SYCL device.
 
-def test_a_sycl_producer_that_skips_the_wait_is_caught():
+LATE = "sycl_producers.LateSyclWrite(wait=False)"
+WAITS = "sycl_producers.LateSyclWrite(wait=True)"
+
+
+@pytest.fixture(scope="module")
+def late_sycl(tmp_path_factory):
     require("dpnp")
-    code, document = check("sycl_producers.LateSyclWrite(wait=False)")
-    found = races(document)
-    assert code == 1 and found, document["notes"]
-    assert all(" attempts: read on " in item["message"] for item in found)
+    return check(LATE, WAITS, attempts=8, tmp_path=tmp_path_factory.mktemp("late"))
+
+
+def test_a_sycl_producer_that_skips_the_wait_is_caught(late_sycl):
+    found = late_sycl.of(LATE)
+    assert races(found) and found.step("stream-race")["status"] == "fail", found.notes
+    assert all(" attempts: read on " in item["message"] for item in races(found))
     assert any("stale data in " in item["message"] and " of 8 attempts" in item["message"]
-               for item in found)
+               for item in races(found))
     # Its host copy (dl_device=kDLCPU) is handed out before the copy finished.
-    assert any(item["rule_id"] == "DLP-PY-STREAM-CPU-SYNC" for item in document["findings"])
+    assert "DLP-PY-STREAM-CPU-SYNC" in found.fired()
 
 
-def test_its_twin_that_waits_is_not_and_says_no_race_was_observed():
-    require("dpnp")
-    code, document = check("sycl_producers.LateSyclWrite(wait=True)")
-    assert races(document) == [], document["findings"]
-    notes = stream_notes(document)
+def test_its_twin_that_waits_is_not_and_says_no_race_was_observed(late_sycl):
+    found = late_sycl.of(WAITS)
+    assert races(found) == [], found.findings
+    notes = stream_notes(found)
     assert any(note.startswith("stream=<an out-of-order dpctl.SyclQueue of the tool>: no race "
                                "observed in 8 attempts") for note in notes), notes
     assert not any("synchronis" in note and "no race" not in note for note in notes)
 
 
-def test_dpnp_arrays_get_a_result_for_every_way_of_asking():
+def test_dpnp_arrays_get_a_result_for_every_way_of_asking(tmp_path):
     require("dpnp")
-    _, document = check("dpnp.arange(1024, dtype=dpnp.float32)", attempts=4)
-    labels = [note.split(":")[0] for note in stream_notes(document)]
-    labels += [item["message"].split(":")[0] for item in races(document)]
+    found = check("dpnp.arange(1024, dtype=dpnp.float32)", attempts=4, tmp_path=tmp_path)
+    found = found.of("dpnp.arange(1024, dtype=dpnp.float32)")
+    labels = [note.split(":")[0] for note in stream_notes(found)]
+    labels += [item["message"].split(":")[0] for item in races(found)]
     for asked in ("stream=<an out-of-order dpctl.SyclQueue of the tool>",
                   "stream=<an in-order dpctl.SyclQueue of the tool>", "stream=None",
                   "dl_device=(kDLCPU, 0), stream=None"):
@@ -95,20 +102,21 @@ def test_stream_attempts_must_be_a_count():
 
 # CUDA: the GPU machine.
 
-def test_a_cuda_producer_that_skips_the_wait_is_caught():
+def test_a_cuda_producer_that_skips_the_wait_is_caught(tmp_path):
     cuda_devices()
-    code, document = check("cuda_producers.LateWrite(wait=False)", attempts=20)
-    found = races(document)
-    assert code == 1 and found, document["notes"]
+    found = check("cuda_producers.LateWrite(wait=False)", attempts=20, tmp_path=tmp_path)
+    found = found.of("cuda_producers.LateWrite(wait=False)")
+    assert races(found) and found.step("stream-race")["status"] == "fail", found.notes
     # The tool's own stream: nothing but the producer's wait orders it.
-    assert any(item["message"].startswith("stream=0x") for item in found), found
+    assert any(item["message"].startswith("stream=0x") for item in races(found)), races(found)
 
 
-def test_a_cuda_producer_that_waits_is_never_caught():
+def test_a_cuda_producer_that_waits_is_never_caught(tmp_path):
     cuda_devices()
-    code, document = check("cuda_producers.LateWrite(wait=True)", attempts=20)
-    assert races(document) == [], document["findings"]
-    assert any("no race observed in 20 attempts" in note for note in stream_notes(document))
+    found = check("cuda_producers.LateWrite(wait=True)", attempts=20, tmp_path=tmp_path)
+    found = found.of("cuda_producers.LateWrite(wait=True)")
+    assert races(found) == [], found.findings
+    assert any("no race observed in 20 attempts" in note for note in stream_notes(found))
 
 
 @pytest.mark.parametrize("expression", [
@@ -116,12 +124,12 @@ def test_a_cuda_producer_that_waits_is_never_caught():
     "cupy.arange(4096, dtype=cupy.float32)",
     "jax.numpy.arange(4096.)",
 ])
-def test_cuda_libraries_get_a_result_for_every_stream_value(expression):
+def test_cuda_libraries_get_a_result_for_every_stream_value(expression, tmp_path):
     cuda_devices()
     pytest.importorskip(expression.split(".")[0])
-    _, document = check(expression, attempts=4)
-    labels = [note.split(":")[0] for note in stream_notes(document)]
-    labels += [item["message"].split(":")[0] for item in races(document)]
+    found = check(expression, attempts=4, tmp_path=tmp_path).of(expression)
+    labels = [note.split(":")[0] for note in stream_notes(found)]
+    labels += [item["message"].split(":")[0] for item in races(found)]
     for asked in ("stream=0x", "stream=None", "stream=1", "stream=2", "stream=-1",
                   "dl_device=(kDLCPU, 0), stream=None"):
         assert any(label.startswith(asked) for label in labels), (asked, labels)

@@ -199,12 +199,20 @@ def max_version(text, what):
     return answer["major"], answer["minor"]
 
 
+def json_bytes(value):
+    """`value` as JSON in UTF-8 for the library, whose parser takes no lone
+    surrogate: one in a library's text (an exception's message made of
+    undecodable bytes) becomes U+FFFD."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+
+
 def consumer_verdict(observation):
     """The verdict on what a consumer did with one cell (bridge.h,
     dlpack_usm_bridge_consumer_verdict): the model `check --consumer` judges
     C libraries with, so that C and Python cannot disagree."""
     result = ctypes.c_void_p()
-    code = library().dlpack_usm_bridge_consumer_verdict(json.dumps(observation).encode(),
+    code = library().dlpack_usm_bridge_consumer_verdict(json_bytes(observation),
                                                         ctypes.byref(result))
     return read_answer(code, result)
 

@@ -22,7 +22,8 @@ def _error_line(error):
 
 def _announcer(channel):
     """Sends each call into the library as it starts and once it returned
-    (worker_calls.hpp), the innermost call still running named."""
+    (worker_calls.hpp), the innermost call still running named; a call made
+    while a case's setup is made (inside a "making ..." call) is setup."""
     calls = []
 
     def hear(kind, payload):
@@ -31,7 +32,8 @@ def _announcer(channel):
         elif calls:
             calls.pop()
         call = calls[-1] if calls else ""
-        channel.send({"calling": call, "setup": call.startswith(_foreign.MAKING)})
+        setup = any(outer.startswith(_foreign.MAKING) for outer in calls)
+        channel.send({"calling": call, "setup": setup})
     return hear
 
 

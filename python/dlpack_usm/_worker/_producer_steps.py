@@ -11,6 +11,7 @@ import traceback
 from .._bridge.errors import NotApplicable, describe_exception
 from .._expression import evaluate
 from ..producer import _steps
+from ..producer._foreign import MAKING, calling
 from ..rules import finding
 from ._records import record
 
@@ -28,7 +29,9 @@ class _Inspected:
         max_version = tuple(int(part) for part in spec["max_version"].split("."))
         self.check, self.reason = None, None
         try:
-            base, self.findings = _steps.inspect_base(target.obj, max_version, target.text)
+            # The setup every step shares (python_producer_cases.hpp).
+            with calling(f"{MAKING}the capsule of {target.text}"):
+                base, self.findings = _steps.inspect_base(target.obj, max_version, target.text)
         except NotApplicable as reason:
             base, self.findings, self.reason = None, [], reason.message
         if base is None:
@@ -97,5 +100,7 @@ def run_step(target, case):
         found = _step_findings(inspected.check, case)
         notes = base.notes[noted:]
         evidence = {"notes": notes}
-    message = "; ".join(notes) if notes else f"{case['asked']}: no finding"
+    # The recorder follows the message with the findings (case_recorder.cpp).
+    message = "; ".join(notes) if notes else case["asked"] if found else \
+        f"{case['asked']}: no finding"
     return record(case, _outcome(found), message, found, evidence=evidence)

@@ -34,7 +34,12 @@ class Inspection:
 def producer_label(obj):
     """"numpy 2.4.6 ndarray": the producer's top-level package, its version
     and the object's type, for origins and file names."""
-    module = type(obj).__module__.split(".")[0]
+    # A class made by type() where no __name__ was in scope (an EXPR does
+    # that) has no __module__.
+    module = getattr(type(obj), "__module__", None)
+    if not isinstance(module, str) or not module:
+        return "unknown", "unknown", type(obj).__qualname__
+    module = module.split(".")[0]
     version = "unknown"
     try:
         package = __import__(module)

@@ -67,6 +67,9 @@ std::vector<CaseSpec> PythonProducerCaseSource::cases() {
     CaseSpec spec = python_case_spec(
         target_, fmt::format("{}/producer/{}", target_.label(), step.name), "python-producer");
     spec.outcome_from_findings = true;
+    // Every step rests on the capsule the worker reads once (announced as
+    // setup): a crash or hang there is charged to every step at once.
+    spec.setup_group = fmt::format("{}/capsule", target_.worker_key());
     spec.rules = step.rules;
     spec.rules.emplace_back("DLP-PLUGIN-CRASH");
     spec.rules.emplace_back("DLP-PLUGIN-HANG");

@@ -1,7 +1,8 @@
 // A Python producer's check (check --python-producer EXPR): the capsule
 // EXPR's __dlpack__ gives, read under the tensor rules, then the Python
 // protocol asked step by step (python_steps()), each step a case. The
-// worker evaluates EXPR once and reads the capsule once; a step's calls
+// worker evaluates EXPR once and reads the capsule once (the steps' setup
+// group: a crash or hang there is charged to every step); a step's calls
 // into the producer are announced, so a crash or hang is charged to the
 // call by name, and the next step goes on in a new worker.
 #pragma once

@@ -104,7 +104,8 @@ CaseSpec answer_case(const PythonTarget& target, const LibraryDevice& device,
   spec.device = device.name;
   spec.rules = {"DLP-PLUGIN-CRASH", "DLP-PLUGIN-HANG"};
   spec.outcome_from_findings = true;
-  spec.setup_group = fmt::format("{}/{}", device.name, cell.name);
+  // The library's own: another library's crash on the same cell is not its.
+  spec.setup_group = fmt::format("{}/{}/{}", target.worker_key(), device.name, cell.name);
   spec.cell = cell.name;
   spec.crash_rule = std::string(ids::kPluginCrash);
   spec.timeout_rule = std::string(ids::kPluginHang);
