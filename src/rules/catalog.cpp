@@ -22,6 +22,20 @@ const std::vector<RuleDefinition>& definitions() {
   return all;
 }
 
+// The rules whose check reads a tensor's facts, in catalog order. The others
+// (behaviour, library and Python rules) are judged by the cases that run a
+// library's code, so a tensor's evaluation does not even call them.
+const std::vector<const RuleDefinition*>& tensor_rules() {
+  static const std::vector<const RuleDefinition*> rules = [] {
+    std::vector<const RuleDefinition*> reading;
+    for (const RuleDefinition& rule : definitions()) {
+      if (rule.check != judged_by_plugin_cases) reading.push_back(&rule);
+    }
+    return reading;
+  }();
+  return rules;
+}
+
 const std::vector<RuleInfo>& infos() {
   static const std::vector<RuleInfo> all = [] {
     std::vector<RuleInfo> out;
@@ -130,22 +144,28 @@ bool applies_to(const RuleInfo& rule, dl::Release release) {
 }
 
 std::vector<Finding> evaluate(const facts::TensorFacts& tensor) {
-  const facts::DerivedFacts derived = facts::derive(tensor);
-  const RuleContext context{tensor, derived, judged_release(tensor)};
+  Evaluation evaluation;
+  evaluate_into(tensor, evaluation);
+  return std::move(evaluation.findings);
+}
+
+void evaluate_into(const facts::TensorFacts& tensor, Evaluation& evaluation) {
+  facts::derive_into(tensor, evaluation.derived);
+  const RuleContext context{tensor, evaluation.derived, judged_release(tensor)};
   const bool only_header = header_only(tensor);
-  std::vector<Finding> findings;
-  for (const RuleDefinition& rule : definitions()) {
+  std::vector<Finding>& findings = evaluation.findings;
+  findings.clear();
+  for (const RuleDefinition* rule : tensor_rules()) {
     if (only_header) {
       // The declared version is one this model cannot place, so version
       // ranges say nothing; the header rules hold for every major.
-      if (rule.scope != Scope::header) continue;
-    } else if (!applies_to(rule.info, context.release)) {
+      if (rule->scope != Scope::header) continue;
+    } else if (!applies_to(rule->info, context.release)) {
       continue;
     }
-    Reporter report(rule.info, findings);
-    rule.check(context, report);
+    Reporter report(rule->info, findings);
+    rule->check(context, report);
   }
-  return findings;
 }
 
 bool has_errors(const std::vector<Finding>& findings) {
