@@ -90,6 +90,16 @@ T known(std::optional<T> value) {
   return *value;
 }
 
+// Byte by byte, not memcmp: keys are a dozen bytes, and a library call per
+// key costs more than the comparison.
+bool same_key(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // Calls member(k, value) for each member of `object`, k being its key's
 // place in `keys`: every key known, none twice. Returns the set of keys
 // seen, bit k for keys[k].
@@ -102,7 +112,7 @@ std::uint32_t members(od::object object, std::initializer_list<std::string_view>
     std::string_view key = plain(field.key());
     std::uint32_t k = 0;
     for (std::string_view name : keys) {
-      if (name == key) break;
+      if (same_key(name, key)) break;
       ++k;
     }
     if (k == keys.size() || (seen & (1U << k)) != 0) throw Declined{};

@@ -38,7 +38,9 @@ JsonStreamPrinter::JsonStreamPrinter(std::FILE* out) : out_(out) {
 }
 
 void JsonStreamPrinter::write(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), out_);
+  // One thread walks a report: the stream's lock, taken for each of a
+  // capture's millions of entries, guards nothing here.
+  fwrite_unlocked(text.data(), 1, text.size(), out_);
 }
 
 void JsonStreamPrinter::begin_entry(std::string_view key) {
