@@ -324,6 +324,12 @@ class LineTensors {
       sink_.consumer->take(line);
       return;
     }
+    if (sink_.reading == LineReading::reference) {
+      // The reference path as it always was, member lines and all.
+      parse_one(text, Place{file_, number, {}, line.index}, TextStart{number, column},
+                sink_.handler, sink_.lines);
+      return;
+    }
     read_json_line(line, file_, reader_, sink_.reading, facts_);
     sink_.handler(std::move(facts_), TensorPlace{line.index, {}, number, {}});
   }

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -98,13 +99,18 @@ void kill_and_reap(pid_t pid, int& status) {
 }
 
 // Reaps the child before `deadline`: false when it is still running then.
+// A child that closed its pipe is usually a moment from its end: the first
+// pauses are short (a probe is on the path of every list-devices), later
+// ones up to 2 ms.
 bool reap_by(pid_t pid, Clock::time_point deadline, int& status) {
+  useconds_t pause = 50;
   while (true) {
     pid_t reaped = waitpid(pid, &status, WNOHANG);
     if (reaped == pid) return true;
     if (reaped < 0 && errno != EINTR) return true;
     if (Clock::now() >= deadline) return false;
-    usleep(2000);
+    usleep(pause);
+    pause = std::min<useconds_t>(pause * 2, 2000);
   }
 }
 
