@@ -35,10 +35,10 @@ void add_list_devices_command(CLI::App& app, Invocation& invocation) {
   add_runtime_option(command, runtime_choice.get());
   command->callback([&invocation, json, verbose, runtime_choice] {
     // CUDA devices are listed whatever --runtime says, and never change the
-    // exit code: a machine without CUDA is no broken USM machine. Asked
-    // first: its driver is probed in a child process, which forks fastest
-    // while this process is small, before a runtime has loaded its drivers.
-    runtime::cuda::CudaInventory cuda = runtime::cuda::cuda_inventory();
+    // exit code: a machine without CUDA is no broken USM machine. Its
+    // driver's probe (a child process) starts first, while this process is
+    // small and has one thread, and runs while the runtime loads its drivers.
+    runtime::cuda::PendingCudaInventory pending_cuda;
     runtime::Runtime& runtime = start_runtime(*runtime_choice);
     // A runtime that names the wrong owner of an allocation is named here,
     // where its answer can change a device_id (check asks every device).
@@ -54,6 +54,7 @@ void add_list_devices_command(CLI::App& app, Invocation& invocation) {
     }
     for (const std::string& warning : inventory.warnings) print_warning(warning);
     for (const std::string& problem : inventory.problems) print_error(problem);
+    runtime::cuda::CudaInventory cuda = pending_cuda.finish();
     report::InventoryDetail detail =
         *verbose ? report::InventoryDetail::verbose : report::InventoryDetail::summary;
     print_report(

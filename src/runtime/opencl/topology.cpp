@@ -1,7 +1,5 @@
 #include "runtime/opencl/topology.hpp"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdlib>
 
@@ -10,6 +8,7 @@
 #include "runtime/handle_lookup.hpp"
 
 #include "common/error.hpp"
+#include "common/library_search.hpp"
 #include "runtime/device_selector.hpp"
 #include "runtime/opencl/device_queries.hpp"
 
@@ -257,9 +256,9 @@ void Topology::warn_about_level_zero() {
     intel_gpu =
         intel_gpu || (device.type == "gpu" && device.vendor.find("Intel") != std::string::npos);
   }
-  void* level_zero = dlopen("libze_loader.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (level_zero != nullptr) dlclose(level_zero);
-  if (level_zero != nullptr || intel_gpu) {
+  // Looked for, not loaded: a loader's constructors have no business here.
+  bool level_zero = shared_library_may_be_found("libze_loader.so.1");
+  if (level_zero || intel_gpu) {
     // A copy of a string made once: pushing the literal itself makes GCC 12
     // at -O3 raise a false -Warray-bounds inside std::string.
     static const std::string kLevelZeroWarning =
