@@ -88,6 +88,13 @@ void print_row(const char* what, const Paired& paired, long tensors) {
       what, seconds, paired.min_a_ms() / 1000, paired.median_b_ms() / 1000,
       paired.min_b_ms() / 1000, ratio, 0.1, verdict(ratio, 0.1), bound_s, verdict(seconds, bound_s),
       static_cast<double>(peak) / 1024, paired.a.front().exit_code);
+  // Exit 1 means findings, which the capture has; anything else (2: a file
+  // over a limit, as a tool before 64 MiB per line refuses this one) means
+  // the time is not that of a check and the verdicts above mean nothing.
+  if (paired.a.front().exit_code > 1) {
+    fmt::print("  the tool did not check the capture (exit {}): its times are no figure\n",
+               paired.a.front().exit_code);
+  }
 }
 
 }  // namespace
