@@ -1,10 +1,8 @@
 #include "capsule/capsule_fields.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-
 #include <fmt/format.h>
 
+#include "capsule/capsule_tokens.hpp"
 #include "capsule/json_fields.hpp"
 #include "dlpack/names.hpp"
 #include "facts/reader_notes.hpp"
@@ -49,36 +47,22 @@ std::uint8_t read_dtype_code(const json& value, const std::string& pointer) {
   return read_integer<std::uint8_t>(value, pointer, "uint8_t code");
 }
 
-// "float32", or with lanes "float32x4" ("complex64" has an 'x' of its own,
-// so the whole name is tried first).
-dlpack::DLDataType read_dtype_shorthand(const std::string& text, const json& value,
-                                        const std::string& pointer) {
-  if (std::optional<dlpack::DLDataType> whole = dlpack::parse_dtype(text)) return *whole;
-  std::string_view name = text;
-  std::size_t x = name.rfind('x');
-  bool lanes_written = x != std::string_view::npos && x + 1 < name.size() &&
-                       name.size() - x - 1 <= 5 &&
-                       name.find_first_not_of("0123456789", x + 1) == std::string_view::npos;
-  std::optional<dlpack::DLDataType> dtype;
-  unsigned long lanes = 0;
-  if (lanes_written) {
-    dtype = dlpack::parse_dtype(name.substr(0, x));
-    lanes = std::stoul(std::string(name.substr(x + 1)));
-  }
-  if (!dtype || lanes == 0 || lanes > 0xFFFF) {
+// A dtype name, with lanes where written ("float32x4").
+dlpack::DLDataType read_dtype_shorthand(const json& value, const std::string& pointer) {
+  std::optional<dlpack::DLDataType> dtype = dtype_from_shorthand(value.get_ref<const std::string&>());
+  if (!dtype) {
     fail_expected(pointer,
                   "a dtype object {\"code\", \"bits\", \"lanes\"} or a dtype name such as "
                   "\"float32\", \"int8\", \"bool\", \"bfloat16\", \"complex64\", \"float8_e5m2\" "
                   "or, with 1 to 65535 lanes, \"float32x4\"",
                   value);
   }
-  dtype->lanes = static_cast<std::uint16_t>(lanes);
   return *dtype;
 }
 
 dlpack::DLDataType read_dtype(const json& value, const std::string& pointer) {
   if (value.is_string()) {
-    return read_dtype_shorthand(value.get_ref<const std::string&>(), value, pointer);
+    return read_dtype_shorthand(value, pointer);
   }
   JsonObject dtype(value, pointer, "dtype", {"code", "bits", "lanes"});
   return dlpack::DLDataType{
@@ -88,49 +72,23 @@ dlpack::DLDataType read_dtype(const json& value, const std::string& pointer) {
                                   "uint16_t lanes")};
 }
 
-// One flag: a name ("READ_ONLY", "DLPACK_FLAG_BITMASK_READ_ONLY"), or a
-// number in decimal or 0x hex for bits without a name.
-std::uint64_t read_flag_token(std::string_view token, const json& value,
-                              const std::string& pointer) {
-  constexpr std::string_view expected =
-      "flags as a number, a string of flag names joined by '|' (\"READ_ONLY|IS_COPIED\"), or an "
-      "array of flag names; known names: READ_ONLY, IS_COPIED, IS_SUBBYTE_TYPE_PADDED";
-  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
-  while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
-  for (const dlpack::FlagName& flag : dlpack::flag_table()) {
-    if (token == flag.short_name || token == flag.name) return flag.mask;
-  }
-  bool hex = token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
-  std::string_view digits = hex ? token.substr(2) : token;
-  std::string_view allowed = hex ? "0123456789abcdefABCDEF" : "0123456789";
-  if (digits.empty() || digits.size() > (hex ? 16U : 20U) ||
-      digits.find_first_not_of(allowed) != std::string_view::npos) {
-    fail_expected(pointer, expected, value);
-  }
-  errno = 0;
-  unsigned long long number = std::strtoull(std::string(digits).c_str(), nullptr, hex ? 16 : 10);
-  if (errno == ERANGE) fail_expected(pointer, expected, value);
-  return number;
-}
+constexpr std::string_view kFlagsExpected =
+    "flags as a number, a string of flag names joined by '|' (\"READ_ONLY|IS_COPIED\"), or an "
+    "array of flag names; known names: READ_ONLY, IS_COPIED, IS_SUBBYTE_TYPE_PADDED";
 
 std::uint64_t read_flags(const json& value, const std::string& pointer) {
   if (value.is_string()) {
-    const std::string& text = value.get_ref<const std::string&>();
-    std::uint64_t flags = 0;
-    std::size_t start = 0;
-    while (true) {
-      std::size_t bar = text.find('|', start);
-      flags |= read_flag_token(std::string_view(text).substr(start, bar - start), value, pointer);
-      if (bar == std::string::npos) break;
-      start = bar + 1;
-    }
-    return flags;
+    std::optional<std::uint64_t> flags = flags_from_text(value.get_ref<const std::string&>());
+    if (!flags) fail_expected(pointer, kFlagsExpected, value);
+    return *flags;
   }
   if (value.is_array()) {
     std::uint64_t flags = 0;
     for (std::size_t i = 0; i < value.size(); ++i) {
       std::string entry_pointer = fmt::format("{}/{}", pointer, i);
-      flags |= read_flag_token(read_string(value[i], entry_pointer), value[i], entry_pointer);
+      std::optional<std::uint64_t> flag = flag_from_token(read_string(value[i], entry_pointer));
+      if (!flag) fail_expected(entry_pointer, kFlagsExpected, value[i]);
+      flags |= *flag;
     }
     return flags;
   }

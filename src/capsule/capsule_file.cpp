@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <streambuf>
 
@@ -13,6 +14,7 @@
 #include "capsule/bounded_json.hpp"
 #include "capsule/capsule_fields.hpp"
 #include "capsule/document_error.hpp"
+#include "capsule/tensor_line_reader.hpp"
 #include "common/error.hpp"
 
 namespace dlpack_usm::capsule {
@@ -83,16 +85,35 @@ class TextSource : public ByteStream {
   std::size_t line() const override { return line_; }
 
   // The rest of the current line, its newline included where there is
-  // one; false at the end.
+  // one; false at the end. A line is found a chunk at a time, not byte by
+  // byte, and its bytes are not numbered for place_of (only a streamed
+  // array needs that).
   bool next_line(std::string& text) {
     text.clear();
     if (peek() == std::char_traits<char>::eof()) return false;
-    for (int byte = get(); byte != std::char_traits<char>::eof(); byte = get()) {
-      text.push_back(static_cast<char>(byte));
-      if (byte == '\n') break;
+    while (at_ < end_ || fill()) {
+      const char* begin = chunk_.data() + at_;
+      const void* newline = std::memchr(begin, '\n', end_ - at_);
+      std::size_t length =
+          newline == nullptr
+              ? end_ - at_
+              : static_cast<std::size_t>(static_cast<const char*>(newline) - begin) + 1;
+      text.append(begin, length);
+      at_ += length;
+      if (each_line_ && text.size() > kMaxCapsuleFileBytes) refuse_line();
+      if (newline != nullptr) {
+        ++line_;
+        column_ = 1;
+        break;
+      }
     }
     return true;
   }
+
+  // From here on the limit holds for each line rather than for the file:
+  // JSON lines are read one at a time, so a file of millions of tensors
+  // needs no more memory than its longest line.
+  void limit_each_line() { each_line_ = true; }
 
   // Reads to the end of the file, appending to `text`; nothing is numbered
   // after this.
@@ -114,15 +135,23 @@ class TextSource : public ByteStream {
     end_ = static_cast<std::size_t>(
         input_.sgetn(chunk_.data(), static_cast<std::streamsize>(chunk_.size())));
     read_ += end_;
-    // A large regular file was refused before reading; a pipe or device has
-    // no size, so reading stops one chunk past the limit instead.
-    if (read_ > kMaxCapsuleFileBytes) {
+    // Reading stops one chunk past the limit: no file is asked its size, as
+    // only JSON lines may be larger (their limit is per line).
+    if (!each_line_ && read_ > kMaxCapsuleFileBytes) {
       throw Error(ExitCode::usage,
                   fmt::format("{}: more than {} bytes, more than a capsule file may hold",
                               printable(file_), kMaxCapsuleFileBytes),
                   std::string(kFormatHint));
     }
     return end_ > 0;
+  }
+
+  [[noreturn]] void refuse_line() const {
+    throw Error(ExitCode::usage,
+                fmt::format("{}:{}: a line of more than {} bytes, more than one tensor of a "
+                            "capsule file may take",
+                            printable(file_), line_, kMaxCapsuleFileBytes),
+                std::string(kFormatHint));
   }
 
   std::streambuf& input_;
@@ -135,6 +164,7 @@ class TextSource : public ByteStream {
   std::size_t line_ = 1;
   std::size_t column_ = 1;
   std::array<Position, 8> recent_{};
+  bool each_line_ = false;
 };
 
 bool is_blank_byte(int byte) {
@@ -269,17 +299,75 @@ void parse_one(std::string_view text, Place place, TextStart start,
   handler(std::move(tensor), where);
 }
 
-std::string_view without_newline(std::string_view line) {
-  if (line.ends_with('\n')) line.remove_suffix(1);
-  return line;
+// Who gets the tensors of a file, and how its JSON lines are read.
+struct Sink {
+  const PlacedTensorHandler& handler;
+  MemberLines* lines;  // null: not asked for
+  LineReading reading = LineReading::fast;
+  JsonLineConsumer* consumer = nullptr;  // takes JSON lines where given
+};
+
+// The tensors of JSON lines, line by line: each read into one Facts that is
+// reused, so a stream of millions allocates nothing per tensor, or handed
+// to the sink's consumer.
+class LineTensors {
+ public:
+  LineTensors(const std::string& file, const Sink& sink) : file_(file), sink_(sink) {}
+
+  // `text` (its newline is dropped) is line `number` of the file, starting
+  // at `column`.
+  void read(std::string& text, std::size_t number, std::size_t column) {
+    if (text.ends_with('\n')) text.pop_back();
+    text.reserve(text.size() + kLinePadding);
+    JsonLine line{text, number, column, index_++};
+    if (sink_.consumer != nullptr) {
+      sink_.consumer->take(line);
+      return;
+    }
+    if (sink_.reading == LineReading::reference) {
+      // The reference path as it always was, member lines and all.
+      parse_one(text, Place{file_, number, {}, line.index}, TextStart{number, column},
+                sink_.handler, sink_.lines);
+      return;
+    }
+    read_json_line(line, file_, reader_, sink_.reading, facts_);
+    sink_.handler(std::move(facts_), TensorPlace{line.index, {}, number, {}});
+  }
+
+ private:
+  const std::string& file_;
+  const Sink& sink_;
+  TensorLineReader reader_;
+  facts::TensorFacts facts_;
+  std::size_t index_ = 0;
+};
+
+// The JSON lines of a file, the first two read already. A problem of the
+// reading itself (a line past the limit) comes after what the consumer
+// holds, which is earlier in the file.
+void stream_lines(TextSource& source, const std::string& file, const Sink& sink, std::string& first,
+                  TextStart start, std::string& second, std::size_t number) {
+  LineTensors tensors(file, sink);
+  try {
+    tensors.read(first, start.line, start.column);
+    tensors.read(second, number, 1);
+    std::string& line = second;
+    for (number = source.line(); source.next_line(line); number = source.line()) {
+      if (!is_blank(line)) tensors.read(line, number, 1);
+    }
+  } catch (...) {
+    if (sink.consumer != nullptr) sink.consumer->finish();
+    throw;
+  }
+  if (sink.consumer != nullptr) sink.consumer->finish();
 }
 
 // JSON lines when there are several non-blank lines and the first one is a
 // whole object by itself (a pretty-printed object's first line never is);
 // otherwise the file is one tensor object. Holds one line at a time, or the
 // one object.
-void stream_objects(TextSource& source, const std::string& file, const PlacedTensorHandler& handler,
-                    std::size_t first_column, MemberLines* lines) {
+void stream_objects(TextSource& source, const std::string& file, const Sink& sink,
+                    std::size_t first_column) {
   TextStart start{source.line(), first_column};
   std::string first;
   source.next_line(first);
@@ -295,26 +383,21 @@ void stream_objects(TextSource& source, const std::string& file, const PlacedTen
     }
     number = source.line();
   }
-  std::string_view head = without_newline(first);
+  std::string_view head = first;
+  if (head.ends_with('\n')) head.remove_suffix(1);
   if (!several || !head.starts_with('{') || !json::accept(head)) {
     // One object: its place is the file's; lines only for syntax errors.
     source.rest(text);
-    parse_one(text, Place{file, {}, {}, 0}, start, handler, lines);
+    parse_one(text, Place{file, {}, {}, 0}, start, sink.handler, sink.lines);
     return;
   }
   text.clear();
   text.shrink_to_fit();
-  std::size_t index = 0;
-  parse_one(head, Place{file, start.line, {}, index++}, start, handler, lines);
-  parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}, handler, lines);
-  for (number = source.line(); source.next_line(line); number = source.line()) {
-    if (is_blank(line)) continue;
-    parse_one(without_newline(line), Place{file, number, {}, index++}, {number, 1}, handler, lines);
-  }
+  source.limit_each_line();
+  stream_lines(source, file, sink, first, start, line, number);
 }
 
-void stream_capsule_text(std::streambuf& input, const std::string& origin,
-                         const PlacedTensorHandler& handler, MemberLines* lines) {
+void stream_capsule_text(std::streambuf& input, const std::string& origin, const Sink& sink) {
   TextSource source(input, origin);
   std::size_t column = 1;
   while (is_blank_byte(source.peek())) {
@@ -326,9 +409,9 @@ void stream_capsule_text(std::streambuf& input, const std::string& origin,
             "(JSON lines)");
   }
   if (source.peek() == '[') {
-    stream_array(source, origin, handler, lines);
+    stream_array(source, origin, sink.handler, sink.lines);
   } else {
-    stream_objects(source, origin, handler, column, lines);
+    stream_objects(source, origin, sink, column);
   }
 }
 
@@ -342,9 +425,8 @@ class ViewBuffer : public std::streambuf {
 };
 
 // The tensors of the file at `path`, each handed over as soon as it is
-// read; `lines` (null: not asked for) collects where their members lie.
-void read_capsule_tensors(const std::filesystem::path& path, const PlacedTensorHandler& handler,
-                          MemberLines* lines) {
+// read.
+void read_capsule_tensors(const std::filesystem::path& path, const Sink& sink) {
   std::string file = path.string();
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) {
@@ -357,21 +439,24 @@ void read_capsule_tensors(const std::filesystem::path& path, const PlacedTensorH
                 fmt::format("{}: cannot open the capsule file: {}", file, std::strerror(errno)),
                 "check the path and the file's permissions");
   }
-  // A large regular file is refused before reading; a pipe or device has
-  // no size, so TextSource stops one chunk past the limit instead.
-  std::uintmax_t size = std::filesystem::is_regular_file(path, ignored)
-                            ? std::filesystem::file_size(path, ignored)
-                            : 0;
-  if (size > kMaxCapsuleFileBytes) {
-    throw Error(ExitCode::usage,
-                fmt::format("{}: {} bytes is more than a capsule file may hold ({} bytes)", file,
-                            size, kMaxCapsuleFileBytes),
-                std::string(kFormatHint));
-  }
-  stream_capsule_text(stream, file, handler, lines);
+  stream_capsule_text(stream, file, sink);
 }
 
 }  // namespace
+
+void read_json_line(const JsonLine& line, const std::string& file, TensorLineReader& reader,
+                    LineReading reading, facts::TensorFacts& facts) {
+  fmt::memory_buffer origin;
+  fmt::format_to(std::back_inserter(origin), "{}#{}", file, line.index);
+  if (reading == LineReading::fast &&
+      reader.read(line.text, std::string_view(origin.data(), origin.size()), facts)) {
+    return;
+  }
+  parse_one(
+      line.text, Place{file, line.number, {}, line.index}, TextStart{line.number, line.column},
+      [&facts](facts::TensorFacts&& tensor, const TensorPlace&) { facts = std::move(tensor); },
+      nullptr);
+}
 
 std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
                                                    const std::string& origin) {
@@ -382,25 +467,32 @@ std::vector<facts::TensorFacts> parse_capsule_text(std::string_view text,
   }
   std::vector<facts::TensorFacts> tensors;
   ViewBuffer buffer(text);
-  stream_capsule_text(
-      buffer, origin,
-      [&](facts::TensorFacts&& tensor, const TensorPlace&) {
-        tensors.push_back(std::move(tensor));
-      },
-      nullptr);
+  PlacedTensorHandler keep = [&](facts::TensorFacts&& tensor, const TensorPlace&) {
+    tensors.push_back(std::move(tensor));
+  };
+  stream_capsule_text(buffer, origin, Sink{keep, nullptr});
   return tensors;
 }
 
-void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHandler& handler) {
-  read_capsule_tensors(
-      path,
-      [&handler](facts::TensorFacts&& tensor, const TensorPlace&) { handler(std::move(tensor)); },
-      nullptr);
+void for_each_capsule_tensor(const std::filesystem::path& path, const TensorHandler& handler,
+                             LineReading reading) {
+  PlacedTensorHandler unplaced = [&handler](facts::TensorFacts&& tensor, const TensorPlace&) {
+    handler(std::move(tensor));
+  };
+  read_capsule_tensors(path, Sink{unplaced, nullptr, reading});
 }
 
-void for_each_placed_tensor(const std::filesystem::path& path, const PlacedTensorHandler& handler) {
+void for_each_placed_tensor(const std::filesystem::path& path, const PlacedTensorHandler& handler,
+                            LineReading reading) {
   MemberLines lines;
-  read_capsule_tensors(path, handler, &lines);
+  read_capsule_tensors(path, Sink{handler, &lines, reading});
+}
+
+void for_each_placed_tensor(const std::filesystem::path& path, const PlacedTensorHandler& handler,
+                            JsonLineConsumer& consumer, bool member_lines) {
+  MemberLines lines;
+  read_capsule_tensors(
+      path, Sink{handler, member_lines ? &lines : nullptr, LineReading::fast, &consumer});
 }
 
 std::size_t TensorPlace::line_of(std::string_view target) const {

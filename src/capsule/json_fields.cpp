@@ -1,9 +1,10 @@
 #include "capsule/json_fields.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <vector>
+
+#include "capsule/capsule_tokens.hpp"
 
 namespace dlpack_usm::capsule {
 namespace {
@@ -82,15 +83,9 @@ std::uint64_t read_address(const json& value, const std::string& pointer) {
       "hex digits";
   if (value.is_number_unsigned()) return value.get<std::uint64_t>();
   if (!value.is_string()) fail_expected(pointer, expected, value);
-  const std::string& text = value.get_ref<const std::string&>();
-  bool prefixed = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-  std::string_view digits = prefixed ? std::string_view(text).substr(2) : std::string_view();
-  if (digits.empty() || digits.size() > 16 ||
-      !std::all_of(digits.begin(), digits.end(),
-                   [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
-    fail_expected(pointer, expected, value);
-  }
-  return std::stoull(std::string(digits), nullptr, 16);
+  std::optional<std::uint64_t> address = address_from_text(value.get_ref<const std::string&>());
+  if (!address) fail_expected(pointer, expected, value);
+  return *address;
 }
 
 JsonObject::JsonObject(const json& value, std::string pointer, std::string_view what,

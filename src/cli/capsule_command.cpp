@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "capsule/capsule_file.hpp"
+#include "capsule/evaluated_tensors.hpp"
 #include "cli/color_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/console.hpp"
@@ -20,6 +21,7 @@
 #include "report/findings_report.hpp"
 #include "report/formats/sarif.hpp"
 #include "report/json_stream_printer.hpp"
+#include "report/status_colors.hpp"
 #include "report/text_printer.hpp"
 #include "rules/rule.hpp"
 
@@ -75,27 +77,23 @@ struct CapsuleCheckArguments {
 
 // Checks one file tensor by tensor, each tensor's findings handed to the
 // walk (and to the SARIF log, where one is written) as soon as they are
-// known. A file that cannot be read (or stops being readable) is reported
-// after the tensors before the problem, and the other files are still
-// checked; the exit code then says "input error" (2).
+// known, in file order; the JSON lines of a capture are judged on every
+// core (capsule/evaluated_tensors.hpp). A file that cannot be read (or
+// stops being readable) is reported after the tensors before the problem,
+// and the other files are still checked; the exit code then says "input
+// error" (2).
 void check_file(const std::string& file, report::FindingsWalk& walk, report::SarifLog* sarif,
                 const std::function<void()>& after_tensor) {
   walk.begin_file(file);
-  auto check_tensor = [&](facts::TensorFacts&& tensor, const capsule::TensorPlace& place) {
-    std::vector<rules::Finding> findings = rules::evaluate(tensor);
-    if (sarif != nullptr) sarif->add_tensor(file, place, findings);
-    walk.tensor({std::move(tensor.origin), std::move(findings)});
+  auto check_tensor = [&](const capsule::EvaluatedTensor& tensor) {
+    if (sarif != nullptr) sarif->add_tensor(file, tensor.place, tensor.findings);
+    walk.tensor(tensor.origin, tensor.findings);
     after_tensor();
   };
   std::optional<report::FileError> problem;
   try {
     // Only SARIF needs to know where each field lies.
-    if (sarif != nullptr) {
-      capsule::for_each_placed_tensor(file, check_tensor);
-    } else {
-      capsule::for_each_capsule_tensor(
-          file, [&](facts::TensorFacts&& tensor) { check_tensor(std::move(tensor), {}); });
-    }
+    capsule::for_each_evaluated_tensor(file, check_tensor, sarif != nullptr);
   } catch (const Error& error) {
     if (error.code() != ExitCode::usage) throw;
     print_error(error.what(), error.hint());
@@ -119,8 +117,13 @@ int check_files(const CapsuleCheckArguments& args, report::SarifLog* sarif) {
     return exit_code;
   }
   report::TextPrinter printer;
-  auto drain = [&printer, &args] {
-    fmt::print("{}", colored_for(args.color, stdout, printer.take_text()));
+  // Asked once: a terminal stays a terminal for the run.
+  bool color = use_color(args.color, stdout);
+  std::string text;
+  auto drain = [&printer, &text, color] {
+    printer.take_text(text);
+    if (color) text = report::color_status_words(text);
+    std::fwrite(text.data(), 1, text.size(), stdout);
   };
   report::FindingsWalk walk(printer, args.strict);
   for (const std::string& file : args.files) {

@@ -34,20 +34,27 @@ void add_list_devices_command(CLI::App& app, Invocation& invocation) {
                     "Show every sub-device, driver, compute unit count and USM access bit");
   add_runtime_option(command, runtime_choice.get());
   command->callback([&invocation, json, verbose, runtime_choice] {
+    // CUDA devices are listed whatever --runtime says, and never change the
+    // exit code: a machine without CUDA is no broken USM machine. Its
+    // driver's probe (a child process) starts first, while this process is
+    // small and has one thread, and runs while the runtime loads its drivers.
+    runtime::cuda::PendingCudaInventory pending_cuda;
     runtime::Runtime& runtime = start_runtime(*runtime_choice);
-    const runtime::Inventory& inventory = runtime.inventory();
+    // A runtime that names the wrong owner of an allocation is named here,
+    // where its answer can change a device_id (check asks every device).
+    std::vector<runtime::OwnerAnswerCheck> owner_answers =
+        runtime::owner_answer_checks_where_ids_can_differ(runtime);
+    // The summary shows each root device's sub-devices as a range, which
+    // needs them counted, not made; --verbose and --json show each one.
+    bool summary = !*json && !*verbose;
+    const runtime::Inventory& inventory = summary ? runtime.root_inventory() : runtime.inventory();
     if (inventory.selector) {
       print_warning(
           fmt::format("output filtered by ONEAPI_DEVICE_SELECTOR={}", *inventory.selector));
     }
     for (const std::string& warning : inventory.warnings) print_warning(warning);
     for (const std::string& problem : inventory.problems) print_error(problem);
-    // CUDA devices are listed whatever --runtime says, and never change the
-    // exit code: a machine without CUDA is no broken USM machine.
-    runtime::cuda::CudaInventory cuda = runtime::cuda::cuda_inventory();
-    // Each USM device is asked who owns an allocation of its own: a runtime
-    // that answers wrong is named here, as check names it before its cases.
-    const auto& owner_answers = runtime::owner_answer_checks(runtime);
+    runtime::cuda::CudaInventory cuda = pending_cuda.finish();
     report::InventoryDetail detail =
         *verbose ? report::InventoryDetail::verbose : report::InventoryDetail::summary;
     print_report(

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -98,21 +99,26 @@ void kill_and_reap(pid_t pid, int& status) {
 }
 
 // Reaps the child before `deadline`: false when it is still running then.
+// A child that closed its pipe is usually a moment from its end: the first
+// pauses are short (a probe is on the path of every list-devices), later
+// ones up to 2 ms.
 bool reap_by(pid_t pid, Clock::time_point deadline, int& status) {
+  useconds_t pause = 50;
   while (true) {
     pid_t reaped = waitpid(pid, &status, WNOHANG);
     if (reaped == pid) return true;
     if (reaped < 0 && errno != EINTR) return true;
     if (Clock::now() >= deadline) return false;
-    usleep(2000);
+    usleep(pause);
+    pause = std::min<useconds_t>(pause * 2, 2000);
   }
 }
 
-// Waits for the child `pid` writing to `fd`; kills its group at the deadline
-// (also one that closed the pipe and lingers).
-ContainedAnswer collect(pid_t pid, UniqueFd fd, std::chrono::milliseconds deadline,
-                        std::size_t max_bytes) {
-  Clock::time_point end = Clock::now() + deadline;
+// Waits for the child `pid` writing to `fd` until `end`, `deadline` after
+// its start; kills its group then (also one that closed the pipe and
+// lingers).
+ContainedAnswer collect_answer(pid_t pid, UniqueFd fd, Clock::time_point end,
+                               std::chrono::milliseconds deadline, std::size_t max_bytes) {
   std::string text;
   bool closed = read_answer(fd.get(), end, max_bytes, text);
   fd.reset();
@@ -142,20 +148,45 @@ ContainedAnswer fork_failed() {
 // In the children below, raw calls on get() close and duplicate the pipe's
 // ends: a child leaves through exec or _exit, where its copies of the
 // owners close nothing.
-ContainedAnswer call_contained(const std::function<std::string()>& body,
-                               std::chrono::milliseconds deadline, std::size_t max_bytes) {
+ContainedCall::ContainedCall(const std::function<std::string()>& body,
+                             std::chrono::milliseconds deadline, std::size_t max_bytes)
+    : end_(Clock::now() + deadline), deadline_(deadline), max_bytes_(max_bytes) {
   UniqueFd read_end, write_end;
-  if (!open_pipe(read_end, write_end, O_CLOEXEC)) return fork_failed();
+  if (!open_pipe(read_end, write_end, O_CLOEXEC)) {
+    failed_ = fork_failed();
+    return;
+  }
   pid_t pid = fork();
-  if (pid < 0) return fork_failed();
+  if (pid < 0) {
+    failed_ = fork_failed();
+    return;
+  }
   if (pid == 0) {
     close(read_end.get());
     become_contained_child();
     write_all(write_end.get(), body());
     _exit(0);
   }
-  write_end.reset();
-  return collect(pid, std::move(read_end), deadline, max_bytes);
+  pid_ = pid;
+  read_fd_ = read_end.release();
+}
+
+ContainedCall::~ContainedCall() {
+  if (pid_ < 0) return;
+  close(read_fd_);
+  int status = 0;
+  kill_and_reap(pid_, status);
+}
+
+ContainedAnswer ContainedCall::collect() {
+  if (pid_ < 0) return failed_;
+  pid_t pid = std::exchange(pid_, -1);
+  return collect_answer(pid, UniqueFd(read_fd_), end_, deadline_, max_bytes_);
+}
+
+ContainedAnswer call_contained(const std::function<std::string()>& body,
+                               std::chrono::milliseconds deadline, std::size_t max_bytes) {
+  return ContainedCall(body, deadline, max_bytes).collect();
 }
 
 ContainedAnswer run_program(const std::vector<std::string>& argv,
@@ -174,7 +205,8 @@ ContainedAnswer run_program(const std::vector<std::string>& argv,
     _exit(127);
   }
   write_end.reset();
-  ContainedAnswer answer = collect(pid, std::move(read_end), deadline, max_bytes);
+  ContainedAnswer answer =
+      collect_answer(pid, std::move(read_end), Clock::now() + deadline, deadline, max_bytes);
   if (answer.ending == ContainedAnswer::Ending::exited && answer.how.ends_with("127")) {
     answer.how = "could not be run (exit status 127: not found or not executable)";
   }

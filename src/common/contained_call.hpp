@@ -28,6 +28,30 @@ ContainedAnswer call_contained(const std::function<std::string()>& body,
                                std::chrono::milliseconds deadline,
                                std::size_t max_bytes = std::size_t{64} << 10);
 
+// call_contained started now and collected later, so that the child runs
+// while the caller goes on (list-devices probes the CUDA driver while the
+// OpenCL drivers load); the deadline counts from the start. A call never
+// collected has its child killed and reaped when it is destroyed.
+class ContainedCall {
+ public:
+  ContainedCall(const std::function<std::string()>& body, std::chrono::milliseconds deadline,
+                std::size_t max_bytes = std::size_t{64} << 10);
+  ~ContainedCall();
+  ContainedCall(const ContainedCall&) = delete;
+  ContainedCall& operator=(const ContainedCall&) = delete;
+
+  // The answer, waiting for it until the deadline; once.
+  ContainedAnswer collect();
+
+ private:
+  int pid_ = -1;
+  int read_fd_ = -1;
+  std::chrono::steady_clock::time_point end_;
+  std::chrono::milliseconds deadline_;
+  std::size_t max_bytes_;
+  ContainedAnswer failed_;  // where no child could be started
+};
+
 // Runs a program (argv[0] found on PATH where it has no '/'; no shell) with
 // stdin from /dev/null, stderr to /dev/null, and its stdout as the answer;
 // answered when it exits 0.

@@ -1,5 +1,7 @@
 #include "common/printable.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace dlpack_usm {
@@ -26,10 +28,24 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   return length;
 }
 
-std::string escape_bytes(std::string_view text, std::size_t max_bytes, bool quoted) {
-  std::string out = quoted ? "\"" : "";
+// Whether `c` goes out as it is: printable ASCII, quotes and backslashes
+// aside inside quotes.
+bool plain_byte(unsigned char c, bool quoted) {
+  return c >= 0x20 && c < 0x7F && !(quoted && (c == '"' || c == '\\'));
+}
+
+void escape_bytes_into(std::string& out, std::string_view text, std::size_t max_bytes,
+                       bool quoted) {
+  if (quoted) out += '"';
+  std::size_t end = std::min(text.size(), max_bytes);
   std::size_t i = 0;
-  while (i < text.size() && i < max_bytes) {
+  while (i < end) {
+    // A run of plain bytes at once: most text is nothing but that.
+    std::size_t run = i;
+    while (run < end && plain_byte(static_cast<unsigned char>(text[run]), quoted)) ++run;
+    out.append(text.substr(i, run - i));
+    i = run;
+    if (i == end) break;
     auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
       std::size_t length = utf8_sequence_length(text, i);
@@ -41,16 +57,19 @@ std::string escape_bytes(std::string_view text, std::size_t max_bytes, bool quot
     }
     if (c < 0x20 || c == 0x7F || c >= 0x80) {
       out += fmt::format("\\x{:02X}", c);
-    } else if (quoted && (c == '"' || c == '\\')) {
-      out += '\\';
-      out += static_cast<char>(c);
     } else {
+      out += '\\';
       out += static_cast<char>(c);
     }
     ++i;
   }
   if (quoted) out += '"';
   if (i < text.size()) out += fmt::format(" (cut; {} bytes in all)", text.size());
+}
+
+std::string escape_bytes(std::string_view text, std::size_t max_bytes, bool quoted) {
+  std::string out;
+  escape_bytes_into(out, text, max_bytes, quoted);
   return out;
 }
 
@@ -62,6 +81,10 @@ std::string quote_for_message(std::string_view text, std::size_t max_bytes) {
 
 std::string printable(std::string_view text) {
   return escape_bytes(text, text.size(), false);
+}
+
+void append_printable(std::string& out, std::string_view text) {
+  escape_bytes_into(out, text, text.size(), false);
 }
 
 }  // namespace dlpack_usm

@@ -13,5 +13,7 @@ namespace dlpack_usm {
 std::string quote_for_message(std::string_view text, std::size_t max_bytes = 48);
 // The same escaping, unquoted and uncut.
 std::string printable(std::string_view text);
+// printable(text) added to the end of `out`, without a string of its own.
+void append_printable(std::string& out, std::string_view text);
 
 }  // namespace dlpack_usm

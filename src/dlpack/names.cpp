@@ -78,11 +78,12 @@ constexpr std::array kFlags{
              {1, 1}},
 };
 
+// ASCII case, as the C locale's tolower has it, without a call per byte:
+// capsule files name a device type and a dtype code per tensor.
 bool same_name_ignoring_case(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c | 0x20) : c; };
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [&lower](char x, char y) { return lower(x) == lower(y); });
 }
 
 // The element kinds whose dtype names carry no "bits" suffix: bool and the

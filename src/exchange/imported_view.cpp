@@ -1,10 +1,13 @@
 #include "exchange/imported_view.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exchange/address_order.hpp"
 #include "exchange/layout.hpp"
 #include "exchange/rule_ids.hpp"
 #include "exchange/rule_refusal.hpp"
@@ -133,10 +136,10 @@ void ImportedView::for_each_element(
     const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const {
   if (element_count_ == 0) return;
   const std::byte* first = static_cast<const std::byte*>(data_) + facts_.byte_offset;
-  // Device USM: bring the whole extent over once, then gather on the host.
-  std::vector<std::byte> staging;
   if (!host_accessible()) {
-    staging.resize(static_cast<std::size_t>(end_byte_ - lowest_byte_));
+    if (visit_in_windows(visit)) return;
+    // Axes that do not nest: the whole extent over once, then gather.
+    std::vector<std::byte> staging(static_cast<std::size_t>(end_byte_ - lowest_byte_));
     runtime_->copy(placement_.context, transfer_device(), staging.data(), first + lowest_byte_,
                    staging.size());
     first = staging.data() - lowest_byte_;
@@ -144,6 +147,30 @@ void ImportedView::for_each_element(
   for (std::uint64_t i = 0; i < element_count_; ++i) {
     visit(i, first + element_byte_position(i, shape_, strides_, element_bytes_));
   }
+}
+
+bool ImportedView::visit_in_windows(
+    const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const {
+  // Every element lies a multiple of its size above the lowest byte, so a
+  // window a multiple of that size never cuts one.
+  constexpr std::uint64_t kWindowBytes = std::uint64_t{16} << 20;
+  std::uint64_t window = std::max(element_bytes_, kWindowBytes / element_bytes_ * element_bytes_);
+  auto extent = static_cast<std::uint64_t>(end_byte_ - lowest_byte_);
+  const std::byte* lowest =
+      static_cast<const std::byte*>(data_) + facts_.byte_offset + lowest_byte_;
+  std::vector<std::byte> staging(static_cast<std::size_t>(std::min(window, extent)));
+  std::optional<std::uint64_t> loaded;  // the window staging holds
+  return walk_in_address_order(
+      shape_, strides_, element_bytes_, [&](std::uint64_t index, std::int64_t position) {
+        auto above = static_cast<std::uint64_t>(position - lowest_byte_);
+        std::uint64_t start = above / window * window;
+        if (loaded != start) {
+          runtime_->copy(placement_.context, transfer_device(), staging.data(), lowest + start,
+                         static_cast<std::size_t>(std::min(window, extent - start)));
+          loaded = start;
+        }
+        visit(index, staging.data() + (above - start));
+      });
 }
 
 void ImportedView::write_element(std::uint64_t index, const std::byte* in) const {

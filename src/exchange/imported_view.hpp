@@ -59,9 +59,10 @@ class ImportedView {
   // The same, with the byte extent copied by a command on `queue` (also for
   // host-accessible USM): what a consumer that works on that queue reads.
   std::vector<std::byte> read_all_on(const runtime::ConsumerQueue& queue) const;
-  // Calls `visit(index, element)` for every element in logical order without
-  // a copy of them all: memory stays at one staging copy of the extent (device
-  // USM) or none (host-accessible USM), whatever the tensor's size.
+  // Calls `visit(index, element)` for every element without a copy of them
+  // all: host-accessible USM in logical order, read in place; device USM in
+  // address order, a 16 MiB window of it at a time (or, where the axes do
+  // not nest, the whole extent at once), whatever the tensor's size.
   void for_each_element(
       const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const;
   // Throws Error(findings) when the producer marked the tensor READ_ONLY.
@@ -69,6 +70,10 @@ class ImportedView {
 
  private:
   std::byte* element_address(std::uint64_t index) const;
+  // for_each_element on device USM whose axes nest; false, visiting
+  // nothing, for axes that do not.
+  bool visit_in_windows(
+      const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const;
   bool host_accessible() const { return placement_.usm_kind != facts::UsmKind::device; }
   runtime::DeviceRef transfer_device() const;
   void require_extent_is_usm() const;

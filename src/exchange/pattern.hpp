@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "exchange/layout.hpp"
@@ -18,6 +20,15 @@ void pattern_element(std::uint64_t index, std::uint64_t element_bytes, std::byte
 // The host image of a whole allocation laid out as `layout`: every element at
 // its strided position, and a filler byte in the gaps between them.
 std::vector<std::byte> pattern_image(const Layout& layout, std::uint64_t element_bytes);
+
+// The same image handed to `write(offset, bytes)` a window of at most
+// `window_bytes` at a time, in address order, so that no more than one
+// window is ever held (a 1 GiB tensor costs a window, not 1 GiB of host
+// memory beside it). A layout whose axes do not nest (address_order.hpp)
+// goes as one window, the whole image.
+void write_pattern_windows(
+    const Layout& layout, std::uint64_t element_bytes, std::uint64_t window_bytes,
+    const std::function<void(std::uint64_t offset, std::span<const std::byte> bytes)>& write);
 
 inline constexpr std::byte kGapFiller{0xA5};
 

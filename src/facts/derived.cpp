@@ -1,6 +1,7 @@
 #include "facts/derived.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "dlpack/names.hpp"
 #include "facts/element_size.hpp"
@@ -8,14 +9,15 @@
 namespace dlpack_usm::facts {
 namespace {
 
-bool any_extent_zero(const std::vector<std::int64_t>& shape) {
+using Dims = std::span<const std::int64_t>;
+
+bool any_extent_zero(Dims shape) {
   return std::any_of(shape.begin(), shape.end(), [](std::int64_t n) { return n == 0; });
 }
 
 // Whether `strides` are the compact strides of `shape` taken from the last
 // dimension (C) or the first (F). Extent-1 dimensions may carry any stride.
-bool compact(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
-             bool c_order) {
+bool compact(Dims shape, Dims strides, bool c_order) {
   std::int64_t expected = 1;
   std::size_t n = shape.size();
   for (std::size_t k = 0; k < n; ++k) {
@@ -27,8 +29,7 @@ bool compact(const std::vector<std::int64_t>& shape, const std::vector<std::int6
   return true;
 }
 
-Contiguity classify(const std::vector<std::int64_t>& shape,
-                    const std::vector<std::int64_t>& strides) {
+Contiguity classify(Dims shape, Dims strides) {
   if (any_extent_zero(shape)) return Contiguity::both;
   bool c = compact(shape, strides, true);
   bool f = compact(shape, strides, false);
@@ -40,9 +41,9 @@ Contiguity classify(const std::vector<std::int64_t>& shape,
 
 // The shape of a tensor whose body was read, or nullopt where it cannot be
 // used: ndim disagrees with it, or an extent is negative. ndim 0 is a
-// scalar: one element, no shape needed.
-std::optional<std::vector<std::int64_t>> readable_shape(const TensorFacts& tensor) {
-  std::vector<std::int64_t> shape;
+// scalar: one element, no shape needed. A view of the tensor's own.
+std::optional<Dims> readable_shape(const TensorFacts& tensor) {
+  Dims shape;
   if (tensor.ndim > 0) {
     if (!tensor.shape || static_cast<std::int64_t>(tensor.shape->size()) != tensor.ndim) {
       return std::nullopt;
@@ -55,6 +56,19 @@ std::optional<std::vector<std::int64_t>> readable_shape(const TensorFacts& tenso
   return shape;
 }
 
+// Row-major strides of `shape` into `strides`; false on overflow.
+bool row_major_strides_into(Dims shape, std::vector<std::int64_t>& strides) {
+  strides.resize(shape.size());
+  std::int64_t running = 1;
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    strides[k] = running;
+    if (__builtin_mul_overflow(running, std::max<std::int64_t>(shape[k], 1), &running)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Byte offsets, from the first element, of the lowest byte and one past the
 // highest byte the elements occupy.
 struct ByteExtent {
@@ -65,9 +79,7 @@ struct ByteExtent {
 // The extent of a tensor with no zero extent; nullopt on overflow. Each
 // dimension moves (extent - 1) * stride away from the first element,
 // downwards for negative strides.
-std::optional<ByteExtent> byte_extent(const std::vector<std::int64_t>& shape,
-                                      const std::vector<std::int64_t>& strides,
-                                      std::uint64_t element_size) {
+std::optional<ByteExtent> byte_extent(Dims shape, Dims strides, std::uint64_t element_size) {
   std::int64_t low = 0;
   std::int64_t high = 0;
   for (std::size_t i = 0; i < shape.size(); ++i) {
@@ -111,19 +123,22 @@ std::uint64_t alignment_of(std::uint64_t address, std::uint64_t cap) {
 }
 
 std::optional<std::vector<std::int64_t>> row_major_strides(const std::vector<std::int64_t>& shape) {
-  std::vector<std::int64_t> strides(shape.size());
-  std::int64_t running = 1;
-  for (std::size_t k = shape.size(); k-- > 0;) {
-    strides[k] = running;
-    if (__builtin_mul_overflow(running, std::max<std::int64_t>(shape[k], 1), &running)) {
-      return std::nullopt;
-    }
-  }
+  std::vector<std::int64_t> strides;
+  if (!row_major_strides_into(shape, strides)) return std::nullopt;
   return strides;
 }
 
 DerivedFacts derive(const TensorFacts& tensor) {
   DerivedFacts derived;
+  derive_into(tensor, derived);
+  return derived;
+}
+
+void derive_into(const TensorFacts& tensor, DerivedFacts& derived) {
+  // The buffer of the strides is kept; everything else starts afresh.
+  std::vector<std::int64_t> strides;
+  if (derived.effective_strides) strides = std::move(*derived.effective_strides);
+  derived = DerivedFacts{};
   derived.element_bytes = element_storage_bytes(tensor.dtype);
   // A handle ("cl_mem handle in OpenCL. It may be opaque on some device
   // types.") has no alignment: both stay 0, as for NULL.
@@ -135,40 +150,37 @@ DerivedFacts derive(const TensorFacts& tensor) {
       derived.first_element_alignment = alignment_of(first_element);
     }
   }
-  if (!tensor.body_read || tensor.ndim < 0) return derived;
-  std::optional<std::vector<std::int64_t>> shape = readable_shape(tensor);
-  if (!shape) return derived;
+  if (!tensor.body_read || tensor.ndim < 0) return;
+  std::optional<Dims> shape = readable_shape(tensor);
+  if (!shape) return;
 
   // No extent is negative here, so nullopt means the product overflowed.
   derived.element_count = checked_element_count(*shape);
   derived.element_count_overflows = !derived.element_count;
 
   if (tensor.strides) {
-    if (tensor.strides->size() != shape->size()) return derived;
-    derived.effective_strides = *tensor.strides;
-  } else {
-    derived.effective_strides = row_major_strides(*shape);
-  }
-  if (!derived.effective_strides) {
+    if (tensor.strides->size() != shape->size()) return;
+    strides.assign(tensor.strides->begin(), tensor.strides->end());
+  } else if (!row_major_strides_into(*shape, strides)) {
     derived.extent_overflows = true;
-    return derived;
+    return;
   }
-  derived.contiguity = classify(*shape, *derived.effective_strides);
+  const std::vector<std::int64_t>& effective =
+      derived.effective_strides.emplace(std::move(strides));
+  derived.contiguity = classify(*shape, effective);
 
   if (derived.element_count == 0 || any_extent_zero(*shape)) {
     derived.lowest_byte = 0;
     derived.end_byte = 0;
-    return derived;
+    return;
   }
-  std::optional<ByteExtent> extent =
-      byte_extent(*shape, *derived.effective_strides, derived.element_bytes);
+  std::optional<ByteExtent> extent = byte_extent(*shape, effective, derived.element_bytes);
   if (!extent) {
     derived.extent_overflows = true;
-    return derived;
+    return;
   }
   derived.lowest_byte = extent->lowest;
   derived.end_byte = extent->end;
-  return derived;
 }
 
 }  // namespace dlpack_usm::facts

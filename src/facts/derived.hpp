@@ -41,6 +41,9 @@ struct DerivedFacts {
 };
 
 DerivedFacts derive(const TensorFacts& tensor);
+// The same into `derived`, whose strides buffer is reused: checking a stream
+// of tensors allocates nothing here once it has grown to the widest.
+void derive_into(const TensorFacts& tensor, DerivedFacts& derived);
 
 // Row-major (C-order) strides of `shape`, in elements; nullopt on overflow.
 std::optional<std::vector<std::int64_t>> row_major_strides(const std::vector<std::int64_t>& shape);

@@ -1,5 +1,6 @@
 #include "report/findings_report.hpp"
 
+#include <iterator>
 #include <set>
 
 #include <fmt/format.h>
@@ -22,27 +23,51 @@ std::string counts_text(const FindingCounts& counts) {
                      plural(counts.warnings, "warning"), plural(counts.infos, "info"));
 }
 
-void print_tensor_findings(Printer& printer, const TensorFindings& tensor) {
+void print_counts(Printer& printer, const FindingCounts& counts) {
+  printer.data_count("error", counts.errors);
+  printer.data_count("warning", counts.warnings);
+  printer.data_count("info", counts.infos);
+}
+
+// The findings of a tensor as a table. An empty table prints nothing, so an
+// empty list (most tensors of a capture) goes without one.
+const TextView& findings_view(bool empty) {
+  static const TextView kTable = [] {
+    TextView table;
+    table.indent = 2;
+    table.columns = finding_columns();
+    return table;
+  }();
+  static const TextView kEmpty;
+  return empty ? kEmpty : kTable;
+}
+
+void print_tensor_findings(Printer& printer, std::string_view origin,
+                           const std::vector<rules::Finding>& findings) {
   ObjectScope scope(printer, {});
-  FindingCounts counts = count_findings(tensor.findings);
-  printer.data("origin", tensor.origin);
-  printer.line(fmt::format("{}  {}", printable(tensor.origin),
-                           tensor.findings.empty() ? "no findings" : counts_text(counts)));
-  printer.data("counts", counts_value(counts));
-  TextView table;
-  table.indent = 2;
-  table.columns = finding_columns();
+  FindingCounts counts = count_findings(findings);
+  printer.data_text("origin", origin);
+  // Built on the stack (a printer escapes what it shows): a capture's
+  // millions of tensors each print this line.
+  fmt::memory_buffer line;
+  fmt::format_to(std::back_inserter(line), "{}  {}", origin,
+                 findings.empty() ? "no findings" : counts_text(counts));
+  printer.line(std::string_view(line.data(), line.size()));
   {
-    ListScope findings(printer, "findings", table);
-    for (const rules::Finding& finding : tensor.findings) {
+    ObjectScope numbers(printer, "counts");
+    print_counts(printer, counts);
+  }
+  {
+    ListScope list(printer, "findings", findings_view(findings.empty()));
+    for (const rules::Finding& finding : findings) {
       ObjectScope row(printer, {});
       print_finding(printer, finding);
     }
   }
   // Where to read each rule: its quote, reference and vectors.
-  std::set<std::string> rule_ids;
-  for (const rules::Finding& finding : tensor.findings) rule_ids.insert(finding.rule_id);
-  for (const std::string& rule_id : rule_ids) {
+  std::set<std::string_view> rule_ids;
+  for (const rules::Finding& finding : findings) rule_ids.insert(finding.rule_id);
+  for (std::string_view rule_id : rule_ids) {
     printer.line(fmt::format("  see: dlpack-usm rules {}", rule_id));
   }
 }
@@ -139,10 +164,14 @@ void FindingsWalk::begin_file(const std::string& file) {
 }
 
 void FindingsWalk::tensor(const TensorFindings& tensor) {
-  print_tensor_findings(printer_, tensor);
+  this->tensor(tensor.origin, tensor.findings);
+}
+
+void FindingsWalk::tensor(std::string_view origin, const std::vector<rules::Finding>& findings) {
+  print_tensor_findings(printer_, origin, findings);
   ++file_tensors_;
   ++summary_.tensors;
-  add_counts(summary_.findings, count_findings(tensor.findings));
+  add_counts(summary_.findings, count_findings(findings));
 }
 
 void FindingsWalk::end_file(const std::optional<FileError>& error) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -74,6 +75,9 @@ class FindingsWalk {
 
   void begin_file(const std::string& file);
   void tensor(const TensorFindings& tensor);
+  // The same for a tensor whose origin and findings the caller keeps (and
+  // reuses for the next tensor).
+  void tensor(std::string_view origin, const std::vector<rules::Finding>& findings);
   void end_file(const std::optional<FileError>& error);
   // Prints the summary and the exit code, and returns that exit code.
   int finish();

@@ -87,7 +87,7 @@ std::vector<Column> device_columns(bool sycl, InventoryDetail detail) {
 // equally (offered: equally, by_counts)".
 std::string partition_text(const DeviceInfo& device, InventoryDetail detail) {
   if (device.partition_error) return fmt::format("none: {}", *device.partition_error);
-  std::size_t count = device.sub_devices.size();
+  std::size_t count = device.sub_device_count();
   if (count == 0) return "none";
   if (detail == InventoryDetail::verbose) {
     return fmt::format("{} {} (offered: {})", count, device.partition_used,

@@ -1,11 +1,33 @@
 #include "report/json_stream_printer.hpp"
 
+#include <algorithm>
+#include <iterator>
+
+#include <fmt/format.h>
+
 namespace dlpack_usm::report {
 namespace {
 
 // nlohmann::json's dump(2): the format print_json uses for whole documents.
 std::string dumped(const Value& value) {
   return value.dump(2, ' ', false, Value::error_handler_t::replace);
+}
+
+// A string as dump writes it. One of printable ASCII without a quote or a
+// backslash is itself in quotes; anything else (an escape, UTF-8 to check)
+// goes through dump, so the bytes stay dump's.
+void append_string(std::string& out, std::string_view text) {
+  bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7F && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += dumped(Value(std::string(text)));
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
 }
 
 }  // namespace
@@ -16,25 +38,27 @@ JsonStreamPrinter::JsonStreamPrinter(std::FILE* out) : out_(out) {
 }
 
 void JsonStreamPrinter::write(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), out_);
+  // One thread walks a report: the stream's lock, taken for each of a
+  // capture's millions of entries, guards nothing here.
+  fwrite_unlocked(text.data(), 1, text.size(), out_);
 }
 
-void JsonStreamPrinter::start_entry(std::string_view key) {
+void JsonStreamPrinter::begin_entry(std::string_view key) {
   Scope& scope = scopes_.back();
-  std::string text = scope.empty ? "\n" : ",\n";
-  text.append(2 * scopes_.size(), ' ');
-  // Keys go through the same dump as values, so they are escaped alike.
+  entry_.assign(scope.empty ? "\n" : ",\n");
+  entry_.append(2 * scopes_.size(), ' ');
+  // Keys are written as string values are, so they are escaped alike.
   if (!scope.is_list) {
-    text += dumped(Value(std::string(key)));
-    text += ": ";
+    append_string(entry_, key);
+    entry_ += ": ";
   }
   scope.empty = false;
-  write(text);
 }
 
 void JsonStreamPrinter::open(std::string_view key, bool is_list) {
-  start_entry(key);
-  write(is_list ? "[" : "{");
+  begin_entry(key);
+  entry_ += is_list ? '[' : '{';
+  write(entry_);
   scopes_.push_back({is_list, true});
 }
 
@@ -42,13 +66,13 @@ void JsonStreamPrinter::close() {
   Scope scope = scopes_.back();
   scopes_.pop_back();
   // An empty scope closes on its own line: "[]" and "{}", as dump writes them.
-  std::string text;
+  entry_.clear();
   if (!scope.empty) {
-    text += '\n';
-    text.append(2 * scopes_.size(), ' ');
+    entry_ += '\n';
+    entry_.append(2 * scopes_.size(), ' ');
   }
-  text += scope.is_list ? ']' : '}';
-  write(text);
+  entry_ += scope.is_list ? ']' : '}';
+  write(entry_);
 }
 
 void JsonStreamPrinter::begin_object(std::string_view key, const TextView&) {
@@ -72,15 +96,26 @@ void JsonStreamPrinter::field(std::string_view key, const Value& value, std::str
 }
 
 void JsonStreamPrinter::data(std::string_view key, const Value& value) {
-  start_entry(key);
+  begin_entry(key);
   // The value's own dump, each of its lines as deep as this entry.
-  std::string indent(2 * scopes_.size(), ' ');
-  std::string text;
+  std::size_t depth = 2 * scopes_.size();
   for (char c : dumped(value)) {
-    text += c;
-    if (c == '\n') text += indent;
+    entry_ += c;
+    if (c == '\n') entry_.append(depth, ' ');
   }
-  write(text);
+  write(entry_);
+}
+
+void JsonStreamPrinter::data_text(std::string_view key, std::string_view text) {
+  begin_entry(key);
+  append_string(entry_, text);
+  write(entry_);
+}
+
+void JsonStreamPrinter::data_count(std::string_view key, std::uint64_t count) {
+  begin_entry(key);
+  fmt::format_to(std::back_inserter(entry_), "{}", count);
+  write(entry_);
 }
 
 void JsonStreamPrinter::finish() {

@@ -25,6 +25,8 @@ class JsonStreamPrinter final : public Printer {
   void end_list() override;
   void field(std::string_view key, const Value& value, std::string_view shown) override;
   void data(std::string_view key, const Value& value) override;
+  void data_text(std::string_view key, std::string_view text) override;
+  void data_count(std::string_view key, std::uint64_t count) override;
 
   // Closes the root object, ends the line and flushes. Every scope the walk
   // opened must be closed by then.
@@ -35,15 +37,17 @@ class JsonStreamPrinter final : public Printer {
     bool is_list = false;
     bool empty = true;
   };
-  // The separator, line break, indentation and (in an object) the key of
-  // the next member or item.
-  void start_entry(std::string_view key);
+  // Starts `entry_` with the separator, line break, indentation and (in an
+  // object) the key of the next member or item; the caller adds the value
+  // and writes it.
+  void begin_entry(std::string_view key);
   void open(std::string_view key, bool is_list);
   void close();
   void write(std::string_view text);
 
   std::FILE* out_;
   std::vector<Scope> scopes_;
+  std::string entry_;  // the entry being written, its buffer kept
 };
 
 }  // namespace dlpack_usm::report

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,13 @@ class Printer {
   // For machines: `value` under `key`, or the next item of the enclosing list
   // (whose items have no key).
   virtual void data(std::string_view /*key*/, const Value& /*value*/) {}
+  // The same for a string and for a count, which a printer may write
+  // without building a Value: a walk over millions of items (capsule check)
+  // gives these, and the text printer drops them unread.
+  virtual void data_text(std::string_view key, std::string_view text) {
+    data(key, Value(std::string(text)));
+  }
+  virtual void data_count(std::string_view key, std::uint64_t count) { data(key, Value(count)); }
   // For people: one line at the current indentation. Text printers escape
   // control bytes (newlines included) and bytes that are not UTF-8, as they
   // do in fields, titles and table cells: reports carry what drivers,

@@ -95,6 +95,13 @@ void TextPrinter::flush_block() {
 
 void TextPrinter::write_wrapped(const std::string& prefix, std::string_view text,
                                 const std::string& continuation) {
+  // Unfitted text is one line: written in place, as wrap_after would.
+  if (width_ == 0) {
+    out_ += prefix;
+    append_printable(out_, text);
+    out_ += '\n';
+    return;
+  }
   out_ += wrap_after(prefix, printable(text), continuation, width_);
 }
 
@@ -163,6 +170,12 @@ std::string TextPrinter::text() {
 std::string TextPrinter::take_text() {
   flush_block();
   return std::exchange(out_, {});
+}
+
+void TextPrinter::take_text(std::string& text) {
+  flush_block();
+  text.clear();
+  std::swap(text, out_);
 }
 
 }  // namespace dlpack_usm::report

@@ -26,6 +26,8 @@ class TextPrinter final : public Printer {
   void begin_list(std::string_view key, const TextView& view = {}) override;
   void end_list() override;
   void field(std::string_view key, const Value& value, std::string_view shown) override;
+  void data_text(std::string_view, std::string_view) override {}
+  void data_count(std::string_view, std::uint64_t) override {}
   void line(std::string_view text) override;
   void table(const TextTable& table) override;
 
@@ -35,6 +37,9 @@ class TextPrinter final : public Printer {
   // writes it out between its top-level items (a table still open would
   // lose its alignment, so only there).
   std::string take_text();
+  // The same into `text`, whose buffer the printer takes in exchange: a
+  // walk drained after each of millions of items allocates nothing for it.
+  void take_text(std::string& text);
 
  private:
   struct Scope {

@@ -63,7 +63,8 @@ bool has_unsigned_division_stride(const RuleContext& context) {
 void check_extent_overflow(const RuleContext& context, Reporter& report) {
   const facts::TensorFacts& tensor = context.tensor;
   const facts::DerivedFacts& derived = context.derived;
-  std::string field = tensor.strides ? "dl_tensor.strides" : "dl_tensor.shape";
+  // A literal, not a string: made for every tensor, reported for few.
+  const char* field = tensor.strides ? "dl_tensor.strides" : "dl_tensor.shape";
   if (derived.element_count_overflows) {
     report("dl_tensor.shape",
            "the product of the shape overflows 64 bits; no allocation can hold this tensor. "

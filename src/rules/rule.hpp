@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dlpack/names.hpp"
+#include "facts/derived.hpp"
 #include "facts/tensor_facts.hpp"
 
 namespace dlpack_usm::rules {
@@ -81,6 +82,16 @@ bool applies_to(const RuleInfo& rule, dlpack::Release release);
 // (version and deleter), whatever their version range: nothing else may be
 // interpreted then.
 std::vector<Finding> evaluate(const facts::TensorFacts& tensor);
+
+// What evaluate_into keeps from one tensor to the next: the derived facts
+// and the findings, whose buffers are reused. Checking a stream of tensors
+// (capsule check of a capture) then allocates nothing for a tensor without
+// findings.
+struct Evaluation {
+  facts::DerivedFacts derived;
+  std::vector<Finding> findings;  // of the last tensor evaluated
+};
+void evaluate_into(const facts::TensorFacts& tensor, Evaluation& evaluation);
 
 bool has_errors(const std::vector<Finding>& findings);
 

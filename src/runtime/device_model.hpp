@@ -2,6 +2,7 @@
 // prints and what the exchange uses to turn a device into a kDLOneAPI id.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,8 +63,12 @@ struct DeviceInfo {
   std::string partition_used;
   std::optional<std::string> partition_error;
   std::vector<DeviceInfo> sub_devices;
+  // Root devices of an inventory whose sub-devices were counted, not made
+  // (Runtime::root_inventory): how many the partition makes.
+  std::optional<std::size_t> counted_sub_devices;
 
   std::int32_t dlpack_device_id() const { return ref.root_index; }
+  std::size_t sub_device_count() const { return counted_sub_devices.value_or(sub_devices.size()); }
 };
 
 struct PlatformInfo {

@@ -1,5 +1,6 @@
 #include "runtime/owner_probe.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -39,18 +40,29 @@ std::optional<rules::OwnerProbe> probe_device(Runtime& runtime, const DeviceInfo
   return probe;
 }
 
+// The check of `platform`, or nullopt where no device of it was asked.
+std::optional<OwnerAnswerCheck> check_platform(Runtime& runtime, const PlatformInfo& platform) {
+  OwnerAnswerCheck check;
+  check.platform_index = platform.index;
+  check.answers = probe_owner_answers(runtime, platform);
+  if (check.answers.probes.empty()) return std::nullopt;
+  check.first_device = check.answers.probes.front().allocated_on.name;
+  check.verdict = rules::judge_owner_answers(check.answers);
+  return check;
+}
+
 std::vector<OwnerAnswerCheck> check_platforms(Runtime& runtime) {
   std::vector<OwnerAnswerCheck> checks;
   for (const PlatformInfo& platform : runtime.inventory().platforms) {
-    OwnerAnswerCheck check;
-    check.platform_index = platform.index;
-    check.answers = probe_owner_answers(runtime, platform);
-    if (check.answers.probes.empty()) continue;
-    check.first_device = check.answers.probes.front().allocated_on.name;
-    check.verdict = rules::judge_owner_answers(check.answers);
-    checks.push_back(std::move(check));
+    if (auto check = check_platform(runtime, platform)) checks.push_back(std::move(*check));
   }
   return checks;
+}
+
+bool ids_can_differ(const PlatformInfo& platform) {
+  return std::count_if(platform.devices.begin(), platform.devices.end(),
+                       [](const DeviceInfo& root) { return owned_usm_kind(root).has_value(); }) >=
+         2;
 }
 
 }  // namespace
@@ -93,6 +105,19 @@ const std::vector<OwnerAnswerCheck>& owner_answer_checks(Runtime& runtime) {
   auto found = checked.find(&runtime);
   if (found == checked.end()) found = checked.emplace(&runtime, check_platforms(runtime)).first;
   return found->second;
+}
+
+std::vector<OwnerAnswerCheck> owner_answer_checks_where_ids_can_differ(Runtime& runtime) {
+  std::vector<OwnerAnswerCheck> checks;
+  // Root devices decide; only a platform that is probed needs its
+  // sub-devices made.
+  for (const PlatformInfo& roots : runtime.root_inventory().platforms) {
+    if (!ids_can_differ(roots)) continue;
+    const PlatformInfo& platform =
+        runtime.inventory().platforms[static_cast<std::size_t>(roots.index)];
+    if (auto check = check_platform(runtime, platform)) checks.push_back(std::move(*check));
+  }
+  return checks;
 }
 
 const OwnerAnswerCheck* find_owner_answer_check(const std::vector<OwnerAnswerCheck>& checks,

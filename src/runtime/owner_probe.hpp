@@ -40,6 +40,14 @@ rules::OwnerAnswers probe_owner_answers(Runtime& runtime, const PlatformInfo& pl
 // first call for `runtime` and kept for the process.
 const std::vector<OwnerAnswerCheck>& owner_answer_checks(Runtime& runtime);
 
+// The checks of the platforms where an answer can change a device_id: two
+// or more of their root devices have USM of their own (owned_usm_kind), so
+// a runtime can name the wrong one, as PoCL with two USM devices does.
+// Where one root device has it, every device asked (it and its
+// sub-devices) carries that root's id whatever the answer. list-devices
+// asks these alone, made afresh; check asks every platform.
+std::vector<OwnerAnswerCheck> owner_answer_checks_where_ids_can_differ(Runtime& runtime);
+
 // The check of `platform_index` among `checks`, or nullptr.
 const OwnerAnswerCheck* find_owner_answer_check(const std::vector<OwnerAnswerCheck>& checks,
                                                 std::int32_t platform_index);

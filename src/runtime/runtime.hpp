@@ -131,6 +131,11 @@ class Runtime {
   virtual ~Runtime() = default;
 
   virtual const Inventory& inventory() const = 0;
+  // The root devices alone, where the runtime can tell how many sub-devices
+  // each has without making them (DeviceInfo::counted_sub_devices): what
+  // list-devices' summary shows. Making sub-devices starts a driver's
+  // partition machinery, which costs more than listing devices does.
+  virtual const Inventory& root_inventory() const { return inventory(); }
 
   // The platform's default context, created on first use and shared by
   // everything in the process. Throws Error(environment) if it cannot be made.

@@ -92,6 +92,21 @@ TEST_F(ExchangeCommand, RoundTripSucceedsAndSavesTheCapsule) {
   }
 }
 
+// 40 MiB of device USM goes to the device and comes back in 16 MiB windows,
+// in address order: every element is checked in every layout, none twice.
+TEST_F(ExchangeCommand, ATensorLargerThanAWindowIsCheckedWindowByWindow) {
+  SKIP_WITHOUT_USM_DEVICE();
+  for (const char* order : {"C", "F", "strided", "offset", "negative"}) {
+    ToolResult result = exchange({"--usm", "device", "--dtype", "float32", "--shape", "2560,4096",
+                                  "--order", order, "--json"});
+    ASSERT_EQ(result.exit_code, 0) << order << ": " << result.err;
+    auto json = nlohmann::json::parse(result.out);
+    EXPECT_EQ(json["ok"], true) << order;
+    EXPECT_EQ(json["verify"]["elements_checked"], 2560 * 4096) << order;
+    EXPECT_EQ(json["verify"]["mismatches"], 0) << order;
+  }
+}
+
 TEST_F(ExchangeCommand, TextOutputShowsEveryStep) {
   SKIP_WITHOUT_USM_DEVICE();
   ToolResult result = exchange({"--runtime", "opencl", "--device", usm_device(), "--sub-device",

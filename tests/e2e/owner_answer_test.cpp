@@ -69,10 +69,11 @@ std::string asked_summary(const json& doc) {
   std::string text;
   for (const json& platform : doc["platforms"]) {
     const json& query = platform["owner_query"];
-    text += "\n  " + platform["name"].get<std::string>() + ": " +
-            (query.is_null() ? std::string("not asked (no device with device or shared USM)")
-                             : std::to_string(query["asked"].get<int>()) +
-                                   " device(s) asked, every answer right");
+    text +=
+        "\n  " + platform["name"].get<std::string>() + ": " +
+        (query.is_null()
+             ? std::string("not asked (fewer than two root devices with device or shared USM)")
+             : std::to_string(query["asked"].get<int>()) + " device(s) asked, every answer right");
   }
   return text;
 }

@@ -111,6 +111,39 @@ TEST_F(RuntimeChoice, SyclOfTheWrongVersionSaysWhatWasFoundAndWhatIsNeeded) {
       << result.err;
 }
 
+// The first run asks the interpreter where dpctl is and caches its answer;
+// the next takes it from the cache and says so; an entry whose library is
+// gone is not trusted: the interpreter is asked again and the entry made
+// anew.
+TEST_F(RuntimeChoice, DpctlsLocationIsCachedWhileItsFilesAreAsTheyWere) {
+  SKIP_WITHOUT_SYCL();
+  ToolEnvironment env;
+  env.changes["DLPACK_USM_DPCTL"] = std::nullopt;
+  env.changes["XDG_CACHE_HOME"] = (dir_ / "cache").string();
+  env.changes["COLUMNS"] = "10000";
+  fs::path cache = dir_ / "cache" / "dlpack-usm" / "dpctl-location";
+  ToolResult first = run_tool({"list-devices", "--runtime", "auto"}, env);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.err.find("remembered in"), std::string::npos) << first.err;
+  ASSERT_TRUE(fs::exists(cache)) << first.err;
+
+  ToolResult second = run_tool({"list-devices", "--runtime", "auto"}, env);
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.err.find("remembered in " + cache.string()), std::string::npos) << second.err;
+  EXPECT_EQ(second.out, first.out);
+
+  std::string entry = read_file(cache.string());
+  std::size_t library = entry.find("\nlibrary ");
+  ASSERT_NE(library, std::string::npos) << entry;
+  std::size_t end = entry.find('\n', library + 1);
+  entry.replace(library + 9, end - library - 9, (dir_ / "gone.so").string());
+  std::ofstream(cache) << entry;
+  ToolResult third = run_tool({"list-devices", "--runtime", "auto"}, env);
+  EXPECT_EQ(third.exit_code, 0) << third.err;
+  EXPECT_EQ(third.err.find("remembered in"), std::string::npos) << third.err;
+  EXPECT_EQ(read_file(cache.string()).find("gone.so"), std::string::npos);
+}
+
 TEST_F(RuntimeChoice, UnknownRuntimeIsAUsageError) {
   ToolResult result = run_tool({"list-devices", "--runtime", "cuda"});
   EXPECT_EQ(result.exit_code, 2);

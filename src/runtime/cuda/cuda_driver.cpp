@@ -7,6 +7,7 @@
 
 #include "common/contained_call.hpp"
 #include "common/error.hpp"
+#include "common/library_search.hpp"
 #include "runtime/cuda/driver_api.hpp"
 
 namespace dlpack_usm::runtime::cuda {
@@ -103,18 +104,17 @@ constexpr std::int32_t kMostCudaDevices = 1024;
 // cuInit on a healthy machine takes well under a second, a few on a busy one.
 constexpr std::chrono::seconds kDriverStartDeadline{30};
 
-// Starts the driver in a child process first (cuInit, cuDeviceGetCount): a
-// driver that crashes or hangs there must not take the tool with it. Why it
-// is not started here, or nullopt.
-std::optional<std::string> probe_cuda_driver() {
-  ContainedAnswer probe = call_contained(
-      [] {
-        const DriverApi* api = load_driver(nullptr);
-        int count = 0;
-        if (api != nullptr && api->cuInit(0) == kSuccess) api->cuDeviceGetCount(&count);
-        return std::to_string(count);
-      },
-      probe_deadline(kDriverStartDeadline), 64);
+// The driver started in a child process first (cuInit, cuDeviceGetCount): a
+// driver that crashes or hangs there must not take the tool with it.
+std::string start_in_child() {
+  const DriverApi* api = load_driver(nullptr);
+  int count = 0;
+  if (api != nullptr && api->cuInit(0) == kSuccess) api->cuDeviceGetCount(&count);
+  return std::to_string(count);
+}
+
+// Why the driver is not started here, or nullopt, from the probe's answer.
+std::optional<std::string> probe_failure(const ContainedAnswer& probe) {
   if (probe.ok()) return std::nullopt;
   return fmt::format(
       "the CUDA driver {} {} while a probe process started it (cuInit, "
@@ -137,10 +137,21 @@ std::string cuda_owner_name(const DriverApi& api, std::int32_t ordinal) {
 }  // namespace
 
 CudaInventory cuda_inventory() {
+  return PendingCudaInventory().finish();
+}
+
+PendingCudaInventory::PendingCudaInventory() {
+  if (shared_library_may_be_found(driver_library_name())) {
+    probe_.emplace(start_in_child, probe_deadline(kDriverStartDeadline), 64);
+  }
+}
+
+CudaInventory PendingCudaInventory::finish() {
   CudaInventory inventory;
   inventory.library = driver_library_name();
   inventory.visible_devices = cuda_visible_devices_env();
-  if (std::optional<std::string> failed = probe_cuda_driver()) {
+  if (std::optional<std::string> failed =
+          probe_ ? probe_failure(probe_->collect()) : std::nullopt) {
     inventory.problem = *failed;
     return inventory;
   }

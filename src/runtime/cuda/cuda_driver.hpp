@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/contained_call.hpp"
 #include "facts/tensor_facts.hpp"
 
 namespace dlpack_usm::runtime::cuda {
@@ -39,6 +40,21 @@ struct CudaInventory {
 
 // Enumerates once per call; never throws.
 CudaInventory cuda_inventory();
+
+// cuda_inventory in two steps: the constructor starts the driver's probe (a
+// child process that loads it and calls cuInit), finish() collects it and
+// enumerates. list-devices starts it before a runtime loads its drivers,
+// so the child runs meanwhile, off the path of the listing. Where the
+// driver library is surely absent (common/library_search.hpp) there is no
+// child: loading it here then fails before any of its code could run.
+class PendingCudaInventory {
+ public:
+  PendingCudaInventory();
+  CudaInventory finish();
+
+ private:
+  std::optional<ContainedCall> probe_;
+};
 
 // The memory type a pointer has, from CU_POINTER_ATTRIBUTE_MEMORY_TYPE and
 // CU_POINTER_ATTRIBUTE_IS_MANAGED (managed memory reports the device type).

@@ -70,6 +70,7 @@ class OpenClRuntime final : public Runtime {
   ~OpenClRuntime() override;
 
   const Inventory& inventory() const override { return topology_.inventory(); }
+  const Inventory& root_inventory() const override { return topology_.root_inventory(); }
   ContextRef default_context(std::int32_t platform_index) override;
   UsmBuffer allocate(const DeviceRef& device, facts::UsmKind kind, std::size_t bytes,
                      ContextChoice context) override;

@@ -1,7 +1,5 @@
 #include "runtime/opencl/topology.hpp"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdlib>
 
@@ -10,6 +8,7 @@
 #include "runtime/handle_lookup.hpp"
 
 #include "common/error.hpp"
+#include "common/library_search.hpp"
 #include "runtime/device_selector.hpp"
 #include "runtime/opencl/device_queries.hpp"
 
@@ -147,8 +146,8 @@ void Topology::enumerate_platform(cl_platform_id platform, std::int32_t platform
     DeviceRef ref{static_cast<std::int32_t>(roots_.size()), std::nullopt};
     std::string name = fmt::format("opencl:{}:{}", type, this_backend_index);
     DeviceInfo root_info = describe_device(device, name, ref);
-    RootHandles root{device, platform_index, {}};
-    create_sub_devices(root_info, root);
+    RootHandles root{device, platform_index, {}, info.devices.size(), {}};
+    plan_sub_devices(root_info, root);
     roots_.push_back(std::move(root));
     handles.root_devices.push_back(device);
     info.devices.push_back(std::move(root_info));
@@ -172,7 +171,7 @@ DeviceInfo Topology::describe_device(cl_device_id device, const std::string& sel
   return info;
 }
 
-void Topology::create_sub_devices(DeviceInfo& root_info, RootHandles& root) {
+void Topology::plan_sub_devices(DeviceInfo& root_info, RootHandles& root) {
   std::vector<cl_device_partition_property> supported = partition_properties(*api_, root.device);
   for (cl_device_partition_property property : supported) {
     root_info.partition_types.push_back(partition_property_name(property));
@@ -184,15 +183,29 @@ void Topology::create_sub_devices(DeviceInfo& root_info, RootHandles& root) {
   if (usable == supported.end()) return;
 
   cl_uint max_sub_devices = device_uint(*api_, root.device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
-  std::vector<cl_device_partition_property> request =
-      partition_request(*usable, root_info.compute_units, max_sub_devices);
+  root.partition = partition_request(*usable, root_info.compute_units, max_sub_devices);
   root_info.partition_used = partition_property_name(*usable);
+  // OpenCL's rules for the request: "as many ... as can be created, each
+  // containing n compute units" (equally), one per entry (by counts).
+  if (*usable == CL_DEVICE_PARTITION_EQUALLY) {
+    root_info.counted_sub_devices =
+        root_info.compute_units / static_cast<cl_uint>(root.partition[1]);
+  } else if (*usable == CL_DEVICE_PARTITION_BY_COUNTS) {
+    root_info.counted_sub_devices = root.partition.size() - 3;
+  } else {
+    uncountable_partition_ = true;
+  }
+}
 
+void Topology::create_sub_devices(DeviceInfo& root_info, RootHandles& root) {
+  root_info.counted_sub_devices.reset();
+  if (root.partition.empty()) return;
   cl_uint count = 0;
-  cl_int status = api_->clCreateSubDevices(root.device, request.data(), 0, nullptr, &count);
+  cl_int status = api_->clCreateSubDevices(root.device, root.partition.data(), 0, nullptr, &count);
   std::vector<cl_device_id> subs(count);
   if (status == CL_SUCCESS && count > 0) {
-    status = api_->clCreateSubDevices(root.device, request.data(), count, subs.data(), nullptr);
+    status =
+        api_->clCreateSubDevices(root.device, root.partition.data(), count, subs.data(), nullptr);
   }
   if (status != CL_SUCCESS) {
     root_info.partition_error = fmt::format("clCreateSubDevices({}) failed: {}",
@@ -207,6 +220,33 @@ void Topology::create_sub_devices(DeviceInfo& root_info, RootHandles& root) {
   root.sub_devices = std::move(subs);
 }
 
+void Topology::make_sub_devices() const {
+  std::call_once(sub_devices_made_, [this] {
+    // The one place the enumeration is finished: the accessors are const
+    // because callers see a finished topology, which this makes it.
+    auto& self = const_cast<Topology&>(*this);
+    for (RootHandles& root : self.roots_) {
+      auto platform = static_cast<std::size_t>(root.platform_index);
+      self.create_sub_devices(self.inventory_.platforms[platform].devices[root.position], root);
+    }
+  });
+}
+
+const Inventory& Topology::inventory() const {
+  make_sub_devices();
+  return inventory_;
+}
+
+const Inventory& Topology::root_inventory() const {
+  if (uncountable_partition_) make_sub_devices();
+  return inventory_;
+}
+
+const std::vector<RootHandles>& Topology::roots() const {
+  make_sub_devices();
+  return roots_;
+}
+
 void Topology::warn_about_level_zero() {
   // SYCL lists Level Zero devices before OpenCL ones, so where a Level Zero
   // loader or an Intel GPU is present, the ids printed here (OpenCL order)
@@ -216,9 +256,9 @@ void Topology::warn_about_level_zero() {
     intel_gpu =
         intel_gpu || (device.type == "gpu" && device.vendor.find("Intel") != std::string::npos);
   }
-  void* level_zero = dlopen("libze_loader.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (level_zero != nullptr) dlclose(level_zero);
-  if (level_zero != nullptr || intel_gpu) {
+  // Looked for, not loaded: a loader's constructors have no business here.
+  bool level_zero = shared_library_may_be_found("libze_loader.so.1");
+  if (level_zero || intel_gpu) {
     // A copy of a string made once: pushing the literal itself makes GCC 12
     // at -O3 raise a false -Warray-bounds inside std::string.
     static const std::string kLevelZeroWarning =
@@ -230,10 +270,11 @@ void Topology::warn_about_level_zero() {
 }
 
 cl_device_id Topology::device_handle(const DeviceRef& ref) const {
-  return handle_of(roots_, ref);
+  return handle_of(roots(), ref);
 }
 
 std::optional<DeviceRef> Topology::find_ref(cl_device_id device) const {
+  make_sub_devices();
   for (std::size_t r = 0; r < roots_.size(); ++r) {
     auto root_index = static_cast<std::int32_t>(r);
     if (roots_[r].device == device) return DeviceRef{root_index, std::nullopt};

@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "common/contained_call.hpp"
+#include "runtime/sycl/dpctl_cache.hpp"
 
 namespace dlpack_usm::runtime::sycl {
 namespace {
@@ -78,6 +80,34 @@ std::optional<DpctlCandidate> ask_interpreter(const std::string& python,
   return DpctlCandidate{library.string(), fmt::format("{} ({})", found_by, python), version};
 }
 
+// Where `program` lies on PATH, as execvp would find it; empty if nowhere.
+std::string on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string_view directories = path != nullptr ? path : "";
+  while (!directories.empty()) {
+    std::size_t colon = directories.find(':');
+    std::string_view directory = directories.substr(0, colon);
+    directories = colon == std::string_view::npos ? "" : directories.substr(colon + 1);
+    fs::path candidate = fs::path(directory.empty() ? "." : directory) / program;
+    if (access(candidate.c_str(), X_OK) == 0) return fs::absolute(candidate).string();
+  }
+  return {};
+}
+
+// What `python` (run as named; `file` is the interpreter it resolves to,
+// empty where unknown) says, or said last time while nothing it rests on
+// has changed (dpctl_cache.hpp).
+std::optional<DpctlCandidate> ask_or_recall(const std::string& python, const std::string& file,
+                                            const std::string& found_by,
+                                            std::vector<std::string>* tried) {
+  if (!file.empty()) {
+    if (auto remembered = recall_dpctl(file, found_by)) return remembered;
+  }
+  std::optional<DpctlCandidate> found = ask_interpreter(python, found_by, tried);
+  if (found && !file.empty()) remember_dpctl(file, *found);
+  return found;
+}
+
 }  // namespace
 
 std::string version_beside(const std::string& library) {
@@ -107,13 +137,14 @@ std::optional<DpctlCandidate> locate_dpctl(std::vector<std::string>* tried) {
   }
   std::string tools = tools_interpreter();
   if (file_exists(tools, "the tools interpreter", tried)) {
-    if (auto found = ask_interpreter(tools, "the interpreter scripts/setup.sh prepared", tried)) {
+    if (auto found =
+            ask_or_recall(tools, tools, "the interpreter scripts/setup.sh prepared", tried)) {
       return found;
     }
   } else {
     tried->push_back(fmt::format("{}: no such interpreter (scripts/setup.sh makes it)", tools));
   }
-  return ask_interpreter("python3", "python3 on PATH", tried);
+  return ask_or_recall("python3", on_path("python3"), "python3 on PATH", tried);
 }
 
 }  // namespace dlpack_usm::runtime::sycl

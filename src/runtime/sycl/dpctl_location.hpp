@@ -1,7 +1,9 @@
 // Where dpctl's C interface lives: the file DLPACK_USM_DPCTL names, else the
 // dpctl package of the interpreter scripts/setup.sh prepared, else that of
 // python3 on PATH. The interpreters are asked (without importing dpctl, which
-// would start SYCL in them) where the package is and which version it is.
+// would start SYCL in them) where the package is and which version it is;
+// their answer is cached (dpctl_cache.hpp), so that Python starts again only
+// when the interpreter or the library has changed.
 #pragma once
 
 #include <optional>

@@ -47,6 +47,7 @@ class SyclRuntime final : public Runtime {
       : api_(*library.api), topology_(*library.api, library) {}
 
   const Inventory& inventory() const override { return topology_.inventory(); }
+  const Inventory& root_inventory() const override { return topology_.root_inventory(); }
   ContextRef default_context(std::int32_t platform_index) override;
   bool default_context_holds(const DeviceRef& device) override;
   UsmBuffer allocate(const DeviceRef& device, facts::UsmKind kind, std::size_t bytes,

@@ -103,11 +103,11 @@ void SyclTopology::enumerate() {
                                      api_.DPCTLDeviceMgr_GetRelativeId(device));
     DeviceInfo info = describe_device(device, filter, {root_index, std::nullopt});
     info.sycl_filter = filter;
-    SyclRoot root{device, platform_index, {}};
-    create_sub_devices(info, root);
+    auto& platform_devices = inventory_.platforms[static_cast<std::size_t>(platform_index)].devices;
+    SyclRoot root{device, platform_index, {}, platform_devices.size(), 0};
+    plan_sub_devices(info, root);
     roots_.push_back(std::move(root));
-    inventory_.platforms[static_cast<std::size_t>(platform_index)].devices.push_back(
-        std::move(info));
+    platform_devices.push_back(std::move(info));
   }
   // The vector's elements were handed out as copies; the vector goes.
   if (devices != nullptr) api_.DPCTLDeviceVector_Delete(devices);
@@ -159,7 +159,7 @@ DeviceInfo SyclTopology::describe_device(SyclDeviceRef device, const std::string
   return info;
 }
 
-void SyclTopology::create_sub_devices(DeviceInfo& root_info, SyclRoot& root) {
+void SyclTopology::plan_sub_devices(DeviceInfo& root_info, SyclRoot& root) {
   std::uint32_t max_sub_devices = api_.DPCTLDevice_GetPartitionMaxSubDevices(root.device);
   if (max_sub_devices < 2) return;
   root_info.partition_types.push_back("equally");
@@ -167,13 +167,18 @@ void SyclTopology::create_sub_devices(DeviceInfo& root_info, SyclRoot& root) {
   // unit each where it can. partition_equally takes units per sub-device.
   std::uint32_t count =
       std::max<std::uint32_t>(1, std::min(root_info.compute_units, max_sub_devices));
-  std::uint32_t units_each =
-      std::max<std::uint32_t>(1, (root_info.compute_units + count - 1) / count);
+  root.units_each = std::max<std::uint32_t>(1, (root_info.compute_units + count - 1) / count);
   root_info.partition_used = "equally";
-  SyclDeviceVectorRef subs = api_.DPCTLDevice_CreateSubDevicesEqually(root.device, units_each);
+  root_info.counted_sub_devices = root_info.compute_units / root.units_each;
+}
+
+void SyclTopology::create_sub_devices(DeviceInfo& root_info, SyclRoot& root) {
+  root_info.counted_sub_devices.reset();
+  if (root.units_each == 0) return;
+  SyclDeviceVectorRef subs = api_.DPCTLDevice_CreateSubDevicesEqually(root.device, root.units_each);
   if (subs == nullptr) {
-    root_info.partition_error =
-        fmt::format("sycl::device::create_sub_devices<partition_equally>({}) failed", units_each);
+    root_info.partition_error = fmt::format(
+        "sycl::device::create_sub_devices<partition_equally>({}) failed", root.units_each);
     return;
   }
   std::size_t made = api_.DPCTLDeviceVector_Size(subs);
@@ -188,11 +193,34 @@ void SyclTopology::create_sub_devices(DeviceInfo& root_info, SyclRoot& root) {
   api_.DPCTLDeviceVector_Delete(subs);
 }
 
+void SyclTopology::make_sub_devices() const {
+  std::call_once(sub_devices_made_, [this] {
+    // The one place the enumeration is finished: the accessors are const
+    // because callers see a finished topology, which this makes it.
+    auto& self = const_cast<SyclTopology&>(*this);
+    for (SyclRoot& root : self.roots_) {
+      auto platform = static_cast<std::size_t>(root.platform_index);
+      self.create_sub_devices(self.inventory_.platforms[platform].devices[root.position], root);
+    }
+  });
+}
+
+const Inventory& SyclTopology::inventory() const {
+  make_sub_devices();
+  return inventory_;
+}
+
+const std::vector<SyclRoot>& SyclTopology::roots() const {
+  make_sub_devices();
+  return roots_;
+}
+
 SyclDeviceRef SyclTopology::device_handle(const runtime::DeviceRef& ref) const {
-  return handle_of(roots_, ref);
+  return handle_of(roots(), ref);
 }
 
 std::optional<runtime::DeviceRef> SyclTopology::find_ref(SyclDeviceRef device) const {
+  make_sub_devices();
   for (std::size_t r = 0; r < roots_.size(); ++r) {
     auto root_index = static_cast<std::int32_t>(r);
     if (api_.DPCTLDevice_AreEq(roots_[r].device, device))
