@@ -227,9 +227,9 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_max_version(const char* text, const 
  * "duration_ms", "detail" ("grouped", the default; "every_case", a block per
  * case; "quiet", the gate line alone), "stop_reasons" (why cases were left
  * unrun, each said on a "not run:" line above the gate line; optional)}.
- * Each verdict is decided as `check` decides it with no baseline. *result_json is {"text", "gate" ("passed" |
- * "failed"), "verdicts": {"ok", "expected_failure", "flaky",
- * "unexpected_pass", "regression"}}; a malformed request is 2. */
+ * Each verdict is decided as `check` decides it with no baseline. *result_json is {"text", "gate"
+ * ("passed" | "failed"), "verdicts": {"ok", "expected_failure", "flaky", "unexpected_pass",
+ * "regression"}}; a malformed request is 2. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_run_summary(const char* request_json,
                                                         char** result_json);
 

@@ -8,7 +8,9 @@
 namespace dlpack_usm::bridge {
 namespace {
 
-std::uint64_t address_of(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
+std::uint64_t address_of(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer);
+}
 
 template <typename Function>
 std::uint64_t address_of_function(Function function) {
@@ -36,10 +38,9 @@ nlohmann::ordered_json exchange_api_table_json(std::uint64_t address) {
   if (at == nullptr || !facts::copy_readable(&header, at, sizeof header)) {
     return {{"header_readable", false}, {"table_readable", false}};
   }
-  nlohmann::ordered_json answer{
-      {"header_readable", true},
-      {"version", {header.version.major, header.version.minor}},
-      {"prev_api", address_of(header.prev_api)}};
+  nlohmann::ordered_json answer{{"header_readable", true},
+                                {"version", {header.version.major, header.version.minor}},
+                                {"prev_api", address_of(header.prev_api)}};
   // A header of another major may lay out what follows otherwise.
   dlpack::DLPackExchangeAPI table{};
   bool whole = header.version.major == 1 && facts::copy_readable(&table, at, sizeof table);

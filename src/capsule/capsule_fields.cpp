@@ -49,7 +49,8 @@ std::uint8_t read_dtype_code(const json& value, const std::string& pointer) {
 
 // A dtype name, with lanes where written ("float32x4").
 dlpack::DLDataType read_dtype_shorthand(const json& value, const std::string& pointer) {
-  std::optional<dlpack::DLDataType> dtype = dtype_from_shorthand(value.get_ref<const std::string&>());
+  std::optional<dlpack::DLDataType> dtype =
+      dtype_from_shorthand(value.get_ref<const std::string&>());
   if (!dtype) {
     fail_expected(pointer,
                   "a dtype object {\"code\", \"bits\", \"lanes\"} or a dtype name such as "

@@ -6,6 +6,7 @@
 // Facts here: every key must be known and every value is read.
 #include "capsule/tensor_line_reader.hpp"
 
+#if DLPACK_USM_HAVE_SIMDJSON
 #include <simdjson.h>
 
 #include <cstdint>
@@ -18,8 +19,10 @@
 
 #include "capsule/capsule_tokens.hpp"
 #include "dlpack/names.hpp"
+#endif
 
 namespace dlpack_usm::capsule {
+#if DLPACK_USM_HAVE_SIMDJSON
 namespace {
 
 namespace od = simdjson::ondemand;
@@ -174,7 +177,8 @@ dlpack::DLDataType read_dtype(od::value& value) {
   std::uint32_t seen = members(value, {"code", "bits", "lanes"}, [&](std::uint32_t k, od::value v) {
     if (k == 0) {
       bool named = take(v.type()) == od::json_type::string;
-      const dlpack::DtypeCodeName* code = named ? dlpack::find_dtype_code(plain_string(v)) : nullptr;
+      const dlpack::DtypeCodeName* code =
+          named ? dlpack::find_dtype_code(plain_string(v)) : nullptr;
       if (named && code == nullptr) throw Declined{};
       dtype.code = named ? code->code : integer<std::uint8_t>(v);
     } else if (k == 1) {
@@ -382,6 +386,8 @@ TensorLineReader::TensorLineReader() : state_(std::make_unique<State>()) {}
 
 TensorLineReader::~TensorLineReader() = default;
 
+bool TensorLineReader::reads_lines() { return true; }
+
 bool TensorLineReader::read(std::string_view line, std::string_view origin,
                             facts::TensorFacts& facts) {
   static_assert(simdjson::SIMDJSON_PADDING <= 64);
@@ -398,4 +404,22 @@ bool TensorLineReader::read(std::string_view line, std::string_view origin,
   }
 }
 
+#else
+
+// Built without simdjson: the reader declines every line, and the reference
+// reader reads it (the same facts and messages, only slower).
+struct TensorLineReader::State {};
+
+TensorLineReader::TensorLineReader() : state_(std::make_unique<State>()) {}
+
+TensorLineReader::~TensorLineReader() = default;
+
+bool TensorLineReader::reads_lines() { return false; }
+
+bool TensorLineReader::read(std::string_view /*line*/, std::string_view /*origin*/,
+                            facts::TensorFacts& /*facts*/) {
+  return false;
+}
+
+#endif
 }  // namespace dlpack_usm::capsule

@@ -35,6 +35,9 @@ class TensorLineReader {
   // reference reader must read the line; `facts` then means nothing.
   bool read(std::string_view line, std::string_view origin, facts::TensorFacts& facts);
 
+  // False in a build without simdjson, whose reader declines every line.
+  static bool reads_lines();
+
  private:
   struct State;
   std::unique_ptr<State> state_;

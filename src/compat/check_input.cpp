@@ -78,8 +78,7 @@ bool case_of(const JsonFields& plugin, const RecordedCase& recorded) {
     return recorded.spec.library == plugin.text("path");
   }
   std::optional<Direction> direction = suite::parse_direction(plugin.text("role"));
-  return recorded.spec.library.empty() && direction &&
-         recorded.spec.place.direction == *direction;
+  return recorded.spec.library.empty() && direction && recorded.spec.place.direction == *direction;
 }
 
 void refuse_older_report(const JsonInput& input, const nlohmann::json& document) {

@@ -18,7 +18,7 @@ struct ExchangeApi {
   // The first major-1 table of the chain: the one the tool calls.
   const dlpack::DLPackExchangeAPI* table = nullptr;
   dlpack::DLPackVersion published{};  // the header version SYMBOL returned first
-  facts::ExchangeApiFacts facts;  // the published table and its prev_api chain
+  facts::ExchangeApiFacts facts;      // the published table and its prev_api chain
 };
 
 // Calls SYMBOL and reads the table. Throws Error(usage) for a missing symbol,

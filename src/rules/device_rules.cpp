@@ -108,8 +108,8 @@ constexpr std::array kDeviceRules{
         check_type_version},
     RuleDefinition{
         {"DLP-DEVICE-TYPE-UNRELEASED", "device", "Device type only main's header defines",
-         Severity::info, dlpack::kModelRelease, dlpack::kModelRelease, "dlpack.h 1.3, DLPackVersion",
-         "heuristic", kMinorMismatchSentence,
+         Severity::info, dlpack::kModelRelease, dlpack::kModelRelease,
+         "dlpack.h 1.3, DLPackVersion", "heuristic", kMinorMismatchSentence,
          "kDLTPU, kDLTPUHost (dlpack#188) and kDLAscend (dlpack#189) were merged after the 1.3 "
          "tag without a minor bump: a producer built against main declares 1.3 and is not "
          "wrong to use them, but a consumer built against the released 1.3 header does not "

@@ -127,8 +127,8 @@ constexpr std::array kDtypeRules{
         check_code_version},
     RuleDefinition{
         {"DLP-DTYPE-CODE-UNRELEASED", "dtype", "Dtype code only main's header defines",
-         Severity::info, dlpack::kModelRelease, dlpack::kModelRelease, "dlpack.h 1.3, DLPackVersion",
-         "heuristic", kMinorMismatchSentence,
+         Severity::info, dlpack::kModelRelease, dlpack::kModelRelease,
+         "dlpack.h 1.3, DLPackVersion", "heuristic", kMinorMismatchSentence,
          "kDLBcomplex (dlpack#187) was merged after the 1.3 tag without a minor bump: a "
          "producer built against main declares 1.3 and is not wrong to use it, but a consumer "
          "built against the released 1.3 header does not know it and may refuse the tensor. "

@@ -55,8 +55,9 @@ TEST(CheckIsolation, AFailureThatOnlyFollowsOtherCasesIsAStateBug) {
   EXPECT_EQ(second.at("outcome"), "crash") << second;
   EXPECT_EQ(second.at("verdict"), "regression") << second;
   EXPECT_EQ(second.at("attempts"), 2) << second;
-  EXPECT_TRUE(contains(second.at("message"),
-                       "passes in a fresh process, fails after other cases in one process: a state bug"))
+  EXPECT_TRUE(
+      contains(second.at("message"),
+               "passes in a fresh process, fails after other cases in one process: a state bug"))
       << second;
   EXPECT_EQ(ran.at(0).at("verdict"), "ok") << ran.at(0);
 

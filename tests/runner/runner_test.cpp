@@ -177,8 +177,9 @@ TEST(Runner, AFailureOnlyAfterOtherCasesIsAStateBug) {
   const CaseResult& result = ordered[1];
   EXPECT_EQ(result.outcome, Outcome::fail) << result.message;
   EXPECT_EQ(result.attempts, 2);
-  EXPECT_NE(result.message.find("passes in a fresh process, fails after other cases in one process: a state "
-                                "bug"),
+  EXPECT_NE(result.message.find(
+                "passes in a fresh process, fails after other cases in one process: a state "
+                "bug"),
             std::string::npos)
       << result.message;
   EXPECT_NE(result.message.find("selftest/pass"), std::string::npos) << result.message;

@@ -58,7 +58,8 @@ std::vector<std::string> RunLimits::count(const RecordedCase& recorded) {
 
 // A streak is broken by any case the library finished (a pass, a decline, a
 // failure that is no crash, a hang that passed on its re-run); a case
-// turned away neither counts nor breaks it.
+// turned away neither counts nor breaks it, nor does the next case of the
+// setup group that just hung or crashed.
 std::optional<std::string> RunLimits::count_library_case(const LibraryUnderTest& library,
                                                          const RecordedCase& recorded) {
   int limit = options_.max_consecutive_hangs;
@@ -67,7 +68,11 @@ std::optional<std::string> RunLimits::count_library_case(const LibraryUnderTest&
     return std::nullopt;
   }
   int& streak = hang_streaks_[library.key];
-  streak = hung_or_crashed(recorded) ? streak + 1 : 0;
+  std::string& group = streak_groups_[library.key];
+  bool hung = hung_or_crashed(recorded);
+  bool same_group = hung && !group.empty() && group == recorded.spec.setup_group;
+  streak = hung ? streak + (same_group ? 0 : 1) : 0;
+  group = hung ? recorded.spec.setup_group : "";
   if (streak < limit) return std::nullopt;
   std::string reason = fmt::format(
       "the {} hung or crashed on {} consecutive cases; not tested further "

@@ -2,7 +2,11 @@
 // stops the whole run after so many failing cases, and
 // --max-consecutive-hangs stops testing a library under test that hung or
 // crashed on so many cases in a row (a library that hangs on every case
-// would otherwise hold a run for hours). Cases are counted as they finish,
+// would otherwise hold a run for hours). The cases of one setup group that
+// hung or crashed in a row count once: one crash while the worker made what
+// they share is charged to each of them, and is still one crash (a cell's
+// 18 requests would otherwise stop the library on its first broken cell).
+// Cases are counted as they finish,
 // each once with its final result (after its re-run); the runner asks
 // skip_reason about the cases still to come.
 #pragma once
@@ -66,6 +70,9 @@ class RunLimits {
   std::optional<std::string> run_stopped_;
   // Per library, by its key.
   std::map<std::string, int> hang_streaks_;
+  // The setup group of the library's last case when it hung or crashed
+  // ("" for none): the next case of that group adds nothing to the streak.
+  std::map<std::string, std::string> streak_groups_;
   std::map<std::string, std::string> libraries_stopped_;
   std::vector<std::string> used_reasons_;
 };

@@ -106,8 +106,7 @@ struct Pending {
 // interpreter and its imports for a Python library); a crash or a hang is
 // re-run alone, where nothing else can be blamed for it.
 bool rerun_shares_worker(const Pending& job) {
-  return job.first &&
-         (job.first->outcome == Outcome::fail || job.first->outcome == Outcome::error);
+  return job.first && (job.first->outcome == Outcome::fail || job.first->outcome == Outcome::error);
 }
 
 // A worker: one child running a batch of cases in order, reporting each on

@@ -20,7 +20,7 @@ int stream(std::int32_t, std::int32_t, void**) {
 }
 
 dlpack::DLPackExchangeAPI table(std::uint32_t major, std::uint32_t minor,
-                            dlpack::DLPackExchangeAPIHeader* prev = nullptr) {
+                                dlpack::DLPackExchangeAPIHeader* prev = nullptr) {
   dlpack::DLPackExchangeAPI api{};
   api.header = {{major, minor}, prev};
   api.managed_tensor_allocator = allocate;
@@ -30,8 +30,9 @@ dlpack::DLPackExchangeAPI table(std::uint32_t major, std::uint32_t minor,
 
 // A header of `version` at the very end of the page's readable memory: a
 // table behind it would lie in the guard page.
-dlpack::DLPackExchangeAPIHeader* header_at_the_end(const GuardedPage& page, dlpack::DLPackVersion version,
-                                               dlpack::DLPackExchangeAPIHeader* prev = nullptr) {
+dlpack::DLPackExchangeAPIHeader* header_at_the_end(
+    const GuardedPage& page, dlpack::DLPackVersion version,
+    dlpack::DLPackExchangeAPIHeader* prev = nullptr) {
   auto* header = static_cast<dlpack::DLPackExchangeAPIHeader*>(
       page.last_bytes(sizeof(dlpack::DLPackExchangeAPIHeader)));
   *header = {version, prev};

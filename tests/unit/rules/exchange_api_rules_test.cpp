@@ -140,8 +140,8 @@ TEST(ExchangeApiRules, WorkStreamNullOnlyWhereNullIsNoStream) {
   EXPECT_NE(findings[0].message.find("kDLOneAPI"), std::string::npos);
   answer.device_type = dlpack::kDLMetal;
   EXPECT_EQ(ids_of(check_work_stream(answer)), Ids{"DLP-EXCHANGE-API-STREAM-NULL"});
-  for (std::int32_t type : {dlpack::kDLCPU, dlpack::kDLCUDA, dlpack::kDLCUDAHost, dlpack::kDLCUDAManaged,
-                            dlpack::kDLROCM, dlpack::kDLROCMHost}) {
+  for (std::int32_t type : {dlpack::kDLCPU, dlpack::kDLCUDA, dlpack::kDLCUDAHost,
+                            dlpack::kDLCUDAManaged, dlpack::kDLROCM, dlpack::kDLROCMHost}) {
     answer.device_type = type;
     EXPECT_TRUE(check_work_stream(answer).empty()) << type;
   }

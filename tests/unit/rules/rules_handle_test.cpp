@@ -16,7 +16,8 @@ using testing::problem_ids;
 using Ids = std::vector<std::string>;
 
 TEST(HandleRules, HandleTypedDataIsNoAddress) {
-  for (std::int32_t type : {dlpack::kDLOpenCL, dlpack::kDLVulkan, dlpack::kDLMetal, dlpack::kDLWebGPU}) {
+  for (std::int32_t type :
+       {dlpack::kDLOpenCL, dlpack::kDLVulkan, dlpack::kDLMetal, dlpack::kDLWebGPU}) {
     facts::TensorFacts tensor = clean_tensor();
     tensor.device_type = type;
     tensor.data = 0x600001e4c0d3;  // an odd id<MTLBuffer>, cl_mem, ...

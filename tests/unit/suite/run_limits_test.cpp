@@ -92,6 +92,29 @@ TEST(RunLimits, ALibraryThatHangsInARowIsNotTestedFurther) {
   EXPECT_FALSE(limits.skip_reason(CaseSpec{"runtime/x", "runtime", "", {}, nullptr}));
 }
 
+TEST(RunLimits, TheCasesOfOneSetupGroupThatCrashedTogetherCountOnce) {
+  CheckOptions options = with_libraries();
+  options.max_consecutive_hangs = 2;
+  RunLimits limits(options);
+  auto in_group = [](const std::string& name, const std::string& group) {
+    CaseSpec spec = library_case(name);
+    spec.setup_group = group;
+    return spec;
+  };
+  // One crash while the cell was made, charged to its three requests.
+  for (const char* name : {"a", "b", "c"}) {
+    EXPECT_TRUE(
+        limits.count(finished(in_group(name, "cell-1"), Outcome::crash, Verdict::regression))
+            .empty());
+  }
+  EXPECT_FALSE(limits.skip_reason(in_group("d", "cell-2")));
+  // The next cell's crash is the second in a row.
+  std::vector<std::string> reached =
+      limits.count(finished(in_group("d", "cell-2"), Outcome::crash, Verdict::regression));
+  ASSERT_EQ(reached.size(), 1u);
+  EXPECT_NE(reached[0].find("on 2 consecutive cases"), std::string::npos);
+}
+
 TEST(RunLimits, TheExchangeApiCasesAreTheProducers) {
   CheckOptions options = with_libraries();
   options.max_consecutive_hangs = 2;

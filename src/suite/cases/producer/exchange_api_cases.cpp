@@ -153,7 +153,7 @@ CaseResult run_exchange_table(PluginSession& session, const CaseSpec& spec) {
 // one-element tensor of its allocator, read and released at once. nullopt
 // when it gives none (the allocate cases judge why).
 std::optional<dlpack::DLDevice> produced_device_of(const dlpack::DLPackExchangeAPI& table,
-                                               const runtime::DeviceInfo& device) {
+                                                   const runtime::DeviceInfo& device) {
   std::int64_t extent = 1;
   dlpack::DLTensor prototype{};
   prototype.device = {dlpack::kDLOneAPI, device.ref.root_index};
@@ -192,8 +192,9 @@ CaseResult run_work_stream(PluginSession& session, const CaseSpec& spec,
   }
   facts::WorkStreamAnswer answer =
       call_work_stream(table, produced->device_type, produced->device_id);
-  const std::string call = fmt::format(
-      "current_work_stream({}, {})", dlpack::device_type_display(answer.device_type), answer.device_id);
+  const std::string call =
+      fmt::format("current_work_stream({}, {})", dlpack::device_type_display(answer.device_type),
+                  answer.device_id);
   if (answer.status != 0) {
     return {spec.id, Outcome::not_supported,
             fmt::format("{} failed ({}): the library declines to name its stream", call,

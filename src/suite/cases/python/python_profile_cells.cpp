@@ -64,8 +64,9 @@ ProfileRequest dl_device_request(std::string_view type_name, std::optional<bool>
 
 template <typename Value>
 ProfileRequest newest_with(const char* name, Value value, std::string shown) {
-  return {
-      name, std::move(shown), {{"max_version", version_json(dlpack::kModelRelease)}, {name, value}}};
+  return {name,
+          std::move(shown),
+          {{"max_version", version_json(dlpack::kModelRelease)}, {name, value}}};
 }
 
 std::vector<ProfileRequest> make_requests() {
