@@ -386,7 +386,9 @@ TensorLineReader::TensorLineReader() : state_(std::make_unique<State>()) {}
 
 TensorLineReader::~TensorLineReader() = default;
 
-bool TensorLineReader::reads_lines() { return true; }
+bool TensorLineReader::reads_lines() {
+  return true;
+}
 
 bool TensorLineReader::read(std::string_view line, std::string_view origin,
                             facts::TensorFacts& facts) {
@@ -414,7 +416,9 @@ TensorLineReader::TensorLineReader() : state_(std::make_unique<State>()) {}
 
 TensorLineReader::~TensorLineReader() = default;
 
-bool TensorLineReader::reads_lines() { return false; }
+bool TensorLineReader::reads_lines() {
+  return false;
+}
 
 bool TensorLineReader::read(std::string_view /*line*/, std::string_view /*origin*/,
                             facts::TensorFacts& /*facts*/) {

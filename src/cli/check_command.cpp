@@ -267,17 +267,14 @@ suite::CaseSources case_sources_of(const CheckArguments& args, const suite::Chec
   return suite::case_sources(options.suite_dir, options.plugins, options.stream_attempts);
 }
 
-int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
-  // From here on a stop signal ends the run with its report, wherever it
-  // comes: starting the runtime, probing the libraries, running the cases.
-  suite::StopSignals stop_signals;
-  suite::CheckOptions options = check_options(args, command_line);
-
+// The combinations of options that ask for what no run can do: Error(usage)
+// before anything starts.
+void refuse_combinations(const CheckArguments& args, const suite::CheckOptions& options,
+                         const PythonLibraries& python) {
   bool producer = std::any_of(options.plugins.begin(), options.plugins.end(),
                               [](const plugin::PluginSpec& spec) {
                                 return spec.role == plugin::Role::producer && !spec.exchange_api();
                               });
-  PythonLibraries python(python_targets(args.python, args.stream_attempts));
   if (!options.required_features.empty()) require_known_features(args, options.plugins, python);
   if (args.stream_attempts > 0 && !producer && !python.has_producer()) {
     fail_usage("--stream-attempts counts the requests of a producer's stream cases",
@@ -287,6 +284,15 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
     fail_usage("--vectors-only runs the conformance vectors, --producer and --consumer a library",
                "choose one");
   }
+}
+
+int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
+  // From here on a stop signal ends the run with its report, wherever it
+  // comes: starting the runtime, probing the libraries, running the cases.
+  suite::StopSignals stop_signals;
+  suite::CheckOptions options = check_options(args, command_line);
+  PythonLibraries python(python_targets(args.python, args.stream_attempts));
+  refuse_combinations(args, options, python);
   options.values_from_cases = !python.empty();
   check_devices(args, options, !python.empty());
 

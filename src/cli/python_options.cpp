@@ -75,8 +75,8 @@ void add_how_options(CLI::App& command, PythonOptions& options) {
   command
       .add_option("--library-device", options.library_devices,
                   "With --python-library: make the arrays on this device of the library, passed "
-                  "as device=TEXT (torch: cuda:0) (repeatable)")
-      ->type_name("TEXT");
+                  "as device=DEVICE (torch: cuda:0) (repeatable)")
+      ->type_name("DEVICE");
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 // namespace).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,13 +52,14 @@ bool wait_until(const std::function<bool()>& condition, std::chrono::seconds lim
   return condition();
 }
 
-// A pid that is gone, or a zombie nobody reaped yet (dead all the same).
-bool is_dead(pid_t pid) {
-  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  std::size_t after_name = text.rfind(')');
-  return text.empty() || (after_name != std::string::npos && after_name + 2 < text.size() &&
-                          text[after_name + 2] == 'Z');
+// True when no helper holds its shared lock on `file` any more: each helper
+// holds one while it lives (the pids it writes are its PID namespace's).
+bool no_helper_alive(const fs::path& file) {
+  int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;
+  bool free = flock(fd, LOCK_EX | LOCK_NB) == 0;
+  close(fd);
+  return free;
 }
 
 std::vector<pid_t> pids_in(const fs::path& file) {
@@ -108,16 +111,11 @@ TEST(RunLifetime, NoWorkerAndNoHelperOfALibraryOutlivesTheRun) {
       EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
     }
     bool none_left = wait_until(
-        [&] {
-          std::vector<pid_t> helpers = pids_in(helper_pids);
-          return processes_with(marker.string()).empty() &&
-                 std::all_of(helpers.begin(), helpers.end(), is_dead);
-        },
+        [&] { return processes_with(marker.string()).empty() && no_helper_alive(helper_pids); },
         std::chrono::seconds(5));
     EXPECT_TRUE(none_left) << "processes of the run were left behind";
     // Leave no mess behind, whatever happened.
     for (pid_t pid : processes_with(marker.string())) kill(pid, SIGKILL);
-    for (pid_t pid : pids_in(helper_pids)) kill(pid, SIGKILL);
     fs::remove_all(marker);
   }
 }

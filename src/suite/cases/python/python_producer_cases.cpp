@@ -3,60 +3,63 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "rules/rule_ids.hpp"
 #include "suite/cases/python/python_worker.hpp"
 
 namespace dlpack_usm::suite {
+
+namespace ids = rules::ids;
 
 const std::vector<PythonStep>& python_steps() {
   static const std::vector<PythonStep> steps{
       {"capsule",
        "__dlpack__(max_version=MAX)",
        "",
-       {"DLP-PY-CAPSULE-NAME", "DLP-PY-EXPORT-RAISED", "DLP-PY-MEMORY-UNREADABLE",
-        "DLP-PY-KEYWORD-TYPEERROR"}},
+       {ids::kPyCapsuleName, ids::kPyExportRaised, ids::kPyMemoryUnreadable,
+        ids::kPyKeywordTypeerror}},
       {"legacy-default",
        "__dlpack__() without max_version",
-       "DLP-PY-LEGACY-DEFAULT",
-       {"DLP-PY-LEGACY-DEFAULT", "DLP-PY-READ-ONLY-LEGACY", "DLP-PY-CAPSULE-DESTRUCTOR"}},
+       ids::kPyLegacyDefault,
+       {ids::kPyLegacyDefault, ids::kPyReadOnlyLegacy, ids::kPyCapsuleDestructor}},
       {"legacy-max-version",
        "__dlpack__(max_version=(0, 8))",
-       "DLP-PY-VERSION-ABOVE-MAX",
-       {"DLP-PY-VERSION-ABOVE-MAX"}},
+       ids::kPyVersionAboveMax,
+       {ids::kPyVersionAboveMax}},
       {"versioned",
        "__dlpack__(max_version=MAX)",
-       "DLP-PY-VERSIONED-OFFERED",
-       {"DLP-PY-VERSIONED-OFFERED", "DLP-PY-KEYWORD-TYPEERROR"}},
-      {"device-agrees", "__dlpack_device__()", "DLP-PY-DEVICE-AGREES", {"DLP-PY-DEVICE-AGREES"}},
+       ids::kPyVersionedOffered,
+       {ids::kPyVersionedOffered, ids::kPyKeywordTypeerror}},
+      {"device-agrees", "__dlpack_device__()", ids::kPyDeviceAgrees, {ids::kPyDeviceAgrees}},
       {"stream-cpu",
        "__dlpack__(stream=1) of a host array",
-       "DLP-PY-STREAM-CPU",
-       {"DLP-PY-STREAM-CPU", "DLP-PY-STREAM-CPU-SYNC"}},
+       ids::kPyStreamCpu,
+       {ids::kPyStreamCpu, ids::kPyStreamCpuSync}},
       {"dl-device",
        "__dlpack__(dl_device=..., copy=False)",
-       "DLP-PY-DL-DEVICE-OWN",
-       {"DLP-PY-DL-DEVICE-OWN", "DLP-PY-DL-DEVICE-FOREIGN", "DLP-PY-NO-COPY-COPIED"}},
-      {"copy", "__dlpack__(copy=True)", "DLP-PY-COPY-FLAG", {"DLP-PY-COPY-FLAG"}},
+       ids::kPyDlDeviceOwn,
+       {ids::kPyDlDeviceOwn, ids::kPyDlDeviceForeign, ids::kPyNoCopyCopied}},
+      {"copy", "__dlpack__(copy=True)", ids::kPyCopyFlag, {ids::kPyCopyFlag}},
       {"cuda-streams",
        "__dlpack__(stream=...) of a CUDA array",
-       "DLP-PY-STREAM-CUDA-ZERO",
-       {"DLP-PY-STREAM-CUDA-ZERO", "DLP-PY-STREAM-CUDA-REFUSED"}},
+       ids::kPyStreamCudaZero,
+       {ids::kPyStreamCudaZero, ids::kPyStreamCudaRefused}},
       {"stream-race",
        "__dlpack__(stream=...) of an array with a pending write",
-       "DLP-PY-STREAM-RACE",
-       {"DLP-PY-STREAM-RACE"}},
+       ids::kPyStreamRace,
+       {ids::kPyStreamRace}},
       {"usm-array-interface",
        "__sycl_usm_array_interface__",
-       "DLP-PY-SUAI-FIELD",
-       {"DLP-PY-SUAI-FIELD", "DLP-PY-SUAI-SYCLOBJ", "DLP-PY-SUAI-AGREES"}},
+       ids::kPySuaiField,
+       {ids::kPySuaiField, ids::kPySuaiSyclobj, ids::kPySuaiAgrees}},
       {"exchange-api",
        "__dlpack_c_exchange_api__",
-       "DLP-PY-EXCHANGE-API-CAPSULE",
-       {"DLP-PY-EXCHANGE-API-CAPSULE", "DLP-PY-EXCHANGE-API-VERSION", "DLP-PY-EXCHANGE-API-NULL",
-        "DLP-PY-EXCHANGE-API-READABLE", "DLP-PY-EXCHANGE-API-TENSOR"}},
+       ids::kPyExchangeApiCapsule,
+       {ids::kPyExchangeApiCapsule, ids::kPyExchangeApiVersion, ids::kPyExchangeApiNull,
+        ids::kPyExchangeApiReadable, ids::kPyExchangeApiTensor}},
       {"consumer-probe",
        "a consumer with a capsule",
        "",
-       {"DLP-PY-CONSUMER-RENAME", "DLP-PY-CONSUMER-REUSE"}},
+       {ids::kPyConsumerRename, ids::kPyConsumerReuse}},
   };
   return steps;
 }
@@ -70,11 +73,11 @@ std::vector<CaseSpec> PythonProducerCaseSource::cases() {
     // Every step rests on the capsule the worker reads once (announced as
     // setup): a crash or hang there is charged to every step at once.
     spec.setup_group = fmt::format("{}/capsule", target_.worker_key());
-    spec.rules = step.rules;
-    spec.rules.emplace_back("DLP-PLUGIN-CRASH");
-    spec.rules.emplace_back("DLP-PLUGIN-HANG");
-    spec.crash_rule = "DLP-PLUGIN-CRASH";
-    spec.timeout_rule = "DLP-PLUGIN-HANG";
+    spec.rules.assign(step.rules.begin(), step.rules.end());
+    spec.rules.emplace_back(ids::kPluginCrash);
+    spec.rules.emplace_back(ids::kPluginHang);
+    spec.crash_rule = std::string(ids::kPluginCrash);
+    spec.timeout_rule = std::string(ids::kPluginHang);
     spec.details = std::make_shared<const PythonCase>(
         target_, nlohmann::json{{"kind", "step"},
                                 {"step", step.name},

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "suite/cases/python/python_target.hpp"
@@ -23,8 +24,8 @@ namespace dlpack_usm::suite {
 struct PythonStep {
   const char* name;
   const char* asked;
-  const char* escape_rule;
-  std::vector<std::string> rules;
+  std::string_view escape_rule;  // "" for none
+  std::vector<std::string_view> rules;
 };
 
 // In order: "capsule" first (the tensor rules on __dlpack__(max_version=MAX)),

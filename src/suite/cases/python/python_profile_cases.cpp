@@ -102,7 +102,7 @@ CaseSpec answer_case(const PythonTarget& target, const LibraryDevice& device,
       fmt::format("{}/producer/{}/{}/{}", target.label(), device.name, cell.name, request.id()),
       "python-producer");
   spec.device = device.name;
-  spec.rules = {"DLP-PLUGIN-CRASH", "DLP-PLUGIN-HANG"};
+  spec.rules = {std::string(ids::kPluginCrash), std::string(ids::kPluginHang)};
   spec.outcome_from_findings = true;
   // The library's own: another library's crash on the same cell is not its.
   spec.setup_group = fmt::format("{}/{}/{}", target.worker_key(), device.name, cell.name);
