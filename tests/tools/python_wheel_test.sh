@@ -60,8 +60,12 @@ expect "python -m dlpack_usm --version" "^dlpack_usm $version " "$venv_python" -
 expect "dlpack-usm --version" "$version" "$work/venv/bin/dlpack-usm" --version
 expect "the package is the installed one" "^$work/venv/lib/" \
   "$venv_python" -c "import dlpack_usm, dlpack_usm._bridge.library as l; print(dlpack_usm.__file__); l.library()"
-expect "python -m dlpack_usm check" "checked 1 object: 0 errors" \
+# The front-ends run the wheel's dlpack-usm, whose Python workers import the
+# wheel's package.
+expect "python -m dlpack_usm check" "gate: PASSED \\(13 cases run" \
   "$venv_python" -m dlpack_usm check "numpy.ones(3)"
+expect "python -m dlpack_usm consume" "gate: PASSED \\(1 case run" \
+  "$venv_python" -m dlpack_usm consume numpy.from_dlpack --device cpu --cell c-order
 expect "python -m dlpack_usm inspect" "kDLCPU" "$venv_python" -m dlpack_usm inspect "numpy.ones(3)"
 # The executable finds the suite installed beside it (bin/../share), not the
 # source tree it was built from: the report names the suite it ran.
