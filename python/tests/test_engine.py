@@ -238,3 +238,10 @@ def test_the_worker_sees_its_own_process_in_proc(tmp_path, containment):
     assert result.returncode == 0, result.stdout + result.stderr
     [case] = outcomes(report).values()
     assert case["exchange"] == "accepted", case["message"]
+
+
+def test_each_axis_of_the_profile_reads_in_the_matrix_s_order(tmp_path):
+    result = run_package("consume", "numpy.from_dlpack", "--device", "cpu", "--cell",
+                         "dtype-int16", "--cell", "dtype-int8", "--cell", "dtype-bool")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "    dtype     int8+ int16+ bool+" in result.stdout.splitlines()

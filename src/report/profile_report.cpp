@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "matrix/consumer_matrix.hpp"
 #include "matrix/consumer_verdict.hpp"
 
 namespace dlpack_usm::report {
@@ -32,10 +33,34 @@ std::string legend() {
   return text;
 }
 
-// One axis of one device: each value with the symbol of its class.
-void print_axis(Printer& printer, const std::string& axis,
-                const std::vector<const ProfileEntry*>& cells) {
+// The values of `axis` in the order the consumer matrix lays them out
+// (int8 before int16, c-order first); empty for an axis whose values read
+// well in the order the cases ran (their ids' order).
+std::vector<std::string> matrix_order(const std::string& axis) {
+  std::vector<std::string> order;
+  if (axis == "dtype") {
+    for (const matrix::OfferedShape& shape : matrix::dtype_axis()) {
+      order.push_back(shape.name.substr(std::string_view("dtype-").size()));
+    }
+  } else if (axis == "layout") {
+    for (const matrix::OfferedShape& shape : matrix::layout_axis()) order.push_back(shape.name);
+  } else if (axis == "invalid") {
+    order = matrix::invalid_case_names();
+  }
+  return order;
+}
+
+// One axis of one device: each value with the symbol of its class, in the
+// matrix's order; values the matrix does not list stay last, as they ran.
+void print_axis(Printer& printer, const std::string& axis, std::vector<const ProfileEntry*> cells) {
   if (cells.empty()) return;
+  const std::vector<std::string> order = matrix_order(axis);
+  auto rank = [&order](const ProfileEntry* cell) {
+    return std::find(order.begin(), order.end(), cell->value) - order.begin();
+  };
+  std::stable_sort(
+      cells.begin(), cells.end(),
+      [&rank](const ProfileEntry* a, const ProfileEntry* b) { return rank(a) < rank(b); });
   std::string marks;
   for (const ProfileEntry* cell : cells) {
     marks +=

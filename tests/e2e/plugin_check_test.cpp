@@ -407,6 +407,10 @@ TEST(plugin_check, ProfileOfTheCorrectConsumer) {
   EXPECT_NE(run.out.find("declined (1): ndim-40: this consumer takes at most 32 dimensions"),
             std::string::npos)
       << run.out;
+  // Each axis in the matrix's order, not its ids': int8 before int16.
+  std::size_t int8 = run.out.find(" int8");
+  EXPECT_LT(int8, run.out.find(" int16")) << run.out;
+  EXPECT_NE(run.out.find("    layout    f-order"), std::string::npos) << run.out;
   std::ifstream junit(dir / "junit.xml");
   std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
   EXPECT_NE(xml.find("/dtype-bool [dtype=bool]\""), std::string::npos);
