@@ -245,3 +245,15 @@ def test_each_axis_of_the_profile_reads_in_the_matrix_s_order(tmp_path):
                          "dtype-int16", "--cell", "dtype-int8", "--cell", "dtype-bool")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "    dtype     int8+ int16+ bool+" in result.stdout.splitlines()
+
+
+def test_verbose_shows_the_infos_of_cases_that_passed():
+    # A view one element in is aligned to 4 bytes: DLP-ALIGN-256 is an info,
+    # which only -v shows (the case passes).
+    target = "numpy.arange(7, dtype=numpy.float32)[1:]"
+    quiet = run_package("check", target)
+    verbose = run_package("check", target, "-v")
+    assert quiet.returncode == verbose.returncode == 0, verbose.stdout + verbose.stderr
+    assert "DLP-ALIGN-256" not in quiet.stdout
+    assert "infos (1; they never fail the gate):" in verbose.stdout.splitlines()
+    assert "/producer/capsule: DLP-ALIGN-256: dl_tensor.data: data 0x" in verbose.stdout

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -185,6 +186,29 @@ void print_warnings(Printer& printer, const suite::CheckRun& run, SummaryDetail 
   print_rule_pointers(printer, {rules.begin(), rules.end()}, "  ");
 }
 
+// -v: the info findings of the cases that passed, which no other part of
+// the summary shows (a heuristic's remark on a library's tensor, such as an
+// alignment below 256 bytes, is worth a look and never fails the gate).
+void print_infos(Printer& printer, const suite::CheckRun& run) {
+  std::vector<std::pair<const RecordedCase*, const suite::CaseFinding*>> infos;
+  for (const RecordedCase& recorded : run.cases) {
+    if (!ran(recorded) || recorded.result.outcome != suite::Outcome::pass) continue;
+    for (const suite::CaseFinding& finding : recorded.result.findings) {
+      if (finding.severity == rules::Severity::info) infos.emplace_back(&recorded, &finding);
+    }
+  }
+  if (infos.empty()) return;
+  printer.line("");
+  printer.line(fmt::format("infos ({}; they never fail the gate):", infos.size()));
+  std::set<std::string> rules;
+  for (const auto& [recorded, finding] : infos) {
+    printer.line(
+        fmt::format("  {}: {}: {}", recorded->result.id, finding->rule_id, finding->message));
+    rules.insert(finding->rule_id);
+  }
+  print_rule_pointers(printer, {rules.begin(), rules.end()}, "  ");
+}
+
 }  // namespace
 
 std::string message_pattern(std::string_view message) {
@@ -250,6 +274,7 @@ void print_failures(Printer& printer, const suite::CheckRun& run, SummaryDetail 
     }
   }
   print_warnings(printer, run, detail);
+  if (detail == SummaryDetail::every_case) print_infos(printer, run);
 }
 
 }  // namespace dlpack_usm::report
