@@ -39,6 +39,17 @@ void* operator new(std::size_t size) {
 void* operator new[](std::size_t size) {
   return counted_allocation(size);
 }
+// The nothrow forms too (std::stable_sort's buffer, simdjson's parser): each
+// form of new this binary uses must come from malloc, as its delete frees,
+// or AddressSanitizer reports an alloc-dealloc mismatch.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  return std::malloc(size == 0 ? 1 : size);
+}
 void operator delete(void* memory) noexcept {
   std::free(memory);
 }
