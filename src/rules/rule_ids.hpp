@@ -58,6 +58,7 @@ inline constexpr std::string_view kOneapiDeviceIdRoot = "DLP-ONEAPI-DEVICE-ID-RO
 inline constexpr std::string_view kOneapiDeviceIdSubDevice = "DLP-ONEAPI-DEVICE-ID-SUB-DEVICE";
 inline constexpr std::string_view kOneapiUsmNotDevice = "DLP-ONEAPI-USM-NOT-DEVICE";
 inline constexpr std::string_view kRuntimeOwnerAnswer = "DLP-RUNTIME-OWNER-ANSWER";
+inline constexpr std::string_view kRuntimeQueueOrder = "DLP-RUNTIME-QUEUE-ORDER";
 inline constexpr std::string_view kCudaNoRuntime = "DLP-CUDA-NO-RUNTIME";
 inline constexpr std::string_view kCudaPointerUnknown = "DLP-CUDA-POINTER-UNKNOWN";
 inline constexpr std::string_view kCudaDeviceIdRange = "DLP-CUDA-DEVICE-ID-RANGE";
@@ -181,6 +182,7 @@ inline constexpr std::array kAll{
     kOneapiDeviceIdSubDevice,
     kOneapiUsmNotDevice,
     kRuntimeOwnerAnswer,
+    kRuntimeQueueOrder,
     kCudaNoRuntime,
     kCudaPointerUnknown,
     kCudaDeviceIdRange,

@@ -74,6 +74,15 @@ std::string consequence_text(const std::vector<OwnerProbe>& wrong) {
 
 void judged_by_owner_probe(const RuleContext&, Reporter&) {}
 
+// Judged in the Python worker (producer/_stream_control.py), where the
+// stream checks run; its vectors are control observations in
+// fixtures/runtime/queue_order_vectors.json.
+void judged_by_stream_control(const RuleContext&, Reporter&) {}
+
+constexpr std::string_view kSyclEnqueueBarrier =
+    "sycl_ext_oneapi_enqueue_barrier, handler::ext_oneapi_barrier (https://github.com/intel/llvm/"
+    "blob/sycl/sycl/doc/extensions/supported/sycl_ext_oneapi_enqueue_barrier.asciidoc)";
+
 constexpr std::string_view kSyclPointerQueries =
     "SYCL 2020 reference, USM pointer queries, sycl::get_pointer_device "
     "(https://github.khronos.org/SYCL_Reference/iface/usm_pointer_queries.html)";
@@ -97,6 +106,24 @@ constexpr std::array kRuntimeRules{
          "consumer cases whose verdict rests on the answer are reported as blocked by it."},
         Scope::header,
         judged_by_owner_probe},
+    // A definition the runtime breaks, named as a warning for the same
+    // reason as the owner answer: the library under test is not at fault.
+    RuleDefinition{
+        {ids::kRuntimeQueueOrder, "runtime",
+         "Runtime runs a read before the work a barrier or event made it wait for",
+         Severity::warning, kFirstRelease, std::nullopt, kSyclEnqueueBarrier, "definition",
+         "Prevents any commands submitted afterward to this queue from executing until all "
+         "events in `waitList` have entered the `info::event_command_status::complete` state.",
+         "The control of DLP-PY-STREAM-RACE: where a way of asking read stale data, the tool "
+         "makes the same late work again and does the producer's part of the protocol itself "
+         "(SYCL: a barrier on the producer's queue that the consumer's queue waits for; CUDA: "
+         "an event recorded on the producer's stream that the consumer's stream waits for), "
+         "then reads on the same consumer queue or stream. A stale read then is the "
+         "runtime's: named once, with the queue kinds and how many attempts read stale data, "
+         "and the library's results on those kinds are blocked, not failed; kinds whose "
+         "control read nothing stale are judged."},
+        Scope::header,
+        judged_by_stream_control},
 };
 
 }  // namespace

@@ -62,7 +62,7 @@ expect "the package is the installed one" "^$work/venv/lib/" \
   "$venv_python" -c "import dlpack_usm, dlpack_usm._bridge.library as l; print(dlpack_usm.__file__); l.library()"
 # The front-ends run the wheel's dlpack-usm, whose Python workers import the
 # wheel's package.
-expect "python -m dlpack_usm check" "gate: PASSED \\(13 cases run" \
+expect "python -m dlpack_usm check" "gate: PASSED \\(14 cases run" \
   "$venv_python" -m dlpack_usm check "numpy.ones(3)"
 expect "python -m dlpack_usm consume" "gate: PASSED \\(1 case run" \
   "$venv_python" -m dlpack_usm consume numpy.from_dlpack --device cpu --cell c-order

@@ -97,7 +97,11 @@ def run_step(target, case):
         evidence = {"capsule_name": base.capsule_name, "capsule": base.capsule, "notes": notes}
     else:
         noted = len(base.notes)
-        found = _step_findings(inspected.check, case)
+        try:
+            found = _step_findings(inspected.check, case)
+        except NotApplicable as blocked:  # a runtime's defect blocks the step (not_supported)
+            return record(case, "not_supported", blocked.message,
+                          evidence={"notes": base.notes[noted:]})
         notes = base.notes[noted:]
         evidence = {"notes": notes}
     # The recorder follows the message with the findings (case_recorder.cpp).

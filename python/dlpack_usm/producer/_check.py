@@ -2,6 +2,7 @@
 this process (the Python API)."""
 
 from .._bridge import library
+from .._bridge.errors import NotApplicable
 from . import _steps, _stream_race
 from ._inspect import DEFAULT_MAX_VERSION
 
@@ -29,8 +30,12 @@ def check_report(obj, max_version=DEFAULT_MAX_VERSION, consumer="auto", origin=N
     check = _steps.Check(obj, base, tuple(max_version), origin, consumer, stream_attempts, remake,
                          flagged=any(item.severity == "error" for item in found))
     for step in library.python_steps():
-        if step["name"] in _steps.STEPS:
+        if step["name"] not in _steps.STEPS:
+            continue
+        try:
             found += _steps.run_step(check, step["name"])
+        except NotApplicable as blocked:  # a runtime's defect blocks the step
+            base.notes.append(f"{step['name']}: not judged, {blocked.message}")
     return base, found
 
 

@@ -29,6 +29,9 @@ class Check:
     # step, or asked where a step needs it before that step ran here.
     speaks_versioned: bool = None
     flagged: bool = False  # an error so far: the consumer probe runs in a child
+    # The stream checks, run once for the steps "stream-control" and
+    # "stream-race" (_stream_race.StreamExperiment).
+    streams: object = None
 
 
 def origin_of(obj, origin=None):
@@ -142,11 +145,25 @@ def _cuda_streams(check):
     return found
 
 
-def _stream_races(check):
-    found, notes = _stream_race.check_stream_races(
-        check.obj, tensor_json.device(check.base.capsule), check.max_version,
-        check.stream_attempts, check.remake)
+def _streams(check):
+    if check.streams is None:
+        check.streams = _stream_race.StreamExperiment(
+            check.obj, tensor_json.device(check.base.capsule), check.max_version,
+            check.stream_attempts, check.remake)
+    return check.streams
+
+
+def _stream_control(check):
+    found, notes = _streams(check).control_findings()
     check.base.notes.extend(notes)
+    return found
+
+
+def _stream_races(check):
+    found, notes, blocked = _streams(check).race_findings()
+    check.base.notes.extend(notes)
+    if blocked is not None:
+        raise NotApplicable(blocked)
     return found
 
 
@@ -185,6 +202,7 @@ STEPS = {
     "dl-device": _dl_device,
     "copy": _copy,
     "cuda-streams": _cuda_streams,
+    "stream-control": _stream_control,
     "stream-race": _stream_races,
     "usm-array-interface": _usm_array_interface,
     "exchange-api": _exchange_api_capsule,

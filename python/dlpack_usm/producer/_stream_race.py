@@ -12,14 +12,17 @@ A race shows only under the right timing: every way of asking gets
 `attempts` attempts, and a finding says in how many stale data was read. A
 clean run is "no race observed in N attempts", a note, never a proof.
 stream=-1 (and, for dpctl's queues, None) asks for no synchronisation: what
-it reads is recorded, never judged."""
+it reads is recorded, never judged. A way of asking that read stale data
+is blamed on the producer only after a control (_stream_control): the same
+late work handed over by the tool's own wait read nothing stale on the
+same consumer queue or stream."""
 
 from dataclasses import dataclass
 
 from .._bridge import dlpack, library, tensor_json
 from .._bridge.errors import BridgeError, describe_exception
 from ..rules import finding
-from . import _cuda, _late
+from . import _control_producers, _cuda, _late, _stream_control
 from ._foreign import calling
 from ._inspect import read_capsule
 
@@ -38,6 +41,9 @@ class Asked:
     read: object
     where: str
     rule: str = None
+    # The consumer's queue (dpctl.SyclQueue) or stream handle the control
+    # hands the work over to; None where no control stands for this way.
+    consumer: object = None
 
 
 @dataclass
@@ -140,10 +146,10 @@ def _cuda_ways(ordinal, stream):
     host = {"dl_device": (dlpack.device_type("kDLCPU"), 0), "stream": None}
     return [
         Asked(f"stream={stream:#x} (a stream of the tool)", {"stream": stream}, on(stream),
-              "that stream", RACE),
-        Asked("stream=None", {"stream": None}, on(1), "the legacy default stream", RACE),
-        Asked("stream=1", {"stream": 1}, on(1), "the legacy default stream", RACE),
-        Asked("stream=2", {"stream": 2}, on(2), "the per-thread default stream", RACE),
+              "that stream", RACE, stream),
+        Asked("stream=None", {"stream": None}, on(1), "the legacy default stream", RACE, 1),
+        Asked("stream=1", {"stream": 1}, on(1), "the legacy default stream", RACE, 1),
+        Asked("stream=2", {"stream": 2}, on(2), "the per-thread default stream", RACE, 2),
         Asked("stream=-1", {"stream": -1}, on(stream), "a stream of the tool"),
         Asked("dl_device=(kDLCPU, 0), stream=None", host, _host_read, "host memory", CPU_SYNC),
     ]
@@ -168,48 +174,155 @@ def _sycl_ways(queue):
     host = {"dl_device": (dlpack.device_type("kDLCPU"), 0), "stream": None}
     return [
         Asked("stream=<an out-of-order dpctl.SyclQueue of the tool>", {"stream": unordered},
-              on(unordered), "that queue", RACE),
+              on(unordered), "that queue", RACE, unordered),
         Asked("stream=<an in-order dpctl.SyclQueue of the tool>", {"stream": ordered},
-              on(ordered), "that queue", RACE),
+              on(ordered), "that queue", RACE, ordered),
         # dpctl: "If None, synchronization is not performed."
         Asked("stream=None", {"stream": None}, on(unordered), "an out-of-order queue of the tool"),
         Asked("dl_device=(kDLCPU, 0), stream=None", host, _host_read, "host memory", CPU_SYNC),
     ]
 
 
+def _consumer_kind(asked):
+    """The consumer queue or stream kind a way of asking reads on, as
+    controls and their findings name it."""
+    if asked.label.startswith("stream=<"):
+        return asked.label[len("stream=<"):asked.label.index(">")]
+    return asked.where if asked.where != "that stream" else "a stream of the tool"
+
+
+class StreamExperiment:
+    """The stream checks of one array: its late work, the ways of asking,
+    what each read, and the controls of the ways that read stale data.
+    Run once (results()), shared by the steps "stream-control" (the
+    runtime's finding) and "stream-race" (the producer's)."""
+
+    def __init__(self, obj, device, max_version, attempts, remake):
+        self.max_version, self.attempts = tuple(max_version), attempts
+        self.source, self.ways, self.stream, self.why_not = None, [], None, None
+        self._results = None
+        if not (dlpack.on(device, *_cuda.STREAM_DEVICE_TYPES) or dlpack.on(device, "kDLOneAPI")):
+            self.why_not = ""  # nothing to check on this device, nothing to say
+            return
+        if attempts == 0:
+            self.why_not = "stream checks not made: 0 attempts asked for"
+            return
+        self._prepare(obj, device, remake)
+
+    def _prepare(self, obj, device, remake):
+        try:
+            with calling("preparing the late arrays of the stream checks"):
+                self.source, why = _late.late_source(obj, device, remake)
+        except BaseException as error:  # noqa: B036 - the library's own failure is no finding
+            self.source, why = None, f"making a late array failed: {describe_exception(error)}"
+        if self.source is None:
+            self.why_not = f"stream checks not made: {why}"
+            return
+        try:
+            if self.source.kind == "cuda":
+                self.stream = _cuda.Stream(self.source.ordinal)
+                self.ways = _cuda_ways(self.source.ordinal, self.stream.handle)
+            else:
+                self.ways = _sycl_ways(self.source.queue)
+        except BridgeError as error:
+            self.why_not = f"stream checks not made: the consumer's stream: {error.message}"
+
+    def results(self):
+        """([(Asked, Tally)], ControlVerdict), run the first time asked."""
+        if self._results is None:
+            try:
+                tallies = [(asked, _tally(self.source, asked, self.max_version, self.attempts))
+                           for asked in self.ways]
+                self._results = tallies, self._controls(tallies)
+            finally:
+                if self.stream is not None:
+                    self.stream.close()
+                    self.stream = None
+        return self._results
+
+    def _controls(self, tallies):
+        """The ControlVerdict of the consumer kinds where the producer's
+        export read stale data (one control a kind, by the tool's own
+        producer on the same runtime)."""
+        stale = []
+        for asked, tally in tallies:
+            if asked.rule == RACE and tally.stale > 0 and asked.consumer is not None:
+                stale.append(asked)
+        if not stale:
+            return _stream_control.judge_controls(None, [])
+        producer, why_not = _control_producers.control_producer(self.source)
+        controls = {}
+        for asked in stale:
+            kind = _consumer_kind(asked)
+            if kind not in controls:
+                controls[kind] = _stream_control.ControlTally(kind, why_not=why_not)
+                if producer is not None:
+                    _control_attempts(producer, asked, controls[kind],
+                                      self.attempts * _stream_control.CONTROL_FACTOR)
+        runtime = producer.runtime if producer is not None else None
+        return _stream_control.judge_controls(runtime, list(controls.values()))
+
+    def control_findings(self):
+        """(findings, notes) of the step "stream-control"."""
+        if self.why_not is not None:
+            return [], [self.why_not] if self.why_not else []
+        tallies, verdict = self.results()
+        if not verdict.notes and not verdict.findings:
+            return [], ["no control needed: no way of asking read stale data in "
+                        f"{self.attempts} attempts"]
+        return verdict.findings, verdict.notes
+
+    def race_findings(self):
+        """(findings, notes, blocked) of the step "stream-race": blocked is
+        the reason when every judged way of asking was blocked."""
+        if self.why_not is not None:
+            return [], [self.why_not] if self.why_not else [], None
+        tallies, verdict = self.results()
+        found, notes, blocked = judge_ways(tallies, verdict)
+        label = f"stream checks: {self.source.label}; {self.attempts} attempts a way of asking"
+        return found, [label] + notes, blocked
+
+
+def judge_ways(tallies, verdict):
+    """(findings, notes, blocked) of the ways of asking `tallies`
+    [(Asked, Tally)], given the controls' ControlVerdict: a way whose
+    consumer kind the runtime misorders is not judged; blocked is the
+    reason when no way of asking with a rule was left to judge."""
+    found, notes, judged = [], [], 0
+    for asked, tally in tallies:
+        blocked = verdict.blocked.get(_consumer_kind(asked)) if asked.rule == RACE else None
+        if blocked is not None and tally.declined is None:
+            notes.append(f"{asked.label}: not judged, stale data in {tally.stale} of "
+                         f"{tally.attempts} attempts, {blocked}")
+            continue
+        judged += asked.rule == RACE
+        more_found, more_notes = _judge(asked, tally)
+        found += more_found
+        notes += more_notes
+    every_way_blocked = judged == 0 and verdict.blocked and not found
+    return found, notes, "; ".join(verdict.blocked.values()) if every_way_blocked else None
+
+
+def _control_attempts(producer, asked, control, attempts):
+    """`attempts` attempts of the control of `asked` into `control`."""
+    try:
+        with calling(f"the control of {asked.label} ({producer.label})"):
+            for _ in range(attempts):
+                _stream_control.run_control(control, producer, asked.consumer, asked.read)
+    except BaseException as error:  # noqa: B036 - the control's failure blames no one
+        control.why_not = (f"its work failed after {control.attempts} attempts: "
+                           f"{describe_exception(error.with_traceback(None))}")
+
+
 def check_stream_races(obj, device, max_version, attempts=DEFAULT_ATTEMPTS, remake=None):
-    """(findings, notes) of the stream checks of a CUDA or SYCL array;
-    nothing for other devices."""
-    if not (dlpack.on(device, *_cuda.STREAM_DEVICE_TYPES) or dlpack.on(device, "kDLOneAPI")):
-        return [], []
-    if attempts == 0:
-        return [], ["stream checks not made: 0 attempts asked for"]
-    try:
-        with calling("preparing the late arrays of the stream checks"):
-            source, why = _late.late_source(obj, device, remake)
-    except BaseException as error:  # noqa: B036 - the library's own failure is no finding
-        source, why = None, f"making a late array failed: {describe_exception(error)}"
-    if source is None:
-        return [], [f"stream checks not made: {why}"]
-    stream = None
-    try:
-        if source.kind == "cuda":
-            stream = _cuda.Stream(source.ordinal)
-            ways = _cuda_ways(source.ordinal, stream.handle)
-        else:
-            ways = _sycl_ways(source.queue)
-    except BridgeError as error:
-        return [], [f"stream checks not made: the consumer's stream: {error.message}"]
-    found, notes = [], [f"stream checks: {source.label}; {attempts} attempts a way of asking"]
-    try:
-        for asked in ways:
-            more_found, more_notes = _judge(asked, _tally(source, asked, max_version, attempts))
-            found += more_found
-            notes += more_notes
-    finally:
-        if stream is not None:
-            stream.close()
-    return found, notes
+    """(findings, notes) of the stream checks of a CUDA or SYCL array, the
+    controls' included; nothing for other devices (the Python API)."""
+    experiment = StreamExperiment(obj, device, max_version, attempts, remake)
+    if experiment.why_not is not None:
+        return [], [experiment.why_not] if experiment.why_not else []
+    runtime_found, runtime_notes = experiment.control_findings()
+    found, notes, _ = experiment.race_findings()
+    return runtime_found + found, notes + runtime_notes
 
 
 def _tally(source, asked, max_version, attempts):

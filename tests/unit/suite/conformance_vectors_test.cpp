@@ -101,9 +101,14 @@ nlohmann::json load_behaviour_vectors() {
   return load_fixture_vectors("plugins/behaviour_vectors.json");
 }
 
-// The runtime rows: what a runtime answered (rules_runtime_test runs them).
+// The runtime rows: what a runtime answered (rules_runtime_test runs them)
+// and what the stream checks' controls saw (python/tests/test_stream_control.py).
 nlohmann::json load_runtime_vectors() {
-  return load_fixture_vectors("runtime/owner_answer_vectors.json");
+  nlohmann::json rows = load_fixture_vectors("runtime/owner_answer_vectors.json");
+  for (const auto& row : load_fixture_vectors("runtime/queue_order_vectors.json")) {
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 // How many rows of a fixture table fail and pass each rule.

@@ -43,6 +43,13 @@ const std::vector<PythonStep>& python_steps() {
        "__dlpack__(stream=...) of a CUDA array",
        ids::kPyStreamCudaZero,
        {ids::kPyStreamCudaZero, ids::kPyStreamCudaRefused}},
+      // The runtime's control of the stream checks (producer/_stream_control.py):
+      // a case of its own, so that a runtime's misordering is named once and
+      // never makes the producer's case fail.
+      {"stream-control",
+       "the same read after the producer's wait done by the tool (a control)",
+       "",
+       {ids::kRuntimeQueueOrder}},
       {"stream-race",
        "__dlpack__(stream=...) of an array with a pending write",
        ids::kPyStreamRace,
