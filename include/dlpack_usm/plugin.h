@@ -227,6 +227,15 @@ typedef struct DlpackUsmPlugin {
 
 typedef const DlpackUsmPlugin* (*DlpackUsmPluginEntry)(const DlpackUsmHost* host);
 
+/* The entry point the library defines, declared here inside the extern "C"
+ * block: a C++ plugin that includes this header exports it under its C name,
+ * not a mangled one, and visible even when built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+__attribute__((visibility("default")))
+#endif
+const DlpackUsmPlugin*
+dlpack_usm_plugin(const DlpackUsmHost* host);
+
 /* The checksum a consumer reports: FNV-1a (64-bit) over the bytes of every
  * element, element after element in logical row-major order. Start with
  * DLPACK_USM_CHECKSUM_SEED and feed each element's bytes in turn. */

@@ -145,6 +145,11 @@ int check_capsules(const CapsuleCheckArguments& args) {
                "give --sarif a file (it is replaced), e.g. --sarif capsules.sarif");
   }
   resolve_output(args.sarif, "--sarif");
+  std::vector<NamedInput> inputs;
+  for (const std::string& file : args.files) inputs.push_back({"a capsule file it checks", file});
+  refuse_output_among_inputs(
+      "--sarif", args.sarif, inputs,
+      "write the SARIF log beside the capsule files, under a name of its own");
   report::SarifLog sarif;
   int exit_code = check_files(args, &sarif);
   write_file_atomically(args.sarif, sarif.text(), "--sarif");

@@ -39,6 +39,7 @@
 #include "suite/cases/vectors/vector_cases.hpp"
 #include "suite/gate/exit_code.hpp"
 #include "suite/gate/run_check.hpp"
+#include "suite/gate/vacuous_run.hpp"
 #include "suite/runner/stop_signals.hpp"
 #include "suite/runner/worker_protocol.hpp"
 
@@ -197,6 +198,17 @@ std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>
   };
 }
 
+// The gate's exit code, or 3 where a library under test exchanged nothing
+// (suite/gate/vacuous_run.hpp) and --allow-empty does not allow it.
+int refuse_vacuous_run(const suite::CheckRun& run, bool allow_empty) {
+  std::vector<suite::VacuousLibrary> vacuous = suite::vacuous_libraries(run);
+  if (vacuous.empty() || allow_empty) return static_cast<int>(suite::decide_exit_code(run));
+  print_error(suite::vacuous_message(vacuous),
+              "check that the library makes arrays here (its devices, its constructors), or "
+              "pass --allow-empty where a run that exchanges nothing is expected");
+  return static_cast<int>(ExitCode::environment);
+}
+
 // Writes the outputs. A reader of the summary that went away (SIGPIPE,
 // EPIPE) after the files were written costs nothing more than the summary.
 void write_summary_unless_stopped(const suite::CheckRun& run, const CheckOutputs& outputs) {
@@ -311,6 +323,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   CheckOutputs outputs = args.outputs;
   if (outputs.stream.empty()) outputs.stream = default_stream_path(outputs.report);
   require_writable_outputs(outputs);
+  refuse_outputs_among_expectations(outputs, args.baselines, args.flakes);
   ResultStream stream(outputs.stream);
 
   if (!options.plugins.empty() && !suite::stop_requested()) {
@@ -335,7 +348,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   write_summary_unless_stopped(run, outputs);
   // A stopped run says which signal stopped it (dlpack-usm-check(1)).
   if (int signal = suite::stop_signal(); signal != 0) return 128 + signal;
-  return static_cast<int>(suite::decide_exit_code(run));
+  return refuse_vacuous_run(run, args.allow_empty);
 }
 
 // The limits that turn cases away (dlpack-usm-check(1), Isolation).

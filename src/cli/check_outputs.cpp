@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include "cli/console.hpp"
 #include "common/atomic_file.hpp"
 #include "common/printable.hpp"
 #include "report/formats/check_report.hpp"
@@ -85,6 +86,20 @@ void add_summary_detail_options(CLI::App& command, CheckOutputs& outputs) {
   verbose->excludes(quiet);
 }
 
+void refuse_outputs_among_expectations(const CheckOutputs& outputs,
+                                       const std::vector<std::string>& baselines,
+                                       const std::vector<std::string>& flakes) {
+  std::vector<NamedInput> inputs;
+  for (const std::string& file : baselines) inputs.push_back({"the --baseline file", file});
+  for (const std::string& file : flakes) inputs.push_back({"the --flakes file", file});
+  for (const GateOutput& output : gate_outputs()) {
+    refuse_output_among_inputs(output.option, outputs.*output.path, inputs,
+                               "write the outputs under names of their own; to make a failures "
+                               "list the new baseline, write it beside and move it after review");
+  }
+  refuse_output_among_inputs("--stream", outputs.stream, inputs, "give --stream a file of its own");
+}
+
 void require_writable_outputs(const CheckOutputs& outputs) {
   std::vector<std::pair<std::string, std::string>> named;
   for (const GateOutput& output : gate_outputs()) {
@@ -114,15 +129,12 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
   bool stdout_taken = false;
   for (const GateOutput& output : gate_outputs()) stdout_taken |= outputs.*output.path == "-";
   std::FILE* summary_stream = stdout_taken ? stderr : stdout;
-  if (outputs.format == "github") {
-    fmt::print(summary_stream, "{}", report::check_run_annotations(run));
-  }
-  fmt::print(summary_stream, "{}",
-             colored_for(outputs.color, summary_stream,
-                         report::check_run_summary(run, outputs.summary_detail)));
+  if (outputs.format == "github") write_to(summary_stream, report::check_run_annotations(run));
+  write_to(summary_stream, colored_for(outputs.color, summary_stream,
+                                       report::check_run_summary(run, outputs.summary_detail)));
   std::vector<std::string> files = written_files(outputs);
   if (!files.empty() && outputs.summary_detail != report::SummaryDetail::quiet) {
-    fmt::print(summary_stream, "wrote: {}\n", fmt::join(files, ", "));
+    write_to(summary_stream, fmt::format("wrote: {}\n", fmt::join(files, ", ")));
   }
 }
 

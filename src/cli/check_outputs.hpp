@@ -59,6 +59,12 @@ void add_summary_detail_options(CLI::App& command, CheckOutputs& outputs);
 // stdout, or a target that cannot be written in place or replaced.
 void require_writable_outputs(const CheckOutputs& outputs);
 
+// Throws Error(usage) when an output is the --baseline or --flakes file it
+// would replace (check --baseline b.txt --failures b.txt).
+void refuse_outputs_among_expectations(const CheckOutputs& outputs,
+                                       const std::vector<std::string>& baselines,
+                                       const std::vector<std::string>& flakes);
+
 // Writes the outputs that were asked for; `report_json` is the report as the
 // command builds it. Then prints the summary, on stderr when an output went
 // to stdout ('-'): with --format github the workflow commands first

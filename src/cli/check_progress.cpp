@@ -61,13 +61,13 @@ suite::CheckCallbacks CheckProgress::callbacks() {
 void CheckProgress::started(const suite::CaseSpec& spec, std::size_t started, std::size_t total) {
   if (!terminal_) return;
   std::string line = fmt::format("[{}/{}] {}", started, total, printable(spec.id));
-  fmt::print(stderr, "\r\033[K{}", cut_to_columns(line, columns_ > 1 ? columns_ - 1 : 1, ""));
+  write_diagnostic(
+      fmt::format("\r\033[K{}", cut_to_columns(line, columns_ > 1 ? columns_ - 1 : 1, "")));
 }
 
 void CheckProgress::tick(const suite::RunStatus& status) {
   if (terminal_ || !schedule_.due(status.elapsed)) return;
-  fmt::print(stderr, "{}\n", suite::status_line(status));
-  std::fflush(stderr);
+  write_diagnostic(fmt::format("{}\n", suite::status_line(status)));
 }
 
 void CheckProgress::limit_reached(const std::string& reason) {
@@ -76,7 +76,7 @@ void CheckProgress::limit_reached(const std::string& reason) {
 }
 
 void CheckProgress::finish() {
-  if (terminal_) fmt::print(stderr, "\r\033[K");
+  if (terminal_) write_diagnostic("\r\033[K");
 }
 
 }  // namespace dlpack_usm::cli

@@ -20,12 +20,29 @@ namespace {
 
 constexpr std::string_view kNotePrefix = "dlpack-usm: note: ";
 
+bool diagnostic_lost = false;
+
 }  // namespace
+
+void write_to(std::FILE* stream, std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), stream) != text.size() || std::fflush(stream) != 0) {
+    diagnostic_lost = true;
+    std::clearerr(stream);
+  }
+}
+
+void write_diagnostic(std::string_view text) {
+  write_to(stderr, text);
+}
+
+bool output_lost() {
+  return diagnostic_lost || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+}
 
 // Diagnostics quote paths, labels and driver text: escaped, each stays one
 // line that a log reader can trust.
 void print_warning(std::string_view message) {
-  fmt::print(stderr, "dlpack-usm: warning: {}\n", printable(message));
+  write_diagnostic(fmt::format("dlpack-usm: warning: {}\n", printable(message)));
 }
 
 // A note is for people: where they set a width (a terminal, COLUMNS) it
@@ -35,13 +52,15 @@ void print_note(std::string_view message) {
   std::size_t first = width > kNotePrefix.size() ? width - kNotePrefix.size() : width;
   std::vector<std::string> lines =
       wrap_to_columns(printable(message), first, width > 2 ? width - 2 : width);
-  fmt::print(stderr, "{}{}\n", kNotePrefix, lines.front());
-  for (std::size_t i = 1; i < lines.size(); ++i) fmt::print(stderr, "  {}\n", lines[i]);
+  std::string text = fmt::format("{}{}\n", kNotePrefix, lines.front());
+  for (std::size_t i = 1; i < lines.size(); ++i) text += fmt::format("  {}\n", lines[i]);
+  write_diagnostic(text);
 }
 
 void print_error(std::string_view message, std::string_view hint) {
-  fmt::print(stderr, "dlpack-usm: error: {}\n", printable(message));
-  if (!hint.empty()) fmt::print(stderr, "dlpack-usm: hint: {}\n", printable(hint));
+  std::string text = fmt::format("dlpack-usm: error: {}\n", printable(message));
+  if (!hint.empty()) text += fmt::format("dlpack-usm: hint: {}\n", printable(hint));
+  write_diagnostic(text);
 }
 
 void print_json(const nlohmann::ordered_json& json) {

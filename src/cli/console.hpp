@@ -2,6 +2,7 @@
 // stderr, always prefixed with the tool's name.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <string_view>
 
@@ -10,6 +11,16 @@
 #include "report/printer.hpp"
 
 namespace dlpack_usm::cli {
+
+// Writes `text` to stderr, or loses it where stderr cannot be written (a
+// full device, a closed pipe): a diagnostic never ends the run; main's exit
+// code says it was lost (output_lost).
+void write_diagnostic(std::string_view text);
+// The same for `stream` (stdout or stderr): what cannot be written is lost
+// and remembered, never thrown.
+void write_to(std::FILE* stream, std::string_view text);
+// Whether a diagnostic was lost or standard output cannot be flushed.
+bool output_lost();
 
 void print_warning(std::string_view message);
 void print_note(std::string_view message);

@@ -1,7 +1,9 @@
 // dlpack-usm: diagnostics and conformance checks for DLPack exchange of SYCL
 // USM allocations. main() only wires the commands and maps failures to the
 // documented exit codes.
+#include <cerrno>
 #include <exception>
+#include <system_error>
 
 #include <fmt/core.h>
 
@@ -40,22 +42,19 @@ void add_commands(CLI::App& app, dlpack_usm::cli::Invocation& invocation) {
       exit_codes));
 }
 
-}  // namespace
+bool is_lost_output(const std::error_code& code) {
+  for (int lost : {ENOSPC, EIO, EPIPE, EBADF, EFBIG, EDQUOT}) {
+    if (code.value() == lost) return true;
+  }
+  return false;
+}
 
-int main(int argc, char** argv) {
+// Parses and runs the command; every failure becomes its documented exit
+// code, with its message on stderr.
+int run_command(CLI::App& app, int argc, char** argv, dlpack_usm::cli::Invocation& invocation) {
   using dlpack_usm::Error;
   using dlpack_usm::ExitCode;
   namespace cli = dlpack_usm::cli;
-
-  CLI::App app{
-      "dlpack-usm: check DLPack exchange of SYCL USM allocations (kDLOneAPI) on real devices",
-      "dlpack-usm"};
-  app.set_version_flag("--version", fmt::format("dlpack-usm {}", dlpack_usm::kToolVersion));
-  app.require_subcommand(1);
-  cli::Invocation invocation;
-  invocation.command_line.assign(argv, argv + argc);
-  add_commands(app, invocation);
-
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -72,10 +71,43 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     cli::print_error(e.what(), e.hint());
     return static_cast<int>(e.code());
+  } catch (const std::system_error& e) {
+    // fmt's writes to stdout throw when the device is full or the pipe gone.
+    if (!is_lost_output(e.code())) throw;
+    cli::print_error(fmt::format("cannot write standard output: {}", e.what()),
+                     "write it where there is room, or to a file with the command's options");
+    return static_cast<int>(ExitCode::environment);
   } catch (const std::exception& e) {
     cli::print_error(fmt::format("internal error: {}", e.what()),
                      "this is a bug of dlpack-usm; please report it with the command line");
     return static_cast<int>(ExitCode::internal);
   }
   return invocation.exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using dlpack_usm::ExitCode;
+  namespace cli = dlpack_usm::cli;
+
+  CLI::App app{
+      "dlpack-usm: check DLPack exchange of SYCL USM allocations (kDLOneAPI) on real devices",
+      "dlpack-usm"};
+  app.set_version_flag("--version", fmt::format("dlpack-usm {}", dlpack_usm::kToolVersion));
+  app.require_subcommand(1);
+  cli::Invocation invocation;
+  invocation.command_line.assign(argv, argv + argc);
+  add_commands(app, invocation);
+  int code = run_command(app, argc, argv, invocation);
+  // Output that could not be written (a full disk behind stdout or stderr,
+  // 2>/dev/full) is no crash, but the exit code says it was lost.
+  if (cli::output_lost() && code < static_cast<int>(ExitCode::usage)) {
+    cli::print_error(
+        "standard output or standard error could not be written: part of what "
+        "this command printed is lost",
+        "write it where there is room, or to a file with the command's options");
+    return static_cast<int>(ExitCode::environment);
+  }
+  return code;
 }

@@ -2,7 +2,6 @@
 // file, exit code) from the reports of the shards of a CI matrix and of the
 // runs of several machines. dlpack-usm report matrix: the compatibility
 // matrix of the libraries that profile, consume and check reports measured.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,35 +38,19 @@ struct MergeArguments {
 // An output that is one of the inputs would replace a file the command
 // reads (the second run of 'report merge reports/*.json --report
 // reports/merged.json'): refused before anything is read or written.
-struct OutputAmongInputs {
-  const char* command;  // "report merge"
-  const char* inputs;   // "the reports to merge"
-  std::string hint;
-};
-
-void refuse_output_among_inputs(const OutputAmongInputs& refusal, std::string_view option,
-                                const std::string& path, const std::vector<std::string>& files) {
-  struct stat output {};
-  if (path.empty() || path == "-" || stat(path.c_str(), &output) != 0) return;
-  for (const std::string& file : files) {
-    struct stat input {};
-    if (stat(file.c_str(), &input) != 0) continue;
-    if (input.st_dev != output.st_dev || input.st_ino != output.st_ino) continue;
-    fail_usage(fmt::format("{}: {} {} is also one of {} ({})", refusal.command, option, path,
-                           refusal.inputs, file),
-               refusal.hint);
-  }
-}
-
 void refuse_outputs_among_inputs(const MergeArguments& args) {
+  std::vector<NamedInput> inputs;
+  for (const std::string& file : args.files)
+    inputs.push_back({"one of the reports to merge", file});
+  for (const std::string& file : args.baselines) inputs.push_back({"the --baseline file", file});
+  for (const std::string& file : args.flakes) inputs.push_back({"the --flakes file", file});
   for (const GateOutput& gate_output : gate_outputs()) {
     std::string_view option = gate_output.option;
-    OutputAmongInputs refusal{
-        "report merge", "the reports to merge",
-        fmt::format("write the merged outputs outside the list of inputs (another "
-                    "directory, or a name the input pattern does not match){}",
-                    option == "--report" ? "; a merged report cannot be merged again" : "")};
-    refuse_output_among_inputs(refusal, option, args.outputs.*gate_output.path, args.files);
+    refuse_output_among_inputs(
+        option, args.outputs.*gate_output.path, inputs,
+        fmt::format("write the merged outputs outside the list of inputs (another directory, or "
+                    "a name the input pattern does not match){}",
+                    option == "--report" ? "; a merged report cannot be merged again" : ""));
   }
 }
 
@@ -138,9 +121,11 @@ std::string render_matrix(const compat::CompatibilityMatrix& matrix, const Matri
 
 int write_matrix(MatrixArguments args) {
   resolve_output(args.output, "--output");
-  refuse_output_among_inputs(
-      {"report matrix", "the reports it reads", "write the matrix outside the list of inputs"},
-      "--output", args.output, args.files);
+  std::vector<NamedInput> inputs;
+  for (const std::string& file : args.files)
+    inputs.push_back({"one of the reports it reads", file});
+  refuse_output_among_inputs("--output", args.output, inputs,
+                             "write the matrix outside the list of inputs");
   // Sorted, so that the same reports make the same page whatever the
   // shell's order (the committed docs are compared byte for byte).
   std::sort(args.files.begin(), args.files.end());

@@ -13,7 +13,6 @@
 
 #include <fmt/format.h>
 
-#include "common/bounded_file.hpp"
 #include "common/error.hpp"
 #include "common/printable.hpp"
 
@@ -89,6 +88,21 @@ void replace_atomically(const OutputTarget& target, std::string_view content,
     unlink(temporary.c_str());
     fail_write(path, option, "rename", error);
   }
+}
+
+// The folders a new output's path names that do not exist yet are made, as
+// pytest's --junitxml makes them: `--report out/report.json` works in a
+// fresh clone. A component that exists but is no folder is refused.
+void create_missing_parents(const std::filesystem::path& path,
+                            const std::filesystem::path& resolved, std::string_view option) {
+  std::filesystem::path parent = resolved.parent_path();
+  std::error_code error;
+  if (std::filesystem::is_directory(parent, error)) return;
+  std::filesystem::create_directories(parent, error);
+  if (!error) return;
+  fail_environment(fmt::format("{}: cannot make the directory {}: {}", named(path, option),
+                               printable(parent.string()), error.message()),
+                   "name a path whose folders exist or can be made");
 }
 
 void require_writable_directory(const std::filesystem::path& path,
@@ -183,7 +197,8 @@ OutputTarget resolve_output(const std::filesystem::path& path, std::string_view 
     resolved = std::filesystem::absolute(path);
   }
   if (stat(resolved.c_str(), &status) != 0) {
-    if (errno != ENOENT) fail_write(path, option, "stat", errno);
+    if (errno != ENOENT && errno != ENOTDIR) fail_write(path, option, "stat", errno);
+    create_missing_parents(path, resolved, option);
     require_writable_directory(path, resolved, option, "create it or choose another path");
     return {OutputTarget::Kind::replace_atomically, resolved};
   }
@@ -226,6 +241,23 @@ void require_distinct_outputs(
   }
 }
 
+void refuse_output_among_inputs(std::string_view option, const std::string& path,
+                                const std::vector<NamedInput>& inputs, std::string_view hint) {
+  struct stat output {};
+  if (path.empty() || path == "-" || stat(path.c_str(), &output) != 0) return;
+  for (const NamedInput& input : inputs) {
+    struct stat read {};
+    if (input.path == "-" || stat(input.path.c_str(), &read) != 0) continue;
+    if (read.st_dev != output.st_dev || read.st_ino != output.st_ino) continue;
+    // A device (/dev/null) may be read and written: nothing is replaced.
+    if (!S_ISREG(output.st_mode)) continue;
+    fail_usage(fmt::format("{} {} is also {} ({}): writing it would replace what the command "
+                           "reads",
+                           option, printable(path), input.option, printable(input.path)),
+               std::string(hint));
+  }
+}
+
 void write_file_atomically(const std::filesystem::path& path, std::string_view content,
                            std::string_view option) {
   OutputTarget target = resolve_output(path, option);
@@ -254,10 +286,17 @@ void append_file_atomically(const std::filesystem::path& path, std::string_view 
     write_file_atomically(path, content, option);
     return;
   }
-  std::string text = read_bounded_file(target.path, kMaxAppendedFileBytes, option,
-                                       "a file to add to (a regular file of at most 64 MiB)");
-  text.append(content);
-  replace_atomically(target, text, option);
+  // O_APPEND, as the shell's >> does: the file keeps its mode, owner, links
+  // and inode (a bind-mounted $GITHUB_STEP_SUMMARY), and writers that add at
+  // the same time lose nothing of each other's.
+  int fd = open(target.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) fail_write(path, option, "opening", errno);
+  if (!write_all(fd, content)) {
+    int error = errno;
+    close(fd);
+    fail_write(path, option, "write", error);
+  }
+  if (close(fd) != 0) fail_write(path, option, "closing", errno);
 }
 
 }  // namespace dlpack_usm

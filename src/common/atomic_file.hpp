@@ -33,22 +33,34 @@ OutputTarget resolve_output(const std::filesystem::path& path, std::string_view 
 // names stdout. Each entry: option name, path (empty: not given).
 void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& option_paths);
 
+// A file a command reads, and what it is to the command ("the --baseline
+// file", "one of the reports to merge"), as refusals name it.
+struct NamedInput {
+  std::string option;
+  std::string path;
+};
+
+// Throws Error(usage) when the output `path` of `option` is the very file
+// (same device and inode, whatever links or spellings name it) one of
+// `inputs` names: writing it would replace what the command reads. `hint`
+// is the message's "what to do". An output that does not exist yet is no
+// input.
+void refuse_output_among_inputs(std::string_view option, const std::string& path,
+                                const std::vector<NamedInput>& inputs, std::string_view hint);
+
 // Throws Error(usage) as resolve_output does, and Error(environment) naming
 // the path when it cannot be written (a write error, a full disk); the old
 // file is then left intact.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content,
                            std::string_view option = {});
 
-// Files a regular file may hold for append_file_atomically to add to it.
-inline constexpr std::size_t kMaxAppendedFileBytes = std::size_t{64} << 20;
-
 // Adds `content` at the end of what `path` holds, as each writer of GitHub's
-// $GITHUB_STEP_SUMMARY is expected to: a regular file is replaced atomically
-// by its old content followed by `content` (readers see the one or the
-// other, never half); a new path is created; standard output, a character
-// device or a FIFO is written as write_file_atomically writes it. Throws
-// what write_file_atomically throws, and Error(usage) for a regular file of
-// more than kMaxAppendedFileBytes.
+// $GITHUB_STEP_SUMMARY is expected to: a regular file is opened with
+// O_APPEND, as the shell's >> does (its mode, owner, links and inode kept, a
+// bind-mounted file included, and concurrent writers lose nothing of each
+// other's); a new path is created; standard output, a character device or a
+// FIFO is written as write_file_atomically writes it. Throws what
+// write_file_atomically throws.
 void append_file_atomically(const std::filesystem::path& path, std::string_view content,
                             std::string_view option = {});
 

@@ -1,37 +1,19 @@
 #include "common/printable.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include <fmt/format.h>
+
+#include "common/utf8.hpp"
 
 namespace dlpack_usm {
 namespace {
 
-// Length of the well-formed UTF-8 sequence starting at text[i], or 0.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char lead = byte(i);
-  std::size_t length = lead >= 0xF0 && lead <= 0xF4   ? 4
-                       : lead >= 0xE0 && lead <= 0xEF ? 3
-                       : lead >= 0xC2 && lead <= 0xDF ? 2
-                                                      : 0;
-  if (length == 0 || i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  }
-  // Overlong forms, surrogates and code points past U+10FFFF.
-  unsigned char second = byte(i + 1);
-  if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) ||
-      (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F)) {
-    return 0;
-  }
-  return length;
-}
-
 // Whether `c` goes out as it is: printable ASCII, quotes and backslashes
-// aside inside quotes.
+// aside inside quotes. '#' is looked at on its own ("##[").
 bool plain_byte(unsigned char c, bool quoted) {
-  return c >= 0x20 && c < 0x7F && !(quoted && (c == '"' || c == '\\'));
+  return c >= 0x20 && c < 0x7F && c != '#' && !(quoted && (c == '"' || c == '\\'));
 }
 
 void escape_bytes_into(std::string& out, std::string_view text, std::size_t max_bytes,
@@ -39,6 +21,12 @@ void escape_bytes_into(std::string& out, std::string_view text, std::size_t max_
   if (quoted) out += '"';
   std::size_t end = std::min(text.size(), max_bytes);
   std::size_t i = 0;
+  // GitHub's runner takes a log line starting with "::" as a workflow
+  // command, and the text may start a line: its first ':' is escaped.
+  if (end >= 2 && text.compare(0, 2, "::") == 0) {
+    out += "\\x3A";
+    i = 1;
+  }
   while (i < end) {
     // A run of plain bytes at once: most text is nothing but that.
     std::size_t run = i;
@@ -48,14 +36,24 @@ void escape_bytes_into(std::string& out, std::string_view text, std::size_t max_
     if (i == end) break;
     auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
-      std::size_t length = utf8_sequence_length(text, i);
-      if (length > 0) {
-        out.append(text.substr(i, length));
-        i += length;
+      Utf8Char decoded = decode_utf8(text, i);
+      if (decoded.length > 0 && !is_hidden_control(decoded.code_point)) {
+        out.append(text.substr(i, decoded.length));
+        i += decoded.length;
+        continue;
+      }
+      if (decoded.length > 0) {
+        // Shown as its code point: visible, and inert in a terminal.
+        out += fmt::format("\\u{{{:04X}}}", static_cast<std::uint32_t>(decoded.code_point));
+        i += decoded.length;
         continue;
       }
     }
-    if (c < 0x20 || c == 0x7F || c >= 0x80) {
+    // "##[" anywhere in a line is GitHub's legacy command form: its first
+    // '#' is escaped; any other '#' is plain.
+    if (c == '#' && text.compare(i, 3, "##[") != 0) {
+      out += '#';
+    } else if (c < 0x20 || c == 0x7F || c >= 0x80 || c == '#') {
       out += fmt::format("\\x{:02X}", c);
     } else {
       out += '\\';

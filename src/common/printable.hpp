@@ -1,5 +1,9 @@
-// Text from input files and drivers made safe for one-line messages and
-// text reports: control bytes and bytes that are not UTF-8 become \xNN.
+// Text from outside the tool (input files, drivers, libraries under test,
+// reports) made safe for one-line messages and text reports: control bytes
+// and bytes that are not UTF-8 become \xNN; C1 controls, bidirectional
+// overrides and other code points a terminal acts on become \u{XXXX}; and
+// what GitHub's runner would take as a workflow command in a log line (the
+// legacy "##[" anywhere, "::" at the start) has its first character escaped.
 #pragma once
 
 #include <cstddef>

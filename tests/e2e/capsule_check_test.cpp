@@ -4,10 +4,16 @@
 // still checked).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <utility>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tool_process.hpp"
@@ -198,6 +204,27 @@ TEST(CapsuleCheck, AnUnreadableFileExitsTwoAndTheOthersAreStillChecked) {
             std::string::npos);
   EXPECT_EQ(doc["files"][1]["tensors"].size(), 1U);
   EXPECT_EQ(doc["summary"]["unreadable_files"], 1);
+}
+
+std::string text_of(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// --sarif naming one of the files checked would replace it with the log.
+TEST(CapsuleCheck, ASarifLogNamingACheckedFileIsRefusedAndTheFileKept) {
+  std::filesystem::path copy =
+      std::filesystem::temp_directory_path() / fmt::format("sarif-input-{}.json", getpid());
+  std::filesystem::copy_file(sample("oneapi-f-order.json"), copy,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::string before = text_of(copy);
+  ToolResult result = run_tool({"capsule", "check", "--sarif", copy.string(), copy.string()});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("--sarif " + copy.string() + " is also a capsule file it checks"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(text_of(copy), before);
+  std::filesystem::remove(copy);
 }
 
 TEST(CapsuleCheck, EveryConformanceVectorIsReadable) {

@@ -2,13 +2,17 @@
 // files, shards, and children that see the devices the user configured.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tool_process.hpp"
@@ -149,10 +153,53 @@ TEST_F(CheckCommand, AbsentRequiredDeviceAndUnwritableReportAreEnvironmentErrors
       run_tool({"check", "--require-device", "opencl:gpu:99", "--filter", "vector/*"});
   EXPECT_EQ(absent.exit_code, 3);
   EXPECT_NE(absent.err.find("--require-device opencl:gpu:99"), std::string::npos) << absent.err;
+  // A folder can be made where none is, never where a file stands.
+  std::ofstream(dir_ / "a-file") << "kept\n";
   ToolResult unwritable = run_tool(
-      {"check", "--filter", "vector/*", "--report", (dir_ / "no/such/dir/r.json").string()});
+      {"check", "--filter", "vector/*", "--report", (dir_ / "a-file/dir/r.json").string()});
   EXPECT_EQ(unwritable.exit_code, 3);
-  EXPECT_NE(unwritable.err.find("not writable"), std::string::npos) << unwritable.err;
+  EXPECT_NE(unwritable.err.find("cannot make the directory"), std::string::npos) << unwritable.err;
+}
+
+// stdout or stderr on a full device: no crash, and the exit code says what
+// was printed is lost (3), whatever the command.
+TEST_F(CheckCommand, OutputToAFullDeviceIsAnEnvironmentErrorNotACrash) {
+  for (const char* redirect : {"2>/dev/full", ">/dev/full", ">/dev/full 2>/dev/full"}) {
+    for (const char* command : {"check --filter 'vector/*'", "list-devices", "check --bogus"}) {
+      SCOPED_TRACE(std::string(command) + " " + redirect);
+      std::string line = fmt::format("'{}' {} {}", DLPACK_USM_BINARY, command, redirect);
+      int status = std::system(line.c_str());
+      ASSERT_TRUE(WIFEXITED(status)) << "ended by a signal";
+      int expected = std::string(command).find("bogus") != std::string::npos ? 2 : 3;
+      EXPECT_EQ(WEXITSTATUS(status), expected);
+    }
+  }
+}
+
+// An output naming the baseline would replace the file the gate reads.
+TEST_F(CheckCommand, AnOutputNamingTheBaselineIsRefusedAndTheBaselineKept) {
+  std::ofstream(dir_ / "baseline.txt") << "vector/no-such-case\n";
+  for (const char* option : {"--report", "--failures", "--junit", "--summary-md"}) {
+    SCOPED_TRACE(option);
+    ToolResult result =
+        run_tool({"check", "--filter", "vector/*", "--baseline", (dir_ / "baseline.txt").string(),
+                  option, (dir_ / "baseline.txt").string()});
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("is also the --baseline file"), std::string::npos) << result.err;
+  }
+  std::ifstream in(dir_ / "baseline.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "vector/no-such-case\n");
+}
+
+// The README's CI recipe in a fresh folder: the folders of the outputs are
+// made, as pytest's --junitxml makes them.
+TEST_F(CheckCommand, OutputsInFoldersNotMadeYetAreWritten) {
+  ToolResult made =
+      run_tool({"check", "--filter", "vector/*", "--report", (dir_ / "out/r.json").string(),
+                "--junit", (dir_ / "out/deeper/j.xml").string()});
+  EXPECT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "out/r.json"));
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "out/deeper/j.xml"));
 }
 
 TEST_F(CheckCommand, ShardsTogetherListEveryCaseOnce) {

@@ -76,9 +76,8 @@ TEST_F(CiOutputs, FormatGithubAnnotatesTheFailingVectorAtItsFile) {
   ASSERT_EQ(errors.size(), 1u) << result.out;
   // A ':' in a property is escaped; the message's line breaks are %0A.
   std::string file = (fs::path(path("suite")) / "vectors/wrong.json").lexically_normal().string();
-  EXPECT_TRUE(
-      errors[0].starts_with("::error file=" + file +
-                            ",title=DLP-SHAPE-NULL DLP-STRIDES-NULL::regression: "))
+  EXPECT_TRUE(errors[0].starts_with("::error file=" + file +
+                                    ",title=DLP-SHAPE-NULL DLP-STRIDES-NULL::regression: "))
       << errors[0];
   EXPECT_NE(errors[0].find("%0Acase: vector/wrong%0Arepro: dlpack-usm "), std::string::npos)
       << errors[0];
@@ -240,8 +239,9 @@ TEST_F(CiOutputs, SarifOfAnUnreadableFileSaysSoAndIsWrittenWhole) {
   ToolResult to_stdout = run_tool({"capsule", "check", path("broken.json"), "--sarif", "-"});
   EXPECT_EQ(to_stdout.exit_code, 2);
   EXPECT_NE(to_stdout.err.find("give --sarif a file"), std::string::npos) << to_stdout.err;
-  ToolResult unwritable =
-      run_tool({"capsule", "check", path("broken.json"), "--sarif", path("no/such/dir/x.sarif")});
+  // A folder is made where none is; where a file stands, none can be.
+  ToolResult unwritable = run_tool(
+      {"capsule", "check", path("broken.json"), "--sarif", path("broken.json/dir/x.sarif")});
   EXPECT_EQ(unwritable.exit_code, 3) << unwritable.err;
 }
 

@@ -263,8 +263,10 @@ TEST_F(ExchangeCommand, MissingDeviceOrUsmExits3) {
   }
 }
 
+// A folder is made where none is; where a file stands, none can be.
 TEST_F(ExchangeCommand, UnwritableSaveExits3) {
   SKIP_WITHOUT_USM_DEVICE();
+  std::ofstream(dir_ / "no-such-dir") << "a file\n";
   ToolResult result = exchange({"--save", (dir_ / "no-such-dir" / "capsule.json").string()});
   EXPECT_EQ(result.exit_code, 3) << result.err;
   EXPECT_NE(result.err.find("no-such-dir"), std::string::npos) << result.err;

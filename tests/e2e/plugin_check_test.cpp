@@ -312,6 +312,19 @@ TEST(plugin_check, RequireTurnsADeclineOfTheFeatureIntoAFailure) {
   fs::remove_all(dir);
 }
 
+// A producer that declines every request exchanged nothing: its run does
+// not pass (exit 3, issue 36) unless --allow-empty says it may.
+TEST(plugin_check, AProducerThatDeclinesEverythingDoesNotPass) {
+  std::vector<std::string> base{"check", "--producer", fixture("producer_declines_all").string()};
+  ToolResult vacuous = run_tool(base);
+  EXPECT_EQ(vacuous.exit_code, 3) << vacuous.out << vacuous.err;
+  EXPECT_NE(vacuous.err.find("nothing was exchanged with the --producer plugin"), std::string::npos)
+      << vacuous.err;
+  std::vector<std::string> allowed = base;
+  allowed.push_back("--allow-empty");
+  EXPECT_EQ(run_tool(allowed).exit_code, 0);
+}
+
 // The library's cases, and beside them only the runtime's owner answer
 // (one case per platform asked), which the library's verdicts rest on.
 TEST(plugin_check, ListShowsThePluginCasesOnly) {

@@ -56,13 +56,42 @@ std::string markdown_ids_text(const CaseGroup& group) {
   return text;
 }
 
+// Text inside an HTML block (<summary>), where Markdown's backslash escapes
+// do not apply: every character HTML acts on is an entity, so a rule id or
+// heading taken from an edited report adds no tag (an <img> GitHub renders).
+std::string html_text(std::string_view text) {
+  std::string out;
+  for (char c : printable(text)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 // One group told in full, folded: its cases, the repro of the first, and
 // the rules to read.
 std::string group_details(const CaseGroup& group) {
   const suite::RecordedCase& first = *group.cases.front();
   std::string out =
-      fmt::format("<details><summary>{} \u00d7{} {}</summary>\n\n", markdown_text(group.heading),
-                  group.cases.size(), markdown_text(rules_text(group)));
+      fmt::format("<details><summary>{} \u00d7{} {}</summary>\n\n", html_text(group.heading),
+                  group.cases.size(), html_text(rules_text(group)));
   out += fmt::format("Cases: {}\n\nRepro:\n\n{}\n\n", markdown_ids_text(group),
                      markdown_code_block(first.repro));
   for (const std::string& rule : group.rule_ids) {

@@ -1,24 +1,10 @@
 #include "report/formats/xml_writer.hpp"
 
 #include "common/error.hpp"
+#include "common/utf8.hpp"
 
 namespace dlpack_usm::report {
 namespace {
-
-// Length of the valid UTF-8 sequence at `text[i]`, or 0 when invalid.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  auto byte = static_cast<unsigned char>(text[i]);
-  std::size_t length = byte < 0x80           ? 1
-                       : (byte >> 5) == 0x6  ? 2
-                       : (byte >> 4) == 0xE  ? 3
-                       : (byte >> 3) == 0x1E ? 4
-                                             : 0;
-  if (length == 0 || i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return length;
-}
 
 // One ASCII character as XML text: markup escaped, the control characters
 // XML 1.0 cannot carry replaced.
@@ -56,18 +42,20 @@ std::string xml_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    std::size_t length = utf8_sequence_length(text, i);
-    if (length == 0) {
+    Utf8Char decoded = decode_utf8(text, i);
+    if (decoded.length == 0) {
       out += "\xEF\xBF\xBD";
       ++i;
       continue;
     }
-    if (length == 1) {
+    if (decoded.length == 1) {
       append_escaped_ascii(out, text[i]);
+    } else if (decoded.code_point == 0xFFFE || decoded.code_point == 0xFFFF) {
+      out += "\xEF\xBF\xBD";  // not among XML 1.0's characters
     } else {
-      out.append(text.substr(i, length));
+      out.append(text.substr(i, decoded.length));
     }
-    i += length;
+    i += decoded.length;
   }
   return out;
 }

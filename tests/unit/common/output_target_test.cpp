@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/atomic_file.hpp"
+#include "common/error.hpp"
 
 namespace dlpack_usm {
 namespace {
@@ -52,16 +53,32 @@ std::string read_all(const fs::path& path) {
   return text.str();
 }
 
-// $GITHUB_STEP_SUMMARY: each writer adds to the end; a new path is created.
-TEST_F(OutputPaths, AppendingAddsToTheEndAtomically) {
+// $GITHUB_STEP_SUMMARY: each writer adds to the end, as >> does (the same
+// file: its mode, inode and hard links kept); a new path is created.
+TEST_F(OutputPaths, AppendingAddsToTheEndOfTheSameFile) {
   append_file_atomically("summary.md", "one\n", "--summary-md");
   EXPECT_EQ(read_all(dir_ / "summary.md"), "one\n");
-  fs::permissions(dir_ / "summary.md", fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(dir_ / "summary.md", fs::perms::owner_read | fs::perms::owner_write,
+                  fs::perm_options::replace);
+  fs::create_hard_link(dir_ / "summary.md", dir_ / "linked.md");
   append_file_atomically("summary.md", "two\n", "--summary-md");
   EXPECT_EQ(read_all(dir_ / "summary.md"), "one\ntwo\n");
+  EXPECT_EQ(read_all(dir_ / "linked.md"), "one\ntwo\n");
+  EXPECT_EQ(fs::status(dir_ / "summary.md").permissions(),
+            fs::perms::owner_read | fs::perms::owner_write);
   // /dev/null is written in place, never read or replaced.
   append_file_atomically("/dev/null", "three\n", "--summary-md");
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+// The folders of a new output are made; a file standing where one should
+// be is refused, and left as it was.
+TEST_F(OutputPaths, MissingFoldersOfANewOutputAreMade) {
+  write_file_atomically("out/deeper/report.json", "made\n", "--report");
+  EXPECT_EQ(read_all(dir_ / "out/deeper/report.json"), "made\n");
+  write_file_atomically("a-file", "kept\n", "--report");
+  EXPECT_THROW(write_file_atomically("a-file/report.json", "no\n", "--report"), Error);
+  EXPECT_EQ(read_all(dir_ / "a-file"), "kept\n");
 }
 
 }  // namespace

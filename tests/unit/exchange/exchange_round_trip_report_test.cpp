@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
 
 #include "allocation_reporting.hpp"
 #include "capsule/capsule_file.hpp"
@@ -103,15 +106,21 @@ TEST(ExchangeRoundTripReport, SavedCapsuleReadsBackAsTheSameFacts) {
   EXPECT_FALSE(rules::has_errors(rules::evaluate(back[0])));
 }
 
-TEST(ExchangeRoundTripReport, SaveToAMissingDirectoryIsAnEnvironmentError) {
+// A missing folder is made (as for every output); one that cannot be, where
+// a file stands, is an environment error naming it.
+TEST(ExchangeRoundTripReport, SaveWhereNoFolderCanBeIsAnEnvironmentError) {
   facts::TensorFacts facts;
+  std::filesystem::path file =
+      std::filesystem::temp_directory_path() / fmt::format("dlpack-usm-not-a-dir-{}", getpid());
+  std::ofstream(file) << "a file, not a folder\n";
   try {
-    save_capsule_file("/nonexistent-dir-of-dlpack-usm/capsule.json", facts);
-    ADD_FAILURE() << "saved into a directory that does not exist";
+    save_capsule_file((file / "capsule.json").string(), facts);
+    ADD_FAILURE() << "saved into a folder under a regular file";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ExitCode::environment);
-    EXPECT_NE(std::string(error.what()).find("nonexistent-dir-of-dlpack-usm"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find(file.filename().string()), std::string::npos);
   }
+  std::filesystem::remove(file);
 }
 
 }  // namespace
