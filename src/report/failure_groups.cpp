@@ -1,7 +1,6 @@
 #include "report/failure_groups.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -138,6 +137,14 @@ void print_case_block(Printer& printer, const RecordedCase& recorded) {
   print_rule_pointers(printer, deciding_rules(recorded), "  ");
 }
 
+// The "and N more groups" line under the groups shown, where some are not.
+void print_groups_left(Printer& printer, std::size_t groups, std::string_view indent) {
+  if (groups <= kGroupsShown) return;
+  std::size_t left = groups - kGroupsShown;
+  printer.line(fmt::format("{}and {} more group{} (-v lists each case)", indent, left,
+                           left == 1 ? "" : "s"));
+}
+
 void print_grouped_failures(Printer& printer, const std::vector<CaseGroup>& groups) {
   if (groups.empty()) return;
   std::size_t count = 0;
@@ -148,11 +155,24 @@ void print_grouped_failures(Printer& printer, const std::vector<CaseGroup>& grou
   for (std::size_t g = 0; g < groups.size() && g < kGroupsShown; ++g) {
     print_group(printer, groups[g]);
   }
-  if (groups.size() > kGroupsShown) {
-    printer.line("");
-    printer.line(fmt::format("and {} more (-v lists each case)",
-                             plural(groups.size() - kGroupsShown, "group")));
+  if (groups.size() > kGroupsShown) printer.line("");
+  print_groups_left(printer, groups.size(), "");
+}
+
+// A line per group of warnings, capped as the failures are: a library with
+// one bug that only warns gives as many groups as one that fails.
+void print_warning_groups(Printer& printer, const std::vector<CaseGroup>& groups) {
+  for (std::size_t g = 0; g < groups.size() && g < kGroupsShown; ++g) {
+    const CaseGroup& group = groups[g];
+    const suite::CaseResult& first = group.cases.front()->result;
+    printer.line(fmt::format("  {}{}: {}", first.id,
+                             group.cases.size() == 1
+                                 ? std::string()
+                                 : fmt::format(" and {} more alike", group.cases.size() - 1),
+                             first.message));
+    print_rule_pointers(printer, group.rule_ids, "    ");
   }
+  print_groups_left(printer, groups.size(), "  ");
 }
 
 void print_warnings(Printer& printer, const suite::CheckRun& run, SummaryDetail detail) {
@@ -166,18 +186,12 @@ void print_warnings(Printer& printer, const suite::CheckRun& run, SummaryDetail 
                                ? fmt::format(" in {}", plural(groups.size(), "group"))
                                : std::string(),
                            run.strict ? "" : ", --strict fails them"));
+  if (detail == SummaryDetail::grouped) {
+    print_warning_groups(printer, groups);
+    return;
+  }
   std::set<std::string> rules;
   for (const CaseGroup& group : groups) {
-    if (detail == SummaryDetail::grouped) {
-      const suite::CaseResult& first = group.cases.front()->result;
-      printer.line(fmt::format("  {}{}: {}", first.id,
-                               group.cases.size() == 1
-                                   ? std::string()
-                                   : fmt::format(" and {} more alike", group.cases.size() - 1),
-                               first.message));
-      print_rule_pointers(printer, group.rule_ids, "    ");
-      continue;
-    }
     for (const RecordedCase* recorded : group.cases) {
       printer.line(fmt::format("  {}: {}", recorded->result.id, recorded->result.message));
     }
@@ -210,18 +224,6 @@ void print_infos(Printer& printer, const suite::CheckRun& run) {
 }
 
 }  // namespace
-
-std::string message_pattern(std::string_view message) {
-  std::string pattern;
-  for (char c : message) {
-    if (std::isdigit(static_cast<unsigned char>(c)) == 0) {
-      pattern += c;
-    } else if (pattern.empty() || pattern.back() != '#') {
-      pattern += '#';
-    }
-  }
-  return pattern;
-}
 
 std::vector<std::string> deciding_rules(const RecordedCase& recorded) {
   const suite::CaseResult& result = recorded.result;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "report/message_pattern.hpp"
 #include "report/printer.hpp"
 #include "suite/model/check_run.hpp"
 
@@ -29,10 +30,6 @@ struct CaseGroup {
   std::vector<const suite::RecordedCase*> cases;  // in the run's order
   bool messages_vary = false;                     // in their numbers (nothing else)
 };
-
-// `message` with every run of digits made '#': "12 of 15 elements" and "3
-// of 5 elements" are one pattern.
-std::string message_pattern(std::string_view message);
 
 // The rules that decided a case: those of its worst findings, or the rules
 // it names where it has no finding (a crash); and where a check of the tool

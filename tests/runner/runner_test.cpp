@@ -131,6 +131,27 @@ TEST(Runner, CasesOfABatchShareAWorkerAndAReRunGetsItsOwn) {
   EXPECT_EQ(distinct.size(), 1u) << "the runtime should start once per worker, not per case";
 }
 
+// A failure of a case's own checks comes out the same in any process: the
+// failures' re-runs share one fresh worker instead of starting one each (a
+// library with one bug fails dozens of cases), while a crash is re-run alone.
+TEST(Runner, FailuresAreReRunTogetherAndACrashAlone) {
+  StateDirectory state;
+  RunnerOptions options = options_for_tests();
+  options.jobs = 1;
+  int workers = 0;
+  auto command = options.child_command;
+  options.child_command = [&](const std::vector<const CaseSpec*>& batch) {
+    ++workers;
+    return command(batch);
+  };
+  auto results = by_id(run_isolated(selftest_cases({"fail", "error", "pass", "crash"}), options));
+  EXPECT_EQ(results["selftest/fail"].attempts, 2);
+  EXPECT_EQ(results["selftest/error"].attempts, 2);
+  EXPECT_EQ(results["selftest/crash"].attempts, 2);
+  // The first runs, the crash's re-run, the failures' re-runs.
+  EXPECT_EQ(workers, 3);
+}
+
 TEST(Runner, ResultsTravelOnTheirOwnChannel) {
   StateDirectory state;
   auto results = by_id(run_isolated(selftest_cases({"forge", "flood"}), options_for_tests()));

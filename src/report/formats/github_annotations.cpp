@@ -1,6 +1,8 @@
 #include "report/formats/github_annotations.hpp"
 
 #include <map>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -41,18 +43,40 @@ std::string escaped(std::string_view text, bool property) {
   return out;
 }
 
-// The cases of a group split by the capsule file they read, in the order
-// the files first appear ("" for the cases that read none).
-std::vector<std::pair<std::string, std::vector<const suite::RecordedCase*>>> by_file(
-    const CaseGroup& group) {
-  std::vector<std::pair<std::string, std::vector<const suite::RecordedCase*>>> parts;
-  std::map<std::string, std::size_t> index;
+// What one annotation tells: the cases of one command, one set of rules,
+// one library and one capsule file, from however many groups their messages
+// make. GitHub shows ten annotations of each kind per step, so a library
+// with one bug must read as one annotation per rule, not one per case.
+struct Annotation {
+  const char* command;
+  std::string heading;
+  std::vector<std::string> rule_ids;
+  std::string file;
+  std::vector<const suite::RecordedCase*> cases;
+  std::size_t groups = 0;
+};
+
+using AnnotationKey = std::tuple<std::string, std::vector<std::string>, std::string, std::string>;
+
+// The library a case tests: a Python library's expression, or a C plugin's
+// role (one --producer and one --consumer per run).
+const std::string& library_of(const suite::RecordedCase& recorded) {
+  return recorded.spec.library.empty() ? recorded.spec.source : recorded.spec.library;
+}
+
+void add_group(std::vector<Annotation>& annotations, std::map<AnnotationKey, std::size_t>& index,
+               const char* command, const CaseGroup& group) {
+  std::set<std::size_t> joined;
   for (const suite::RecordedCase* recorded : group.cases) {
-    auto [at, added] = index.emplace(recorded->spec.file, parts.size());
-    if (added) parts.push_back({recorded->spec.file, {}});
-    parts[at->second].second.push_back(recorded);
+    AnnotationKey key{command, group.rule_ids, library_of(*recorded), recorded->spec.file};
+    auto [at, added] = index.emplace(key, annotations.size());
+    if (added) {
+      annotations.push_back({command, group.heading, group.rule_ids, recorded->spec.file, {}});
+    }
+    Annotation& annotation = annotations[at->second];
+    if (joined.insert(at->second).second) ++annotation.groups;
+    annotation.cases.push_back(recorded);
   }
-  return parts;
 }
 
 std::string case_ids(const std::vector<const suite::RecordedCase*>& cases) {
@@ -61,41 +85,49 @@ std::string case_ids(const std::vector<const suite::RecordedCase*>& cases) {
     ids.push_back(printable(cases[i]->result.id));
   }
   std::string text = fmt::format("{}", fmt::join(ids, ", "));
-  if (cases.size() > kAnnotationIdsNamed)
-    text += fmt::format(" and {} more", cases.size() - kAnnotationIdsNamed);
+  if (cases.size() > kAnnotationIdsNamed) {
+    std::size_t more = cases.size() - kAnnotationIdsNamed;
+    text += fmt::format(" ... and {} more case{}", more, more == 1 ? "" : "s");
+  }
   return text;
 }
 
 // What a reader of the annotation needs: what went wrong, where, how to
 // see it again, and where the rule is told. Foreign text (messages, ids)
 // is made printable first, so that only these line breaks are the tool's.
-std::string annotation_message(std::string_view heading, const CaseGroup& group,
-                               const std::vector<const suite::RecordedCase*>& cases) {
-  const suite::RecordedCase& first = *cases.front();
+std::string annotation_message(const Annotation& annotation) {
+  const suite::RecordedCase& first = *annotation.cases.front();
   std::string message = first.result.message.empty()
                             ? std::string(suite::to_string(first.result.outcome))
                             : printable(first.result.message);
-  std::vector<std::string> lines{fmt::format("{}: {}", heading, message)};
-  lines.push_back(cases.size() == 1 ? fmt::format("case: {}", case_ids(cases))
-                                    : fmt::format("{} cases: {}", cases.size(), case_ids(cases)));
+  std::vector<std::string> lines{fmt::format("{}: {}", annotation.heading, message)};
+  std::size_t count = annotation.cases.size();
+  lines.push_back(count == 1 ? fmt::format("case: {}", case_ids(annotation.cases))
+                             : fmt::format("{} cases: {}", count, case_ids(annotation.cases)));
+  if (annotation.groups > 1) {
+    lines.push_back(
+        fmt::format("their messages differ ({} kinds; the first shown); the text "
+                    "summary has a block for each",
+                    annotation.groups));
+  }
   lines.push_back(fmt::format("repro: {}", printable(first.repro)));
-  for (const std::string& rule : group.rule_ids) {
+  for (const std::string& rule : annotation.rule_ids) {
     lines.push_back(fmt::format("see: dlpack-usm rules {}", rule));
   }
   return fmt::format("{}", fmt::join(lines, "\n"));
 }
 
-void annotate(std::string& out, std::string_view command, std::string_view heading,
-              const CaseGroup& group) {
-  std::string title = group.rule_ids.empty() ? std::string(heading)
-                                             : fmt::format("{}", fmt::join(group.rule_ids, " "));
-  for (const auto& [file, cases] : by_file(group)) {
-    std::string properties;
-    if (!file.empty()) properties += fmt::format("file={},", escape_workflow_property(file));
-    properties += fmt::format("title={}", escape_workflow_property(printable(title)));
-    out += fmt::format("::{} {}::{}\n", command, properties,
-                       escape_workflow_message(annotation_message(heading, group, cases)));
+std::string annotation_line(const Annotation& annotation) {
+  std::string title = annotation.rule_ids.empty()
+                          ? annotation.heading
+                          : fmt::format("{}", fmt::join(annotation.rule_ids, " "));
+  std::string properties;
+  if (!annotation.file.empty()) {
+    properties += fmt::format("file={},", escape_workflow_property(annotation.file));
   }
+  properties += fmt::format("title={}", escape_workflow_property(printable(title)));
+  return fmt::format("::{} {}::{}\n", annotation.command, properties,
+                     escape_workflow_message(annotation_message(annotation)));
 }
 
 const char* command_of(suite::Verdict verdict) {
@@ -121,12 +153,17 @@ std::string escape_workflow_property(std::string_view text) {
 }
 
 std::string check_run_annotations(const suite::CheckRun& run) {
-  std::string out;
+  std::vector<Annotation> annotations;
+  std::map<AnnotationKey, std::size_t> index;
   for (const CaseGroup& group : group_failures(run)) {
     const char* command = command_of(group.cases.front()->result.verdict);
-    if (command != nullptr) annotate(out, command, group.heading, group);
+    if (command != nullptr) add_group(annotations, index, command, group);
   }
-  for (const CaseGroup& group : group_warnings(run)) annotate(out, "warning", "warning", group);
+  for (const CaseGroup& group : group_warnings(run)) {
+    add_group(annotations, index, "warning", group);
+  }
+  std::string out;
+  for (const Annotation& annotation : annotations) out += annotation_line(annotation);
   if (run.interrupted) {
     out += fmt::format(
         "::error title=dlpack-usm::{}\n",

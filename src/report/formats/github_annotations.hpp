@@ -1,11 +1,13 @@
 // `check --format github` and `report merge --format github`: GitHub Actions
 // workflow commands (`::error file=F,title=T::message`) that the runner
-// turns into annotations of the run, the pull request and the file. One
-// annotation per failure group (report/failure_groups.hpp) and capsule
-// file: a producer with one bug fails 81 cases with one rule and one
-// message, which is one annotation that counts them, while each failing
-// conformance vector is an annotation on its own file. GitHub shows only
-// the first few annotations of a step, so fewer, counted ones say more.
+// turns into annotations of the run, the pull request and the file. At most
+// one annotation per kind (error, warning, notice), rule, library and
+// capsule file: a producer with one bug fails dozens of cases with one rule,
+// in a few failure groups (report/failure_groups.hpp) where their messages
+// differ in more than numbers, which is one annotation that counts them
+// ("... and N more cases"), while each failing conformance vector is an
+// annotation on its own file. GitHub shows only the first ten annotations of
+// each kind per step, so fewer, counted ones say more.
 #pragma once
 
 #include <string>

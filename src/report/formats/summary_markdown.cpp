@@ -12,9 +12,12 @@
 namespace dlpack_usm::report {
 namespace {
 
-// Groups told in full, and case ids each names: GitHub keeps at most 1 MiB
-// of a step's summary, and the report has every case anyway.
-constexpr std::size_t kGroupsTold = 50;
+// Groups in a table, groups told in full, and case ids each names: a step
+// summary is read at a glance (and GitHub keeps at most 1 MiB of it); the
+// first groups are where to start, and the rest are in --failures and the
+// JSON report.
+constexpr std::size_t kGroupsTabled = 10;
+constexpr std::size_t kGroupsTold = 3;
 constexpr std::size_t kSummaryIdsNamed = 10;
 
 std::string table_row(const std::vector<std::string>& cells) {
@@ -92,12 +95,24 @@ std::string group_details(const CaseGroup& group) {
   std::string out =
       fmt::format("<details><summary>{} \u00d7{} {}</summary>\n\n", html_text(group.heading),
                   group.cases.size(), html_text(rules_text(group)));
-  out += fmt::format("Cases: {}\n\nRepro:\n\n{}\n\n", markdown_ids_text(group),
-                     markdown_code_block(first.repro));
+  // One paragraph and the repro: ten lines a group, so that three fit in a
+  // summary read at a glance.
+  out += fmt::format("Cases: {}.", markdown_ids_text(group));
   for (const std::string& rule : group.rule_ids) {
-    out += fmt::format("See `dlpack-usm rules {}`.\n", markdown_text(rule));
+    out += fmt::format(" See `dlpack-usm rules {}`.", markdown_text(rule));
   }
-  return out + "\n</details>\n\n";
+  return out + fmt::format(" Repro:\n\n{}\n\n</details>\n\n", markdown_code_block(first.repro));
+}
+
+// Under a table cut at kGroupsTabled rows: how many groups it left out and
+// where they all are.
+std::string groups_left_text(std::size_t groups, std::string_view where) {
+  if (groups <= kGroupsTabled) return {};
+  std::size_t left = groups - kGroupsTabled;
+  return fmt::format(
+      "And {} more group{}: {}the JSON report (`--report FILE`) has every case "
+      "with its findings, and `-v` prints each.\n\n",
+      left, left == 1 ? "" : "s", where);
 }
 
 std::string failures_section(const std::vector<CaseGroup>& groups) {
@@ -108,17 +123,14 @@ std::string failures_section(const std::vector<CaseGroup>& groups) {
       fmt::format("### {} case{} not ok, in {} group{}\n\n", count, count == 1 ? "" : "s",
                   groups.size(), groups.size() == 1 ? "" : "s");
   out += "| Verdict | Rule | Cases | Message |\n| --- | --- | ---: | --- |\n";
-  for (const CaseGroup& group : groups) {
+  for (std::size_t g = 0; g < groups.size() && g < kGroupsTabled; ++g) {
+    const CaseGroup& group = groups[g];
     out += table_row(
         {group.heading, rules_text(group), std::to_string(group.cases.size()), message_of(group)});
   }
-  out += "\n";
+  out += "\n" + groups_left_text(groups.size(), "`--failures FILE` lists every failing case, ");
   for (std::size_t g = 0; g < groups.size() && g < kGroupsTold; ++g) {
     out += group_details(groups[g]);
-  }
-  if (groups.size() > kGroupsTold) {
-    out += fmt::format("And {} more groups: the JSON report has every case.\n\n",
-                       groups.size() - kGroupsTold);
   }
   return out;
 }
@@ -130,11 +142,12 @@ std::string warnings_section(const std::vector<CaseGroup>& groups, bool strict) 
   std::string out = fmt::format("### {} warning{} (the gate passes them{})\n\n", count,
                                 count == 1 ? "" : "s", strict ? "" : "; --strict fails them");
   out += "| Rule | Cases | First case | Message |\n| --- | ---: | --- | --- |\n";
-  for (const CaseGroup& group : groups) {
+  for (std::size_t g = 0; g < groups.size() && g < kGroupsTabled; ++g) {
+    const CaseGroup& group = groups[g];
     out += table_row({rules_text(group), std::to_string(group.cases.size()),
                       group.cases.front()->result.id, message_of(group)});
   }
-  return out + "\n";
+  return out + "\n" + groups_left_text(groups.size(), "");
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 // `check --summary-md FILE` and `report merge --summary-md FILE`: the run in
 // GitHub-flavoured Markdown for the job summary ($GITHUB_STEP_SUMMARY): the
-// gate, the table of cases per device and outcome, the failure groups (rule,
-// message, count) each with its cases and a repro, and the warnings.
+// gate, the table of cases per device and outcome, the first failure groups
+// (rule, message, count), the first few of them with their cases and a
+// repro, and the first warning groups; "And N more groups" points to
+// --failures and the JSON report for the rest, so a library with many bugs
+// still gives a summary read at a glance.
 // Foreign text (messages, device names, case ids) is escaped so that it can
 // neither break the tables nor inject markup.
 #pragma once

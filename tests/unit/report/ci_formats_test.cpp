@@ -38,7 +38,7 @@ TEST(GithubAnnotations, EscapeAsGithubDocuments) {
   EXPECT_EQ(escape_workflow_property("C:\\dir,x%\n"), "C%3A\\dir%2Cx%25%0A");
 }
 
-TEST(GithubAnnotations, OnePerFailureGroupAndFile) {
+TEST(GithubAnnotations, OnePerRuleLibraryAndFile) {
   suite::CheckRun run;
   // A producer's one bug: 7 cases, one rule, messages that differ in numbers.
   for (int i = 0; i < 7; ++i) {
@@ -61,7 +61,8 @@ TEST(GithubAnnotations, OnePerFailureGroupAndFile) {
   ASSERT_EQ(commands.size(), 5u) << check_run_annotations(run);
   EXPECT_TRUE(commands[0].starts_with(
       "::error title=DLP-STRIDES-ZERO::regression: strides[0] is 0%0A7 cases: live/p/0, live/p/1, "
-      "live/p/2, live/p/3, live/p/4 and 2 more%0Arepro: dlpack-usm check --filter 'live/p/0'%0A"
+      "live/p/2, live/p/3, live/p/4 ... and 2 more cases%0Arepro: dlpack-usm check --filter "
+      "'live/p/0'%0A"
       "see: dlpack-usm rules DLP-STRIDES-ZERO"))
       << commands[0];
   EXPECT_TRUE(commands[1].starts_with("::error file=suite/a%2C1.json,title=DLP-STRIDES-ZERO::"))
@@ -82,6 +83,53 @@ TEST(GithubAnnotations, OnePerFailureGroupAndFile) {
   forged.interrupted = true;
   EXPECT_NE(check_run_annotations(forged).find("::error title=dlpack-usm::the run was interrupted"),
             std::string::npos);
+}
+
+TEST(GithubAnnotations, GroupsOfOneRuleAndLibraryAreOneAnnotation) {
+  suite::CheckRun run;
+  // One bug, two kinds of message (an offset view, a negative-stride one),
+  // in the producer's cases; the same rule in the consumer's is another.
+  for (int i = 0; i < 12; ++i) {
+    suite::RecordedCase entry = failing(
+        "producer/p/" + std::to_string(i),
+        i % 2 == 0 ? "elements differ" : "reads before the allocation", suite::Verdict::regression);
+    entry.spec.source = "producer";
+    run.cases.push_back(entry);
+  }
+  suite::RecordedCase consumer = failing("consumer/c/0", "wrong", suite::Verdict::regression);
+  consumer.spec.source = "consumer";
+  run.cases.push_back(consumer);
+  std::vector<std::string> commands = lines(check_run_annotations(run));
+  ASSERT_EQ(commands.size(), 2u) << check_run_annotations(run);
+  EXPECT_NE(commands[0].find("%0A12 cases: producer/p/0, "), std::string::npos) << commands[0];
+  EXPECT_NE(commands[0].find(" ... and 7 more cases%0A"), std::string::npos) << commands[0];
+  EXPECT_NE(commands[0].find("%0Atheir messages differ (2 kinds; the first shown)"),
+            std::string::npos)
+      << commands[0];
+  EXPECT_NE(commands[1].find("case: consumer/c/0"), std::string::npos) << commands[1];
+}
+
+TEST(SummaryMarkdown, BoundedToTheFirstGroups) {
+  suite::CheckRun run;
+  for (int i = 0; i < 15; ++i) {
+    suite::RecordedCase entry =
+        failing("live/p/" + std::to_string(i), "bug", suite::Verdict::regression);
+    entry.result.findings.front().rule_id = "DLP-RULE-" + std::to_string(i);
+    run.cases.push_back(entry);
+  }
+  std::string summary = check_run_markdown(run);
+  EXPECT_NE(summary.find("| regression | DLP-RULE-9 | 1 | bug |"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("| DLP-RULE-10 |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("And 5 more groups: `--failures FILE` lists every failing case"),
+            std::string::npos)
+      << summary;
+  std::size_t details = 0;
+  for (std::size_t at = summary.find("<details>"); at != std::string::npos;
+       at = summary.find("<details>", at + 1)) {
+    ++details;
+  }
+  EXPECT_EQ(details, 3u) << summary;
+  EXPECT_LT(lines(summary).size(), 60u) << summary;
 }
 
 TEST(SummaryMarkdown, ForeignTextNeitherBreaksTablesNorInjectsMarkup) {

@@ -69,11 +69,24 @@ std::size_t count_of(const std::string& text, const std::string& part) {
 }
 
 TEST(MessagePattern, NumbersAreOneMark) {
-  EXPECT_EQ(message_pattern("12 of 15 elements, strides [1, 3]"),
-            "# of # elements, strides [#, #]");
+  EXPECT_EQ(message_pattern("12 of 15 elements, strides [1, 3]"), "# of # elements, strides [#]");
   EXPECT_EQ(message_pattern("3 of 5 elements, strides [10, 30]"),
             message_pattern("12 of 15 elements, strides [1, 3]"));
   EXPECT_NE(message_pattern("float32 read"), message_pattern("int8 read"));
+}
+
+TEST(MessagePattern, AddressesSignsAndListsAreOneMarkEach) {
+  // Each case of one bug reads at its own address: one pattern.
+  EXPECT_EQ(message_pattern("element at 0x7f3a5c001040 is outside [0x7f3a5c000000, +4096)"),
+            "element at # is outside [#, +#)");
+  EXPECT_EQ(message_pattern("element at 0x7F3A5C0010AF is outside [0x7f3a5c000000, +64)"),
+            message_pattern("element at 0x55d0e2b3c000 is outside [0x55d0e2b3b000, +4096)"));
+  // A list of any length, its numbers signed or not.
+  EXPECT_EQ(message_pattern("strides [-12, 4, 1] and byte_offset 48"),
+            message_pattern("strides [4] and byte_offset 0"));
+  // A sign is a number's only after no word: "ndim-40" keeps its dash.
+  EXPECT_EQ(message_pattern("case ndim-40"), "case ndim-#");
+  EXPECT_EQ(message_pattern("0x"), "#x");
 }
 
 TEST(GroupFailures, AlikeCasesAreOneGroupAndTheGateFailingOnesComeFirst) {
@@ -110,6 +123,39 @@ TEST(PrintFailures, GroupedIsABlockPerGroupWithItsRules) {
       << text;
   EXPECT_EQ(count_of(text, "repro:"), 3u);
   EXPECT_EQ(text.find("left-out"), std::string::npos) << text;
+}
+
+TEST(GroupFailures, CasesThatDifferInAddressesAreOneGroup) {
+  suite::CheckRun run;
+  for (int i = 0; i < 20; ++i) {
+    run.cases.push_back(failing_case(
+        fmt::format("producer/dev/case-{:02}", i), "DLP-PRODUCER-CONTENT",
+        fmt::format("element {} at {:#x} is outside the allocation [{:#x}, +{})", i,
+                    0x7f3a5c001040 + i * 0x1ab0, 0x7f3a5c000000 + i * 0x1000, 64 * (i + 1))));
+  }
+  std::vector<CaseGroup> groups = group_failures(run);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].cases.size(), 20u);
+  EXPECT_TRUE(groups[0].messages_vary);
+}
+
+TEST(PrintFailures, WarningGroupsAreCappedAsFailureGroupsAre) {
+  suite::CheckRun run;
+  for (int i = 0; i < 12; ++i) {
+    suite::RecordedCase warned =
+        failing_case(fmt::format("producer/dev/w-{:02}", i), fmt::format("DLP-RULE-{}", i),
+                     "a convention", Verdict::ok, Outcome::warn);
+    warned.result.findings.front().severity = rules::Severity::warning;
+    run.cases.push_back(warned);
+  }
+  std::string text = failures_text(run, SummaryDetail::grouped);
+  EXPECT_NE(text.find("warnings (12 in 12 groups;"), std::string::npos) << text;
+  EXPECT_NE(text.find("producer/dev/w-07: a convention"), std::string::npos) << text;
+  EXPECT_EQ(text.find("producer/dev/w-08"), std::string::npos) << text;
+  EXPECT_NE(text.find("  and 4 more groups (-v lists each case)\n"), std::string::npos) << text;
+  // -v lists every one.
+  EXPECT_NE(failures_text(run, SummaryDetail::every_case).find("producer/dev/w-11"),
+            std::string::npos);
 }
 
 TEST(PrintFailures, EveryCaseIsABlockOfItsOwnAndQuietPrintsNothing) {

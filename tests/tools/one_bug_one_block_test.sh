@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One bug reads as one block (issue 35): `dlpack-usm check --producer` on the
+# fixture producer whose only bug is that it leaves byte_offset 0 gives at
+# most 3 failure groups in the text summary, at most 3 `::error` annotations
+# with --format github, and a --summary-md step summary under 60 lines.
+# Arguments: TOOL WORK_DIR FIXTURE_PLUGIN_DIR
+set -euo pipefail
+tool=$1 work=$2 plugins=$3
+rm -rf "$work" && mkdir -p "$work"
+library="$plugins/libfixture_producer_ignores_byte_offset.so"
+
+if [ -z "$("$tool" check --producer "$library" --list 2>/dev/null)" ]; then
+  echo "no device runs the producer cases here: skipped"
+  exit 77
+fi
+
+status=0
+"$tool" check --producer "$library" --jobs 2 --format github \
+  --summary-md "$work/summary.md" --failures "$work/failures.txt" \
+  >"$work/out.txt" 2>"$work/err.txt" || status=$?
+test "$status" = 1 || { echo "the run exited $status, not 1 (findings)"; cat "$work/err.txt"; exit 1; }
+
+fail() {
+  echo "$1"
+  cat "$work/out.txt"
+  exit 1
+}
+# "N cases not ok, in G groups (-v lists each case):"; no such line means
+# no failure, which this library must have.
+groups=$(sed -nE 's/^[0-9]+ cases? not ok, in ([0-9]+) groups? .*/\1/p' "$work/out.txt")
+test -n "$groups" || fail "no failure groups in the summary"
+test "$groups" -le 3 || fail "$groups failure groups, more than 3"
+errors=$(grep -c '^::error ' "$work/out.txt" || true)
+test "$errors" -ge 1 || fail "no ::error annotation"
+test "$errors" -le 3 || fail "$errors ::error annotations, more than 3"
+warnings=$(grep -c '^::warning ' "$work/out.txt" || true)
+test "$warnings" -le 3 || fail "$warnings ::warning annotations, more than 3"
+lines=$(wc -l <"$work/summary.md")
+test "$lines" -lt 60 || { cat "$work/summary.md"; echo "the step summary has $lines lines"; exit 1; }
+# The failures file still lists every failing case, which the summary points to.
+failing=$(grep -v '^#' "$work/failures.txt" | grep -c . || true)
+test "$failing" -gt "$groups" || fail "$failing failing cases listed, not more than the groups"
+echo "one bug: $groups groups, $errors ::error and $warnings ::warning annotations," \
+  "a $lines-line step summary, $failing failing cases in --failures"
