@@ -72,7 +72,8 @@ def validate(schema_name, text, tmp_path):
 @pytest.mark.parametrize("expression,exit_code", [
     ("numpy.arange(6.0)[::-2]", 0),
     ("producers.OwnTensor(b'dltensor_v2')", 1),
-    ("producers.Raising(BufferError)", 0),  # not supported: nothing to check
+    # Not supported: nothing was exchanged, and such a run does not pass.
+    ("producers.Raising(BufferError)", 3),
 ])
 def test_check_json_is_a_check_report_and_follows_its_schema(expression, exit_code, tmp_path):
     result = run("check", "--json", expression)
@@ -167,7 +168,8 @@ def test_capture_writes_a_file_capsule_check_accepts(tmp_path):
 
 
 def test_capture_to_an_unwritable_place_is_an_environment_error(tmp_path):
-    result = run("capture", "numpy.arange(3)", "-o", str(tmp_path / "no" / "such" / "dir.json"))
+    (tmp_path / "a-file").write_text("a file, where a folder would be\n")
+    result = run("capture", "numpy.arange(3)", "-o", str(tmp_path / "a-file" / "dir.json"))
     assert result.returncode == 3
     assert result.stderr.startswith("dlpack-usm: error: ")
 

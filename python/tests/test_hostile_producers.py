@@ -95,10 +95,15 @@ def test_a_producer_may_decline_what_it_cannot_describe(hostile, exception):
     assert found.findings == []
 
 
-def test_a_declining_producer_passes_the_gate():
+def test_a_producer_that_declines_everything_does_not_pass_unless_allowed():
+    # Nothing was exchanged (issue 36): the gate's own verdict is green, the
+    # run is not, unless --allow-empty says such a run is expected.
     result = run("check", "producers.Raising(BufferError)")
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 3, result.stdout + result.stderr
     assert "gate: PASSED (14 cases run in " in result.stdout
+    assert "nothing was exchanged with producers.Raising(BufferError)" in result.stderr
+    allowed = run("check", "producers.Raising(BufferError)", "--allow-empty")
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
 
 
 def test_a_library_that_is_not_the_bridge_is_an_environment_error():

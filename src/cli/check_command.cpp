@@ -200,9 +200,15 @@ std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>
 
 // The gate's exit code, or 3 where a library under test exchanged nothing
 // (suite/gate/vacuous_run.hpp) and --allow-empty does not allow it.
+// A gate that failed keeps its exit code (1), the vacuous library noted.
 int refuse_vacuous_run(const suite::CheckRun& run, bool allow_empty) {
   std::vector<suite::VacuousLibrary> vacuous = suite::vacuous_libraries(run);
-  if (vacuous.empty() || allow_empty) return static_cast<int>(suite::decide_exit_code(run));
+  ExitCode gate = suite::decide_exit_code(run);
+  if (vacuous.empty() || allow_empty) return static_cast<int>(gate);
+  if (gate != ExitCode::ok) {
+    print_note(suite::vacuous_message(vacuous));
+    return static_cast<int>(gate);
+  }
   print_error(suite::vacuous_message(vacuous),
               "check that the library makes arrays here (its devices, its constructors), or "
               "pass --allow-empty where a run that exchanges nothing is expected");

@@ -124,6 +124,17 @@ SYCL_POINTER_QUERIES_SENTENCES = [
     "If ptr points within a host USM allocation for the context syclContext, returns the first "
     "device in syclContext.",
 ]
+SYCL_ENQUEUE_BARRIER = (
+    "sycl_ext_oneapi_enqueue_barrier, handler::ext_oneapi_barrier (https://github.com/intel/llvm/"
+    "blob/sycl/sycl/doc/extensions/supported/sycl_ext_oneapi_enqueue_barrier.asciidoc)")
+# The extension's table of the handler's members, as the page has it.
+SYCL_ENQUEUE_BARRIER_SENTENCES = [
+    "Prevents any commands submitted afterward to this queue from executing until all commands "
+    "previously submitted to this queue have entered the `info::event_command_status::complete` "
+    "state.",
+    "Prevents any commands submitted afterward to this queue from executing until all events in "
+    "`waitList` have entered the `info::event_command_status::complete` state.",
+]
 IPEX_DLPACK_SENTENCES = [
     "The device_id in DLDevice is one of the SYCL runtime device ids, which may be different "
     "from the actual framework device in use.",
@@ -146,6 +157,7 @@ def web_sentences():
         DPCTL_DLPACK: DPCTL_DLPACK_SENTENCES,
         IPEX_DLPACK: IPEX_DLPACK_SENTENCES,
         SYCL_POINTER_QUERIES: SYCL_POINTER_QUERIES_SENTENCES,
+        SYCL_ENQUEUE_BARRIER: SYCL_ENQUEUE_BARRIER_SENTENCES,
     }
 
 
