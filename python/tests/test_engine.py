@@ -257,3 +257,15 @@ def test_verbose_shows_the_infos_of_cases_that_passed():
     assert "DLP-ALIGN-256" not in quiet.stdout
     assert "infos (1; they never fail the gate):" in verbose.stdout.splitlines()
     assert "/producer/capsule: DLP-ALIGN-256: dl_tensor.data: data 0x" in verbose.stdout
+
+
+def test_workers_start_without_jax_preallocation_unless_the_user_set_it():
+    # jax takes 75% of a GPU when it starts: two jax processes of one run
+    # (a worker and a contained probe) would end one in CUDA_ERROR_OUT_OF_MEMORY.
+    # The EXPR gives an array only where the worker sees the variable "false".
+    expression = ("numpy.ones(3) if __import__('os').environ.get("
+                  "'XLA_PYTHON_CLIENT_PREALLOCATE') == 'false' else None")
+    assert run_package("check", expression, "--no-consumer-probe").returncode == 0
+    kept = run_package("check", expression, "--no-consumer-probe",
+                       env={"XLA_PYTHON_CLIENT_PREALLOCATE": "true"})
+    assert kept.returncode == 2, kept.stdout + kept.stderr

@@ -114,17 +114,23 @@ def test_dpnp_is_failed_only_where_the_tools_own_wait_read_nothing_stale(tmp_pat
         assert found.step("stream-race")["status"] in ("pass", "warn", "not_supported")
 
 
-def test_a_producer_that_skips_its_wait_is_caught_where_the_control_passed(tmp_path):
-    require("dpnp")
-    expression = "sycl_producers.LateSyclWrite(wait=False)"
+def caught_beside_a_clean_control(expression, tmp_path):
+    """(the run, its race messages, its clean control notes) of a producer
+    that skips its wait: caught, and a control ran for the kinds it read
+    stale on and passed at least once, so the producer is caught there."""
     found = check(expression, 8, tmp_path)
     races = found.messages(RACE)
     assert races, found.notes
     clean = [note for note in found.notes
              if note.startswith("control on ") and ": no stale read in 16 attempts" in note]
-    # The control ran for the kinds the producer read stale on, and at least
-    # one of them passed: the producer is caught there.
     assert clean, found.notes
+    return found, races, clean
+
+
+def test_a_producer_that_skips_its_wait_is_caught_where_the_control_passed(tmp_path):
+    require("dpnp")
+    _, races, clean = caught_beside_a_clean_control("sycl_producers.LateSyclWrite(wait=False)",
+                                                    tmp_path)
     assert any(f"stream=<{note[len('control on '):note.index(': no')]}>" in message
                for message in races for note in clean), (races, clean)
 
@@ -153,13 +159,7 @@ def test_the_control_reads_stale_data_when_nothing_orders_the_read():
 def test_a_cuda_producer_that_skips_its_wait_is_caught_where_the_control_passed(tmp_path):
     from test_stream_race import cuda_devices
     cuda_devices()
-    expression = "cuda_producers.LateWrite(wait=False)"
-    found = check(expression, 8, tmp_path)
-    races = found.messages(RACE)
-    assert races, found.notes
-    clean = [note for note in found.notes
-             if note.startswith("control on ") and ": no stale read in 16 attempts" in note]
-    assert clean, found.notes
+    found, _, _ = caught_beside_a_clean_control("cuda_producers.LateWrite(wait=False)", tmp_path)
     assert found.messages(QUEUE_ORDER) == [], found.notes
 
 

@@ -45,10 +45,7 @@ class SyclControl:
         self.scratch = [dpctl.memory.MemoryUSMDevice(SCRATCH_BYTES, queue=self.queue)
                         for _ in range(2)]
         self.rounds = _late._rounds(_late._timed(lambda: self._slow_work(1), self.queue.wait))
-        device = producer_queue.sycl_device
-        platform = device.sycl_platform
-        self.runtime = (f"{platform.name} ({platform.version}, driver {device.driver_version}, "
-                        "through dpctl)")
+        self.runtime = _sycl_runtime_name(producer_queue)
         self.label = (f"the tool's {self.rounds} copies of {SCRATCH_BYTES >> 20} MiB, then a "
                       f"copy of {self.size} bytes, on a queue like the producer's")
 
@@ -90,8 +87,7 @@ class CudaControl:
                                         dtype=cupy.float32)
                 self.rounds = _late._rounds(_late._timed(lambda: self.matrix @ self.matrix,
                                                          self.stream.synchronize))
-        version = cupy.cuda.runtime.driverGetVersion()
-        self.runtime = f"the CUDA driver ({version // 1000}.{version % 1000 // 10})"
+        self.runtime = _cuda_runtime_name()
         self.label = (f"the tool's {self.rounds} products of {_late.SIDE}x{_late.SIDE} float32 "
                       "matrices, then its write, on a non-blocking stream of the tool")
 
@@ -168,17 +164,23 @@ _LIBRARIES = {"_Dpnp": (_dpnp_address, _dpnp_hand_over),
               "_Cupy": (lambda late: late.data.ptr, _cupy_hand_over)}
 
 
-def _runtime_name(source):
-    if source.kind == "sycl":
-        device = source.queue.sycl_device
-        platform = device.sycl_platform
-        return f"{platform.name} ({platform.version}, driver {device.driver_version}, through dpctl)"
+def _sycl_runtime_name(queue):
+    device = queue.sycl_device
+    platform = device.sycl_platform
+    return f"{platform.name} ({platform.version}, driver {device.driver_version}, through dpctl)"
+
+
+def _cuda_runtime_name():
     try:
         import cupy
         version = cupy.cuda.runtime.driverGetVersion()
         return f"the CUDA driver ({version // 1000}.{version % 1000 // 10})"
     except Exception:  # noqa: BLE001 - the name only
         return "the CUDA driver"
+
+
+def _runtime_name(source):
+    return _sycl_runtime_name(source.queue) if source.kind == "sycl" else _cuda_runtime_name()
 
 
 def control_producer(source):
