@@ -4,8 +4,10 @@
 # it; the tool to the environment's bin/ (so `dlpack-usm` is on PATH once the
 # venv is active), with its conformance suite and manuals under the
 # environment's share/, where the tool looks for them (bin/../share, as in
-# any other prefix). Headers, the CMake package and pkg-config are for
-# plugin authors and stay with the Debian package and `cmake --install`.
+# any other prefix). Plugin authors get the headers, the CMake package and
+# pkg-config there too: include/dlpack_usm, share/cmake/dlpack-usm and
+# share/pkgconfig of the environment (PKG_CONFIG_PATH=$VIRTUAL_ENV/share/
+# pkgconfig, or CMAKE_PREFIX_PATH=$VIRTUAL_ENV).
 
 # A wheel holds no symbolic links: one file under the library's soname.
 install(FILES $<TARGET_FILE:dlpack_usm_bridge> DESTINATION dlpack_usm RENAME libdlpack_usm.so.1)
@@ -21,3 +23,6 @@ file(GLOB DLPACK_USM_MAN1 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/man/*.1)
 file(GLOB DLPACK_USM_MAN7 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/man/*.7)
 install(FILES ${DLPACK_USM_MAN1} DESTINATION ${SKBUILD_DATA_DIR}/share/man/man1)
 install(FILES ${DLPACK_USM_MAN7} DESTINATION ${SKBUILD_DATA_DIR}/share/man/man7)
+
+set(DLPACK_USM_PACKAGE_ROOT ${SKBUILD_DATA_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/package_config.cmake)

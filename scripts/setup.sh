@@ -39,7 +39,8 @@ TOOLS_PACKAGES=("jsonschema==4.26.0" "pytest==9.2.0" "numpy==2.4.6" "array-api-s
 export DEBIAN_FRONTEND=noninteractive
 # chromium (headless, with fonts-liberation, its recommended fonts: without a
 # recommends pass it would render with whatever font is there) renders the
-# HTML page of `report matrix` in the test matrix_page_in_browser.
+# HTML page of `report matrix` in the test matrix_page_in_browser. jq and
+# less are in the man pages' examples, which ctest documented_commands runs.
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config git ca-certificates groff-base \
@@ -47,7 +48,7 @@ apt-get install -y -qq --no-install-recommends \
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo pocl-opencl-icd \
   googletest libgtest-dev libbenchmark-dev \
   clang-14 libclang-rt-14-dev \
-  chromium fonts-liberation \
+  chromium fonts-liberation jq less \
   python3 python3-venv python3-pip >/dev/null
 
 if [[ ! -x "$INTEL_OCL_PREFIX/bin/python" ]]; then

@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_12; version 10 added no function). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_13; version 10 added no function). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 12u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 13u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -295,6 +295,14 @@ DLPACK_USM_BRIDGE_API void dlpack_usm_bridge_free(char* text);
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_write_output(const char* path, const void* content,
                                                          uint64_t size, const char* option,
                                                          char** result_json);
+
+/* ABI version 13: `text` (UTF-8, any bytes) made safe to print on one line,
+ * by the escaping every text of the command line from outside the tool goes
+ * through: control bytes and bytes that are not UTF-8 as \xNN, C1 controls
+ * and bidirectional overrides as \u{XXXX}, GitHub's workflow commands ("##["
+ * anywhere, "::" at the start) with their first character escaped.
+ * *result_json is {"text"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_printable(const char* text, char** result_json);
 
 #ifdef __cplusplus
 }

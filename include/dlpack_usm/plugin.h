@@ -236,6 +236,25 @@ __attribute__((visibility("default")))
 const DlpackUsmPlugin*
 dlpack_usm_plugin(const DlpackUsmHost* host);
 
+/* The runtime whose handles the library takes, for `check --runtime auto`.
+ * A library that allocates through the SYCL handles of ABI 2 (and so cannot
+ * work with OpenCL's) writes, once, at file scope:
+ *
+ *     DLPACK_USM_PLUGIN_RUNTIME("sycl");
+ *
+ * The tool reads this exported string in a child process before it chooses
+ * a runtime: auto then chooses SYCL where dpctl's C interface loads, and
+ * refuses to run the library, saying why, where it does not; --runtime
+ * opencl refuses it too. A library that declares nothing, or "opencl",
+ * gets OpenCL's handles under auto, as every library of ABI 1 does. */
+#define DLPACK_USM_PLUGIN_RUNTIME_SYMBOL "dlpack_usm_plugin_runtime"
+#if defined(__GNUC__)
+__attribute__((visibility("default")))
+#endif
+extern const char dlpack_usm_plugin_runtime[];
+#define DLPACK_USM_PLUGIN_RUNTIME(runtime_name) \
+  const char dlpack_usm_plugin_runtime[] = runtime_name
+
 /* The checksum a consumer reports: FNV-1a (64-bit) over the bytes of every
  * element, element after element in logical row-major order. Start with
  * DLPACK_USM_CHECKSUM_SEED and feed each element's bytes in turn. */

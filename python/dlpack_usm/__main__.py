@@ -1,8 +1,8 @@
 """python3 -m dlpack_usm check EXPR | consume EXPR | profile MODULE |
-inspect EXPR | capture EXPR -o FILE | rules: the tool for people who want no
-code. check, consume and profile run `dlpack-usm check` with the library
-under test (_frontend); inspect, capture and rules read a tensor or the
-catalog in this process. EXPR is a Python expression; any module it names
+inspect EXPR | capture EXPR -o FILE | device-ids | rules: the tool for
+people who want no code. check, consume and profile run `dlpack-usm check`
+with the library under test (_frontend); inspect, capture, device-ids and
+rules read tensors or the catalog in this process. EXPR is a Python expression; any module it names
 (numpy, dpnp, torch, ...) is imported on first use. Exit codes are
 dlpack-usm's: 0 ok, 1 findings (errors; --strict: warnings too), 2 usage,
 3 environment, 4 internal."""
@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from . import _frontend, capture, inspect
+from . import _frontend, capture, device_ids, inspect
 from ._bridge import library
 from ._bridge.errors import BridgeError
 from ._expression import evaluate
@@ -130,6 +130,16 @@ def parser():
                                  default=DEFAULT_MAX_VERSION, metavar="MAJOR.MINOR",
                                  help="max_version passed to __dlpack__ (default 1.3)")
     capture_command.set_defaults(run=command_capture)
+
+    ids = commands.add_parser(
+        "device-ids", help="one USM allocation per root device exported by every kDLOneAPI "
+                           "producer installed, each device id beside SYCL's answer")
+    ids.add_argument("--producer", action="append", default=[], metavar="EXPR",
+                     help="also a producer of your own: EXPR evaluates to a callable that "
+                          "takes the dpnp array over the allocation and returns an object "
+                          "with __dlpack__ (repeatable)")
+    ids.add_argument("--json", action="store_true", help="print one JSON document")
+    ids.set_defaults(run=device_ids.command)
 
     rules = commands.add_parser("rules", help="the Python-level rule catalog")
     rules.add_argument("--json", action="store_true", help="print one JSON document")

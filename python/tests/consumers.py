@@ -405,3 +405,13 @@ def declines_extent1_strides_saying_hostile_text(x):
         return declines_odd_extent1_strides(x)
     except BufferError:
         raise BufferError(HOSTILE_TEXT) from None
+
+
+def ignores_copy(x, copy=None):
+    """Takes the copy keyword and returns a view whatever it says."""
+    return np.from_dlpack(x)
+
+
+def copies_always(x, copy=None):
+    """Asks the producer for a copy whatever copy says."""
+    return np.from_dlpack(x, copy=True)

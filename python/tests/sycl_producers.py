@@ -68,3 +68,29 @@ class LateSyclWrite:
 
     def __dlpack_device__(self):
         return self.array.__dlpack_device__()
+
+
+class _ShiftedDeviceId:
+    """dpnp's export of an array, with device_id one above the array's own
+    in __dlpack_device__ and in the versioned tensor: a kDLOneAPI producer
+    that departs from the seed protocol's numbering."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack_device__(self):
+        device_type, device_id = self.array.__dlpack_device__()
+        return device_type, device_id + 1
+
+    def __dlpack__(self, **kwargs):
+        from producers import DLManagedTensorVersioned, _api
+        capsule = self.array.__dlpack__(**kwargs)
+        pointer = _api.PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+        DLManagedTensorVersioned.from_address(pointer).dl_tensor.device.device_id += 1
+        return capsule
+
+
+def shifted_device_id(array):
+    """A producer for `device-ids --producer`: the array's memory exported
+    with the next device id."""
+    return _ShiftedDeviceId(array)

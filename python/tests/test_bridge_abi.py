@@ -31,9 +31,16 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_12():
-    # 12 added dlpack_usm_bridge_python_steps (the steps of a producer check).
-    assert library.library().dlpack_usm_bridge_abi_version() == library.ABI_VERSION == 12
+def test_the_abi_version_is_13():
+    # 13 added dlpack_usm_bridge_printable (the core's escaping of outside text).
+    assert library.library().dlpack_usm_bridge_abi_version() == library.ABI_VERSION == 13
+
+
+def test_printable_escapes_what_a_terminal_or_the_ci_would_act_on():
+    assert library.printable("plain text") == "plain text"
+    escaped = library.printable("a\x1b[31mred\u202e ##[add-mask]x\n")
+    assert "\x1b" not in escaped and "\u202e" not in escaped and "\n" not in escaped
+    assert "##[" not in escaped
 
 
 def test_stream_reads_refuse_what_they_cannot_do():

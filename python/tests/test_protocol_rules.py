@@ -14,8 +14,11 @@ import dlpack_usm  # noqa: E402
 from dlpack_usm._bridge import capsules  # noqa: E402
 from dlpack_usm.producer import _exchange_api  # noqa: E402
 from dlpack_usm.rules import CATALOG  # noqa: E402
-from producers import (KDL_CPU, Delegate, MaxVersionWrongWayRound, NoDestructor,  # noqa: E402
-                       OwnTensor, ReadOnlyLegacy, VersionedForAnyMaxVersion, mark_used)
+from producers import (KDL_CPU, DLManagedTensorVersioned, Delegate,  # noqa: E402
+                       MaxVersionWrongWayRound, NoDestructor, OwnTensor, ReadOnlyLegacy,
+                       VersionedForAnyMaxVersion, _api, mark_used)
+
+IS_COPIED = 2  # DLPACK_FLAG_BITMASK_IS_COPIED
 
 
 def python_findings(obj, consumer=None):
@@ -61,6 +64,39 @@ class IgnoresCopy(Delegate):
 class CopiesWhenAskedNotTo(Delegate):
     def __dlpack__(self, copy=None, **kwargs):
         return self.array.__dlpack__(copy=True if copy is False else copy, **kwargs)
+
+
+class CopiesOnNone(Delegate):
+    """copy=None with dl_device of the array's own device: a copy (flagged),
+    where the array's memory could be reused."""
+
+    def __dlpack__(self, dl_device=None, copy=None, **kwargs):
+        if copy is None and dl_device is not None and \
+                tuple(dl_device) == self.array.__dlpack_device__():
+            copy = True
+        return self.array.__dlpack__(dl_device=dl_device, copy=copy, **kwargs)
+
+
+class FlagsItsOwnMemory(Delegate):
+    """IS_COPIED set on the array's own memory when dl_device is given and
+    copy is not."""
+
+    def __dlpack__(self, dl_device=None, copy=None, **kwargs):
+        capsule = self.array.__dlpack__(dl_device=dl_device, copy=copy, **kwargs)
+        if dl_device is not None and copy is None and \
+                capsules.capsule_name(capsule) == "dltensor_versioned":
+            pointer = _api.PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+            DLManagedTensorVersioned.from_address(pointer).flags |= IS_COPIED
+        return capsule
+
+
+class DeclinesWithValueError(Delegate):
+    """Another device declined with ValueError, not BufferError."""
+
+    def __dlpack__(self, dl_device=None, **kwargs):
+        if dl_device is not None and tuple(dl_device) != self.array.__dlpack_device__():
+            raise ValueError("no copy to another device")
+        return self.array.__dlpack__(dl_device=dl_device, **kwargs)
 
 
 class AcceptsStream(Delegate):
@@ -128,6 +164,9 @@ FAILING = [
     ("DLP-PY-DL-DEVICE-OWN", lambda: RefusesOwnDevice()),
     ("DLP-PY-COPY-FLAG", lambda: IgnoresCopy()),
     ("DLP-PY-NO-COPY-COPIED", lambda: CopiesWhenAskedNotTo()),
+    ("DLP-PY-COPY-NONE-COPIED", lambda: CopiesOnNone()),
+    ("DLP-PY-COPIED-FLAG-SHARED", lambda: FlagsItsOwnMemory()),
+    ("DLP-PY-DECLINE-CLASS", lambda: DeclinesWithValueError()),
     ("DLP-PY-STREAM-CPU", lambda: AcceptsStream()),
     ("DLP-PY-DEVICE-AGREES", lambda: WrongDevice()),
 ]
@@ -202,6 +241,8 @@ def test_every_rule_has_a_failing_vector_here_or_in_its_own_test_file():
     # that pass 0 or read on another stream than they pass (GPU machine).
     covered |= {"DLP-PY-STREAM-RACE", "DLP-PY-STREAM-CPU-SYNC", "DLP-PY-CONSUMER-STREAM-ZERO",
                 "DLP-PY-CONSUMER-STREAM-READ", "DLP-PY-CONSUMER-STREAM-DEVICE"}
+    # test_copy_oracle.py: consumers that ignore from_dlpack's copy keyword.
+    covered |= {"DLP-PY-CONSUMER-COPY-SHARED", "DLP-PY-CONSUMER-NO-COPY-COPIED"}
     assert covered == {rule.id for rule in CATALOG}
 
 

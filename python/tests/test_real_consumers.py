@@ -177,7 +177,7 @@ def test_numpy_cases_have_their_place_in_the_matrix(numpy_found):
     assert case["place"] == {"direction": "consumer", "memory": "cpu",
                              "lines": [{"axis": "memory", "value": "cpu"}], "off_line": None}
     axes = {line["axis"] for result in numpy_found.results for line in result["place"]["lines"]}
-    assert axes <= {"dtype", "layout", "usm-kind", "version", "invalid", "memory"}
+    assert axes <= {"dtype", "layout", "usm-kind", "version", "invalid", "memory", "copy"}
 
 
 # array-api-strict ------------------------------------------------------------

@@ -24,6 +24,7 @@
 #include "build_info.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/printable.hpp"
 #include "dlpack/names.hpp"
 #include "facts/memory_reader.hpp"
 #include "facts/readable_memory.hpp"
@@ -262,6 +263,12 @@ int dlpack_usm_bridge_max_version(const char* text, const char* what, char** res
     dlpack_usm::dlpack::Release release =
         dlpack_usm::dlpack::require_max_version(text ? text : "", what ? what : "max_version");
     return nlohmann::ordered_json{{"major", release.major}, {"minor", release.minor}};
+  });
+}
+
+int dlpack_usm_bridge_printable(const char* text, char** result_json) {
+  return guarded(result_json, [&] {
+    return nlohmann::ordered_json{{"text", dlpack_usm::printable(text ? text : "")}};
   });
 }
 

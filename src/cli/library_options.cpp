@@ -3,6 +3,11 @@
 #include <filesystem>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "plugin/declared_runtime.hpp"
+
 namespace dlpack_usm::cli {
 
 std::vector<plugin::PluginSpec> library_specs(const std::string& producer,
@@ -19,8 +24,22 @@ std::vector<plugin::PluginSpec> library_specs(const std::string& producer,
 }
 
 runtime::LibrariesUnderTest libraries_under_test(const std::vector<plugin::PluginSpec>& specs) {
-  return specs.empty() ? runtime::LibrariesUnderTest::none
-                       : runtime::LibrariesUnderTest::opencl_handles;
+  if (specs.empty()) return runtime::LibrariesUnderTest::none;
+  std::string sycl_library;
+  std::string opencl_library;
+  for (const plugin::PluginSpec& spec : specs) {
+    std::string declared = plugin::declared_runtime(spec.path);
+    (declared == "sycl" ? sycl_library : opencl_library) = spec.path;
+  }
+  if (sycl_library.empty()) return runtime::LibrariesUnderTest::opencl_handles;
+  if (!opencl_library.empty()) {
+    fail_usage(fmt::format("{} declares that it takes SYCL's handles and {} takes OpenCL's: one "
+                           "check runs on one runtime",
+                           sycl_library, opencl_library),
+               "check them in two runs (the second with --runtime opencl), or declare "
+               "DLPACK_USM_PLUGIN_RUNTIME(\"sycl\") in both where both take SYCL's handles");
+  }
+  return runtime::LibrariesUnderTest::sycl_required;
 }
 
 }  // namespace dlpack_usm::cli

@@ -42,7 +42,14 @@ struct WorkerArguments {
 
 int run_task(const WorkerArguments& args, suite::ResultChannel& channel) {
   std::vector<plugin::PluginSpec> specs = library_specs(args.producer, args.consumer);
-  auto start = [&args, &specs] { start_runtime(args.runtime, libraries_under_test(specs), true); };
+  // The runner hands its workers the runtime it chose: only "auto" (a worker
+  // started by hand) asks the libraries which handles they take.
+  auto start = [&args, &specs] {
+    start_runtime(
+        args.runtime,
+        args.runtime == "auto" ? libraries_under_test(specs) : runtime::LibrariesUnderTest::none,
+        true);
+  };
   if (args.describe_libraries) {
     start();
     return suite::describe_plugins_in_child(channel, specs);

@@ -14,6 +14,9 @@ namespace {
 constexpr std::string_view kArrayApiDlpack =
     "Python array API standard 2024.12, array.__dlpack__ (https://data-apis.org/array-api/"
     "2024.12/API_specification/generated/array_api.array.__dlpack__.html)";
+constexpr std::string_view kArrayApiFromDlpack =
+    "Python array API standard 2024.12, from_dlpack (https://data-apis.org/array-api/2024.12/"
+    "API_specification/generated/array_api.from_dlpack.html)";
 constexpr std::string_view kArrayApiDlpackDevice =
     "Python array API standard 2024.12, array.__dlpack_device__ (https://data-apis.org/"
     "array-api/2024.12/API_specification/generated/array_api.array.__dlpack_device__.html)";
@@ -24,6 +27,7 @@ constexpr std::string_view kPythonSpecPage =
 constexpr std::string_view kConsumerPassesStream =
     "The consumer must pass the stream it will use to the producer; the producer must "
     "synchronize or wait on the stream when necessary.";
+constexpr std::string_view kIsCopiedDefinition = "dlpack.h 1.3, DLPACK_FLAG_BITMASK_IS_COPIED";
 constexpr std::string_view kExchangeApiHeader = "dlpack.h 1.3, DLPackExchangeAPI";
 constexpr std::string_view kSuaiPage =
     "dpctl documentation, __sycl_usm_array_interface__ attribute (https://intelpython.github.io/"
@@ -158,6 +162,58 @@ constexpr std::array kPythonRules{
          "is deemed necessary (e.g. if a cross-device data movement is requested, and it "
          "is not possible without a copy).",
          "A capsule with IS_COPIED set answering copy=False is a copy."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-COPY-NONE-COPIED", "python",
+         "copy=None answered with a copy where the array's memory could be reused", Severity::error,
+         dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
+         "If None, the function must reuse the existing memory buffer if possible and copy "
+         "otherwise.",
+         "Judged only where reuse is shown possible: the same array's answer to the base "
+         "request (copy=None, no dl_device) viewed its own memory, and dl_device named the "
+         "array's own device."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{{"DLP-PY-COPIED-FLAG-SHARED", "python",
+                    "DLPACK_FLAG_BITMASK_IS_COPIED set on the array's own memory", Severity::error,
+                    dlpack::Release{1, 0}, std::nullopt, kIsCopiedDefinition, "definition",
+                    "If set, the tensor is considered solely owned throughout its lifetime by the "
+                    "consumer, until the producer-provided deleter is invoked.",
+                    "A capsule that views the array's own memory is not solely the consumer's: a "
+                    "consumer that trusts the flag writes into the producer's array."},
+                   Scope::header,
+                   judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-DECLINE-CLASS", "python",
+         "A copy or device request declined with another exception than BufferError",
+         Severity::warning, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "should",
+         "Implementations should raise BufferError when the data cannot be exported as DLPack "
+         "(e.g., incompatible dtype or strides).",
+         "The dl_device and copy keywords name BufferError for what cannot be served (\"If "
+         "the device type cannot be handled by the producer, this function must raise "
+         "BufferError.\"); a library may decline any request, so another exception class "
+         "is a warning: a consumer that catches BufferError to fall back (a copy through "
+         "host memory) sees a crash instead. TypeError stays clean: the producer does not "
+         "take the keyword."},
+        Scope::header,
+        judged_by_plugin_cases},
+    RuleDefinition{{"DLP-PY-CONSUMER-COPY-SHARED", "python",
+                    "from_dlpack(copy=True) returned a view of the producer's memory",
+                    Severity::error, dlpack::Release{1, 0}, std::nullopt, kArrayApiFromDlpack,
+                    "must", "If True, the function must always copy.",
+                    "The consumer neither asked __dlpack__ for a copy (copy=True) nor let the "
+                    "producer's tensor go while its result lived: the result shares the producer's "
+                    "memory, and a write to either shows in the other."},
+                   Scope::header,
+                   judged_by_plugin_cases},
+    RuleDefinition{
+        {"DLP-PY-CONSUMER-NO-COPY-COPIED", "python", "from_dlpack(copy=False) made a copy",
+         Severity::error, dlpack::Release{1, 0}, std::nullopt, kArrayApiFromDlpack, "must",
+         "If False, the function must never copy, and raise BufferError in case a copy is "
+         "deemed necessary",
+         "The consumer asked __dlpack__ for copy=True, or let the producer's tensor go while "
+         "its result lived (it copied the elements and released the original)."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{

@@ -102,6 +102,11 @@ inline constexpr std::string_view kPyDlDeviceForeign = "DLP-PY-DL-DEVICE-FOREIGN
 inline constexpr std::string_view kPyDlDeviceOwn = "DLP-PY-DL-DEVICE-OWN";
 inline constexpr std::string_view kPyCopyFlag = "DLP-PY-COPY-FLAG";
 inline constexpr std::string_view kPyNoCopyCopied = "DLP-PY-NO-COPY-COPIED";
+inline constexpr std::string_view kPyCopyNoneCopied = "DLP-PY-COPY-NONE-COPIED";
+inline constexpr std::string_view kPyCopiedFlagShared = "DLP-PY-COPIED-FLAG-SHARED";
+inline constexpr std::string_view kPyDeclineClass = "DLP-PY-DECLINE-CLASS";
+inline constexpr std::string_view kPyConsumerCopyShared = "DLP-PY-CONSUMER-COPY-SHARED";
+inline constexpr std::string_view kPyConsumerNoCopyCopied = "DLP-PY-CONSUMER-NO-COPY-COPIED";
 inline constexpr std::string_view kPyStreamCpu = "DLP-PY-STREAM-CPU";
 inline constexpr std::string_view kPyStreamCudaZero = "DLP-PY-STREAM-CUDA-ZERO";
 inline constexpr std::string_view kPyStreamCudaRefused = "DLP-PY-STREAM-CUDA-REFUSED";
@@ -226,6 +231,11 @@ inline constexpr std::array kAll{
     kPyDlDeviceOwn,
     kPyCopyFlag,
     kPyNoCopyCopied,
+    kPyCopyNoneCopied,
+    kPyCopiedFlagShared,
+    kPyDeclineClass,
+    kPyConsumerCopyShared,
+    kPyConsumerNoCopyCopied,
     kPyStreamCpu,
     kPyStreamCudaZero,
     kPyStreamCudaRefused,

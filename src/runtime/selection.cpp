@@ -37,14 +37,47 @@ std::optional<RuntimeChoice> parse_runtime_choice(std::string_view text) {
   return std::nullopt;
 }
 
+namespace {
+
+// A library that declared it takes SYCL's handles runs on SYCL or not at all.
+RuntimeDecision decide_sycl_required(const RuntimeRequest& request,
+                                     const std::function<SyclAvailability()>& probe_sycl) {
+  if (request.choice == RuntimeChoice::opencl) {
+    fail_usage(
+        "--runtime opencl: a library under test declares that it takes SYCL's handles "
+        "(DLPACK_USM_PLUGIN_RUNTIME(\"sycl\"))",
+        "use --runtime sycl or auto for it, and check OpenCL libraries in a run of their "
+        "own");
+  }
+  SyclAvailability sycl = probe_sycl();
+  if (!sycl.loads) {
+    fail_environment(fmt::format("a library under test declares that it takes SYCL's handles "
+                                 "(DLPACK_USM_PLUGIN_RUNTIME(\"sycl\")), but SYCL cannot start "
+                                 "here: {}",
+                                 sycl.why_not),
+                     "install dpctl (scripts/setup.sh does) or point DLPACK_USM_DPCTL at its "
+                     "libDPCTLSyclInterface.so");
+  }
+  if (request.choice == RuntimeChoice::sycl) return {"sycl", {}};
+  return {"sycl", fmt::format("--runtime auto chose sycl ({}): a library under test declares "
+                              "that it takes SYCL's handles",
+                              sycl.description)};
+}
+
+}  // namespace
+
 RuntimeDecision decide_runtime(const RuntimeRequest& request,
                                const std::function<SyclAvailability()>& probe_sycl) {
+  if (request.libraries == LibrariesUnderTest::sycl_required) {
+    return decide_sycl_required(request, probe_sycl);
+  }
   if (request.choice == RuntimeChoice::opencl) return {"opencl", {}};
   if (request.choice == RuntimeChoice::automatic &&
       request.libraries == LibrariesUnderTest::opencl_handles) {
     return {"opencl",
-            "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
-            "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)"};
+            "--runtime auto chose opencl for the libraries under test: none declares "
+            "DLPACK_USM_PLUGIN_RUNTIME(\"sycl\"); a library that takes SYCL's handles (plugin ABI "
+            "2) declares it, or is run with --runtime sycl"};
   }
   SyclAvailability sycl = probe_sycl();
   if (request.choice == RuntimeChoice::sycl) {

@@ -28,6 +28,9 @@ enum class LibrariesUnderTest {
   // SYCL's handles where the runtime is SYCL (plugin ABI 2, a SYCL library
   // in the same process), OpenCL's otherwise.
   sycl_handles,
+  // SYCL's handles only: a plugin that declares DLPACK_USM_PLUGIN_RUNTIME
+  // ("sycl"). auto chooses SYCL, and where it does not load nothing runs.
+  sycl_required,
 };
 
 // What a caller knows when it asks for a runtime.

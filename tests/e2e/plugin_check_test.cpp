@@ -371,6 +371,29 @@ TEST(plugin_check, SyclProducerAndConsumerShareTheDefaultContext) {
   }
 }
 
+// A SYCL fixture declares DLPACK_USM_PLUGIN_RUNTIME("sycl"): the default
+// --runtime auto runs it on SYCL and says why; --runtime opencl refuses it
+// before any case runs, naming the declaration.
+TEST(plugin_check, ASyclLibraryMakesAutoChooseSycl) {
+  SKIP_WITHOUT_SYCL();
+  fs::path dir = scratch_dir("sycl-auto");
+  std::string library = fixture("sycl_producer").string();
+  ToolResult run =
+      run_tool({"check", "--producer", library, "--filter", "producer/*/device/float32/C/1.3",
+                "--report", (dir / "report.json").string()});
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_EQ(read_json(dir / "report.json")["environment"]["runtime"], "sycl");
+  EXPECT_NE(run.err.find("a library under test declares that it takes SYCL's handles"),
+            std::string::npos)
+      << run.err;
+  ToolResult refused =
+      run_tool({"check", "--producer", library, "--runtime", "opencl", "--filter", "*"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("DLPACK_USM_PLUGIN_RUNTIME(\"sycl\")"), std::string::npos)
+      << refused.err;
+  fs::remove_all(dir);
+}
+
 // The capability profile of the correct consumer: one entry per consumer
 // case that ran, every valid cell accepted or declined (with the reason in
 // the text), every invalid one refused, in JSON, text and JUnit alike.
@@ -584,7 +607,7 @@ TEST(plugin_check, Abi1LibrariesKeepLoading) {
   ToolResult run = run_tool({"check", "--producer", fixture("producer").string(), "--filter",
                              "producer/*/device/float32/C/1.3"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
-  EXPECT_NE(run.err.find("auto chose opencl for a library under test"), std::string::npos)
+  EXPECT_NE(run.err.find("auto chose opencl for the libraries under test"), std::string::npos)
       << run.err;
 }
 

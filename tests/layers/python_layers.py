@@ -23,6 +23,7 @@ LAYERS = [
     "producer",     # a producer observed: capsules read, the protocol's steps
     "consumer",     # a consumer observed: a cell offered, its result read back
     "profile",      # a library's producer side observed: cells made, requests asked
+    "device_ids",   # device-ids: one allocation exported by every kDLOneAPI producer
     "_worker",      # the Python worker of the tool's runner
     "_frontend",    # check | consume | profile as `dlpack-usm check`
     "__init__",     # the package's API

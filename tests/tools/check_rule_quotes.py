@@ -71,6 +71,10 @@ ARRAY_API_SENTENCES = [
     "necessary (e.g. if a cross-device data movement is requested, and it is not possible "
     "without a copy).",
     "When a copy happens, the DLPACK_FLAG_BITMASK_IS_COPIED flag must be set.",
+    "If None, the function must reuse the existing memory buffer if possible and copy "
+    "otherwise.",
+    "Implementations should raise BufferError when the data cannot be exported as DLPack "
+    "(e.g., incompatible dtype or strides).",
     "It is recommended for the producer to use this logic in the implementation of __dlpack__:",
     "If so, use that. Else, the producer should raise a BufferError here to tell users that the "
     "consumer's max_version is too old to allow the data exchange to happen.",
@@ -86,6 +90,14 @@ ARRAY_API_SENTENCES = [
     "each platform).",
     "In particular, when kDLCPU is in use, stream must be None and a synchronization must be "
     "performed to ensure data safety.",
+]
+FROM_DLPACK = ("Python array API standard 2024.12, from_dlpack (https://data-apis.org/array-api/"
+               "2024.12/API_specification/generated/array_api.from_dlpack.html)")
+FROM_DLPACK_SENTENCES = [
+    "If True, the function must always copy.",
+    "If False, the function must never copy, and raise BufferError in case a copy is deemed "
+    "necessary (e.g. if a cross-device data movement is requested, and it is not possible "
+    "without a copy).",
 ]
 ARRAY_API_DEVICE_SENTENCES = ["Returns device type and device ID in DLPack format."]
 PYTHON_SPEC_SENTENCES = [
@@ -152,6 +164,7 @@ def web_sentences():
     return {
         ARRAY_API: ARRAY_API_SENTENCES,
         ARRAY_API_DEVICE: ARRAY_API_DEVICE_SENTENCES,
+        FROM_DLPACK: FROM_DLPACK_SENTENCES,
         PYTHON_SPEC: PYTHON_SPEC_SENTENCES,
         SUAI: SUAI_SENTENCES,
         DPCTL_DLPACK: DPCTL_DLPACK_SENTENCES,

@@ -73,3 +73,13 @@ expect "dlpack-usm check --vectors-only" "gate: PASSED" \
   "$work/venv/bin/dlpack-usm" check --vectors-only --report "$work/vectors.json"
 expect "the suite is the installed one" "^$work/venv/share/dlpack-usm/conformance\$" \
   "$venv_python" -c "import json; print(json.load(open('$work/vectors.json'))['options']['suite'])"
+# A plugin author with nothing but the pip install: the headers (plugin.h,
+# the DLPack 1.3 declarations) and pkg-config's file are in the environment,
+# and the plugin page's example builds with its own command and checks clean.
+for file in include/dlpack_usm/plugin.h include/dlpack_usm/dlpack_abi.h \
+  share/pkgconfig/dlpack-usm.pc share/cmake/dlpack-usm/dlpack-usm-config.cmake; do
+  [[ -f $work/venv/$file ]] || { echo "the pip install lacks $file"; exit 1; }
+done
+expect "the plugin page's example, built against the pip install" "no finding" \
+  "$python" "$source/tests/tools/plugin_page_example.py" "$source/man/dlpack-usm-plugin.7" \
+  "$work/page-example" "$work/venv/share/pkgconfig" "$work/venv/bin/dlpack-usm"

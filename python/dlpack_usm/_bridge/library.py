@@ -7,7 +7,7 @@ import os
 
 from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 12
+ABI_VERSION = 13
 
 _library = None
 
@@ -68,6 +68,7 @@ _SIGNATURES = {
     "run_summary": (_INT, [_TEXT, _OUT]),
     "python_steps": (_INT, [_OUT]),
     "exchange_api_table": (_INT, [_U64, _OUT]),
+    "printable": (_INT, [_TEXT, _OUT]),
     "free": (None, [_POINTER]),
 }
 
@@ -197,6 +198,15 @@ def max_version(text, what):
     answer = read_answer(library().dlpack_usm_bridge_max_version(
         text.encode("utf-8", "surrogateescape"), what.encode(), ctypes.byref(result)), result)
     return answer["major"], answer["minor"]
+
+
+def printable(text):
+    """`text` from outside the tool made safe to print on one line, by the
+    core's one escaping (control characters, bidirectional overrides,
+    GitHub's workflow commands)."""
+    result = ctypes.c_void_p()
+    return read_answer(library().dlpack_usm_bridge_printable(
+        str(text).encode("utf-8", "surrogateescape"), ctypes.byref(result)), result)["text"]
 
 
 def json_bytes(value):

@@ -7,7 +7,7 @@ exchange as the matrix shows it, and what was observed as evidence."""
 import time
 
 from .._bridge.errors import BridgeError, describe_exception
-from ..consumer import _case, _cuda_stream
+from ..consumer import _case, _copy_case, _cuda_stream
 from . import _producer_steps, _profile_answers
 from ._records import outcome_of_status, record
 
@@ -35,12 +35,17 @@ def _stream(target, case):
                                                             {"device_id": case["device_id"]}))
 
 
+def _copy(target, case):
+    return judged_record(case, _copy_case.run_copy_case(target.from_dlpack(), {
+        "copy": case["copy"], "memory": case["memory"], "device_id": case["device_id"]}))
+
+
 def _not_supported(target, case):
     return {"id": case["id"], "outcome": "not_supported", "message": case["reason"],
             "rule_ids": case.get("rule_ids", []), "findings": []}
 
 
-KINDS = {"consume": _consume, "stream": _stream, "not_supported": _not_supported,
+KINDS = {"consume": _consume, "stream": _stream, "copy": _copy, "not_supported": _not_supported,
          "produce": _profile_answers.answer, "step": _producer_steps.run_step}
 
 

@@ -48,13 +48,6 @@ def name_finding(capsule, kwargs):
                    "expected a capsule named \"dltensor\" or \"dltensor_versioned\"")
 
 
-def _element_count(capsule):
-    count = 1
-    for extent in (capsule.get("dl_tensor") or {}).get("shape") or ():
-        count *= extent
-    return count
-
-
 # What a consumer of DLPack 0.x that passes max_version says it speaks.
 LEGACY_MAX_VERSION = dlpack.LAST_LEGACY
 
@@ -208,110 +201,6 @@ def check_stream_on_cpu(obj, base, max_version):
     capsule, error = ask(obj, stream=1)
     del capsule
     return judge_stream_on_cpu(None, error, {"stream": 1})
-
-
-def _check_returned_device(inspection, kwargs, base, rule, where):
-    """Findings on the Inspection of the capsule __dlpack__(dl_device=...)
-    gave: it must be on the device asked for (else `rule`); with copy=False
-    it must not be a copy, and a copy of the array (other memory than the
-    array's own export `base`) must say IS_COPIED."""
-    found = []
-    wanted = tuple(kwargs["dl_device"])
-    got = tensor_json.device(inspection.capsule)
-    flags = tensor_json.flag_names(inspection.capsule)
-    if got != wanted:
-        found.append(finding(rule, "dl_tensor.device",
-                             f"__dlpack__({arguments(kwargs)}) returned a tensor on {got}{where}"))
-    if kwargs.get("copy") is False and "IS_COPIED" in flags:
-        found.append(finding("DLP-PY-NO-COPY-COPIED", "flags",
-                             f"__dlpack__({arguments(kwargs)}) made a copy"))
-    elif inspection.capsule_name == capsules.VERSIONED and "IS_COPIED" not in flags and \
-            _is_other_memory(inspection.capsule, base.capsule):
-        found.append(finding("DLP-PY-COPY-FLAG", "flags",
-                             f"__dlpack__({arguments(kwargs)}) returned a copy on {got} "
-                             "without DLPACK_FLAG_BITMASK_IS_COPIED"))
-    return found
-
-
-def _is_other_memory(capsule, base_capsule):
-    """Whether a tensor with elements lies at another address than the
-    array's own export: a copy."""
-    address = tensor_json.data_address(capsule)
-    return _element_count(capsule) > 0 and address != 0 and \
-        address != tensor_json.data_address(base_capsule)
-
-
-def judge_dl_device(capsule, error, kwargs, base, origin):
-    """Findings on the answer to __dlpack__(dl_device=..., ...). Another
-    device than the array's own (`base`, its export) must be refused with
-    BufferError or honoured (DLP-PY-DL-DEVICE-FOREIGN); its own device
-    should be honoured (DLP-PY-DL-DEVICE-OWN). TypeError: the producer does
-    not take the keyword."""
-    own = tuple(tensor_json.device(base.capsule))
-    wanted = tuple(kwargs["dl_device"])
-    foreign = wanted != own
-    rule = "DLP-PY-DL-DEVICE-FOREIGN" if foreign else "DLP-PY-DL-DEVICE-OWN"
-    if isinstance(error, TypeError) or (foreign and isinstance(error, BufferError)):
-        return []
-    if error is not None:
-        return [finding(rule, "__dlpack__",
-                        f"__dlpack__({arguments(kwargs)}) raised {type(error).__name__} "
-                        f"({error}) " + ("instead of BufferError" if foreign else
-                                         "for the array's own device"))]
-    inspection = read_answer(capsule, origin)
-    if inspection is None:
-        return [name_finding(capsule, kwargs)]
-    where = ": the dl_device asked for was ignored" if foreign else ""
-    return _check_returned_device(inspection, kwargs, base, rule, where)
-
-
-def check_dl_device(obj, base, max_version, origin):
-    own = tensor_json.device(base.capsule)
-    if own is None:
-        return []
-    found = []
-    foreign = (dlpack.device_type("kDLCPU" if dlpack.on(own, "kDLCUDA") else "kDLCUDA"), 0)
-    for device in (foreign, tuple(own)):
-        kwargs = {"max_version": max_version, "dl_device": device, "copy": False}
-        capsule, error = ask(obj, **kwargs)
-        found += judge_dl_device(capsule, error, kwargs, base, origin)
-    return found
-
-
-def judge_copy(capsule, error, kwargs, base, origin):
-    """Findings on the answer to __dlpack__(copy=True) (IS_COPIED and other
-    memory are due) or copy=False (IS_COPIED must not be set). A refusal is
-    allowed: TypeError, no copy keyword; BufferError, no such copy here."""
-    if error is not None:
-        return []
-    inspection = read_answer(capsule, origin)
-    if inspection is None:
-        return [name_finding(capsule, kwargs)]
-    if inspection.capsule_name != capsules.VERSIONED:
-        return []  # a legacy capsule has no flags to carry the fact
-    flags = tensor_json.flag_names(inspection.capsule)
-    if not kwargs["copy"]:
-        return [finding("DLP-PY-NO-COPY-COPIED", "flags",
-                        f"__dlpack__({arguments(kwargs)}) made a copy")] \
-            if "IS_COPIED" in flags else []
-    found = []
-    if "IS_COPIED" not in flags:
-        found.append(finding("DLP-PY-COPY-FLAG", "flags",
-                             f"__dlpack__({arguments(kwargs)}) returned a tensor without "
-                             "DLPACK_FLAG_BITMASK_IS_COPIED"))
-    address = tensor_json.data_address(inspection.capsule)
-    if address and address == tensor_json.data_address(base.capsule) and \
-            _element_count(base.capsule) > 0:
-        found.append(finding("DLP-PY-COPY-FLAG", "dl_tensor.data",
-                             f"__dlpack__({arguments(kwargs)}) returned the array's own memory "
-                             f"({address:#x}): no copy was made"))
-    return found
-
-
-def check_copy(obj, base, max_version, origin):
-    kwargs = {"max_version": max_version, "copy": True}
-    capsule, error = ask(obj, **kwargs)
-    return judge_copy(capsule, error, kwargs, base, origin)
 
 
 def unreadable_finding(unreadable):

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from .._bridge import tensor_json
 from .._bridge.errors import BridgeError, NotApplicable, ProducerRaised, UnreadableTensor
 from ..rules import finding
-from . import _consumer_probe, _cuda, _exchange_api, _exportable, _protocol, _stream_race, _sycl
+from . import (_consumer_probe, _copy_oracle, _cuda, _exchange_api, _exportable, _protocol,
+               _stream_race, _sycl)
 from ._inspect import inspect, producer_label
 
 
@@ -124,18 +125,23 @@ def _speaks_versioned(check):
     return check.speaks_versioned
 
 
+def _grid(check, cells):
+    """The copy oracle's cells asked of the producer (producer._copy_oracle)."""
+    if not _speaks_versioned(check) or tensor_json.device(check.base.capsule) is None:
+        return []
+    return _copy_oracle.check_grid(lambda **kwargs: _protocol.ask(check.obj, **kwargs),
+                                   check.base, check.max_version, check.origin, cells)
+
+
 @_reading
 def _dl_device(check):
-    if not _speaks_versioned(check):
-        return []
-    return _protocol.check_dl_device(check.obj, check.base, check.max_version, check.origin)
+    return _grid(check, ((False, "another"), (False, "own")))
 
 
 @_reading
 def _copy(check):
-    if not _speaks_versioned(check):
-        return []
-    return _protocol.check_copy(check.obj, check.base, check.max_version, check.origin)
+    return _grid(check, tuple(cell for cell in _copy_oracle.CHECKED
+                              if cell not in ((False, "another"), (False, "own"))))
 
 
 def _cuda_streams(check):

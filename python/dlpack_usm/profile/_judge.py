@@ -13,7 +13,7 @@ capsule), as an outcome of the producer direction:
 
 from .._bridge import capsules, dlpack, tensor_json
 from .._bridge.errors import BridgeError, UnreadableTensor
-from ..producer import _cuda, _protocol
+from ..producer import _copy_oracle, _cuda, _protocol
 from ..producer._inspect import inspect_capsule, read_capsule
 
 # Rules that say an answer is not what was asked for (another version,
@@ -21,9 +21,10 @@ from ..producer._inspect import inspect_capsule, read_capsule
 REQUEST_RULES = frozenset((
     "DLP-PY-LEGACY-DEFAULT", "DLP-PY-VERSION-ABOVE-MAX", "DLP-PY-VERSIONED-OFFERED",
     "DLP-PY-DL-DEVICE-FOREIGN", "DLP-PY-DL-DEVICE-OWN", "DLP-PY-COPY-FLAG",
-    "DLP-PY-NO-COPY-COPIED", "DLP-PY-STREAM-CPU", "DLP-PY-STREAM-CUDA-ZERO"))
-# Rules that name the exception a refusal must raise.
-EXCEPTION_RULES = frozenset(("DLP-PY-KEYWORD-TYPEERROR", "DLP-PY-DL-DEVICE-FOREIGN"))
+    "DLP-PY-NO-COPY-COPIED", "DLP-PY-COPY-NONE-COPIED", "DLP-PY-COPIED-FLAG-SHARED",
+    "DLP-PY-STREAM-CPU", "DLP-PY-STREAM-CUDA-ZERO"))
+# Rules that name the exception a refusal should raise.
+EXCEPTION_RULES = frozenset(("DLP-PY-KEYWORD-TYPEERROR", "DLP-PY-DECLINE-CLASS"))
 STATUS_OF = {"error": "fail", "warning": "warn", "info": "pass"}
 
 
@@ -32,15 +33,15 @@ def request_findings(request, keywords, capsule, error, base, origin):
     Inspection of the array's answer to the base request (None where it
     gave none: what needs it is not judged)."""
     if request.axis == "max_version":
+        if "copy" in keywords and base is not None:
+            return _copy_oracle.judge(capsule, error, keywords, base, origin)
         if "max_version" not in keywords or keywords["max_version"][0] < 1:
             return _protocol.judge_legacy(capsule, error, keywords, base, origin)
         return _protocol.judge_versioned(capsule, error, keywords["max_version"], origin)[0]
     if base is None:
         return []
-    if request.axis == "dl_device":
-        return _protocol.judge_dl_device(capsule, error, keywords, base, origin)
-    if request.axis == "copy":
-        return _protocol.judge_copy(capsule, error, keywords, base, origin)
+    if request.axis in ("dl_device", "copy"):
+        return _copy_oracle.judge(capsule, error, keywords, base, origin)
     own = tensor_json.device(base.capsule)
     if dlpack.on(own, "kDLCPU"):
         return _protocol.judge_stream_on_cpu(capsule, error, keywords)

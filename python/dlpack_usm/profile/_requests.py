@@ -5,6 +5,8 @@ array's own device."""
 
 from dataclasses import dataclass
 
+from ..producer import _copy_oracle
+
 
 @dataclass(frozen=True)
 class Request:
@@ -14,13 +16,22 @@ class Request:
 
     @property
     def names_own_device(self):
-        return self.asked.get("dl_device") == "own"
+        """Whether the keywords need the array's own device: "own", or
+        "another" (a device other than its own)."""
+        return self.asked.get("dl_device") in ("own", "another")
+
+    @property
+    def is_oracle_row(self):
+        """Whether the copy oracle shows the answer (copy or dl_device asked)."""
+        return "copy" in self.asked or "dl_device" in self.asked
 
     def keywords(self, own):
         """__dlpack__'s keywords; `own` is the array's (device_type, device_id)."""
         found = {}
         for name, value in self.asked.items():
-            if name == "dl_device":
+            if name == "dl_device" and value == "another":
+                found[name] = _copy_oracle.another_device(own)
+            elif name == "dl_device":
                 found[name] = tuple(own) if value == "own" else tuple(value)
             elif name == "max_version":
                 found[name] = tuple(value)

@@ -8,7 +8,7 @@ import time
 
 from .._bridge import capsules, dlpack, tensor_json
 from .._bridge.errors import describe_exception
-from ..producer import _protocol
+from ..producer import _copy_oracle, _protocol
 from ..producer._foreign import MAKING, calling
 from . import _cells, _judge
 from ._requests import request_of
@@ -94,15 +94,18 @@ def _answer(arrays, spec, request):
     base = arrays.base
     found = _judge.request_findings(request, keywords, capsule, error, base, arrays.origin)
     fields = {"call": f"__dlpack__({_protocol.arguments(keywords)})"}
+    oracle = [_copy_oracle.oracle_note(keywords, capsule, error, base, arrays.origin)] \
+        if request.is_oracle_row and base is not None else []
     if error is not None:
         outcome, status = _judge.refusal(error, found)
         fields["exception"] = f"{type(error).__name__}: {error}"
+        fields["notes"] = oracle
     else:
         inspection, more = _judge.read(arrays.array, capsule, arrays.origin, base)
         found = _judge.unique(found + more)
         outcome, status = _judge.emission(found)
         fields["emitted"] = _judge.emitted(inspection, capsule)
-        fields["notes"] = _read_only_note(arrays, inspection) + \
+        fields["notes"] = oracle + _read_only_note(arrays, inspection) + \
             (inspection.reader_notes + inspection.notes if inspection else [])
         del capsule  # the producer's destructor frees the tensor now
     # The infos (alignment, a legacy capsule's version) are check's to print:

@@ -10,8 +10,9 @@ namespace dlpack_usm::runtime {
 namespace {
 
 constexpr const char* kLibraryNote =
-    "--runtime auto chose opencl for a library under test: plugin ABI 1 hands out OpenCL "
-    "handles; pass --runtime sycl for a library that takes SYCL's (plugin ABI 2 or later)";
+    "--runtime auto chose opencl for the libraries under test: none declares "
+    "DLPACK_USM_PLUGIN_RUNTIME(\"sycl\"); a library that takes SYCL's handles (plugin ABI 2) "
+    "declares it, or is run with --runtime sycl";
 
 // A machine where SYCL loads (or not), counting how often it is asked.
 struct FakeSycl {
@@ -109,6 +110,34 @@ TEST(RuntimeSelection, AutoStaysOnOpenClForLibrariesThatTakeOpenClHandles) {
     EXPECT_EQ(decision.name, "opencl");
     EXPECT_EQ(decision.note, kLibraryNote);
     EXPECT_EQ(sycl.probes, 0);
+  }
+}
+
+// A library that declares DLPACK_USM_PLUGIN_RUNTIME("sycl") runs on SYCL:
+// auto chooses it, saying why; where SYCL does not load, or with --runtime
+// opencl, nothing runs and the message says why.
+TEST(RuntimeSelection, ALibraryThatDeclaresSyclRunsOnSyclOrNotAtAll) {
+  FakeSycl loads{true};
+  RuntimeDecision decision =
+      decide(RuntimeChoice::automatic, LibrariesUnderTest::sycl_required, loads);
+  EXPECT_EQ(decision.name, "sycl");
+  EXPECT_NE(decision.note.find("a library under test declares that it takes SYCL's handles"),
+            std::string::npos)
+      << decision.note;
+  EXPECT_EQ(decide(RuntimeChoice::sycl, LibrariesUnderTest::sycl_required, loads).name, "sycl");
+  FakeSycl missing{false};
+  try {
+    decide(RuntimeChoice::automatic, LibrariesUnderTest::sycl_required, missing);
+    ADD_FAILURE() << "a SYCL library ran without SYCL";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::environment);
+    EXPECT_NE(std::string(error.what()).find("dpctl was not found: nowhere"), std::string::npos);
+  }
+  try {
+    decide(RuntimeChoice::opencl, LibrariesUnderTest::sycl_required, loads);
+    ADD_FAILURE() << "a SYCL library ran on OpenCL";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ExitCode::usage);
   }
 }
 

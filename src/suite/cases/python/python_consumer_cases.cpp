@@ -87,6 +87,36 @@ CaseSpec stream_case(const PythonTarget& target, const std::string& prefix, int 
   return spec;
 }
 
+// The copy oracle's case of one memory ("cpu", or a USM kind of root
+// device `device_id`): from_dlpack(x, copy=...) of the plainest cell.
+CaseSpec copy_case(const PythonTarget& target, const std::string& prefix, const std::string& device,
+                   std::int32_t device_id, const std::string& memory, bool copy) {
+  std::string shown = copy ? "True" : "False";
+  CaseSpec spec = python_case_spec(
+      target, fmt::format("{}/consumer/{}/copy/{}", prefix, device, shown), "python-consumer");
+  spec.device = device;
+  spec.rules = {std::string(copy ? ids::kPyConsumerCopyShared : ids::kPyConsumerNoCopyCopied),
+                std::string(ids::kPluginCrash), std::string(ids::kPluginHang)};
+  spec.place = {Direction::consumer,
+                memory == "cpu" ? memory : fmt::format("{}-usm", memory),
+                {{"copy", shown}},
+                std::nullopt};
+  spec.crash_rule = std::string(ids::kPluginCrash);
+  spec.timeout_rule = std::string(ids::kPluginHang);
+  spec.details = std::make_shared<const PythonCase>(
+      target, nlohmann::json{
+                  {"kind", "copy"}, {"copy", copy}, {"memory", memory}, {"device_id", device_id}});
+  return spec;
+}
+
+void add_copy_cases(std::vector<CaseSpec>& cases, const PythonTarget& target,
+                    const std::string& prefix, const std::string& device, std::int32_t device_id,
+                    const std::string& memory) {
+  for (bool copy : {true, false}) {
+    cases.push_back(copy_case(target, prefix, device, device_id, memory, copy));
+  }
+}
+
 }  // namespace
 
 std::vector<CaseSpec> PythonConsumerCaseSource::cases() {
@@ -103,6 +133,7 @@ std::vector<CaseSpec> PythonConsumerCaseSource::cases() {
   for (ConsumerCell& cell : host_consumer_cells()) {
     cases.push_back(cell_case(target_, prefix_, "cpu", 0, std::move(cell)));
   }
+  add_copy_cases(cases, target_, prefix_, "cpu", 0, "cpu");
   OwnerAnswerBlocks blocks(runtime_());
   for (const auto& [platform, root] : runtime_().inventory().roots()) {
     for (ConsumerCell& cell : usm_consumer_cells(root)) {
@@ -113,6 +144,10 @@ std::vector<CaseSpec> PythonConsumerCaseSource::cases() {
       // device: their verdict would rest on it.
       if (valid) blocks.block(spec);
       cases.push_back(std::move(spec));
+    }
+    if (std::optional<facts::UsmKind> kind = first_consumer_kind(root)) {
+      add_copy_cases(cases, target_, prefix_, root.selector_name, root.dlpack_device_id(),
+                     std::string(facts::to_string(*kind)));
     }
   }
   for (const nlohmann::json& ordinal :

@@ -146,6 +146,10 @@ std::vector<CaseSpec> PythonProfileCaseSource::cases() {
         cases.push_back(answer_case(target_, device, cell, request, base));
         base = false;
       }
+      if (cell.name != kReferenceCell) continue;
+      for (const ProfileRequest& request : copy_oracle_requests()) {
+        cases.push_back(answer_case(target_, device, cell, request, false));
+      }
     }
   }
   return cases;

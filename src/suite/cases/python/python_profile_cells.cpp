@@ -90,6 +90,31 @@ std::vector<ProfileRequest> make_requests() {
   return requests;
 }
 
+// The copy oracle's cells the requests above leave out (python/dlpack_usm/
+// producer/_copy_oracle.py judges them all): copy set with dl_device of
+// the array's own device or of another ("another": the host for an array
+// off the host, a CUDA device for a host array), copy unset with another
+// device, and copy set with no max_version (a consumer of DLPack 0.x).
+std::vector<ProfileRequest> make_oracle_requests() {
+  std::vector<ProfileRequest> requests;
+  for (const char* target : {"own", "another"}) {
+    for (std::optional<bool> copy :
+         {std::optional<bool>{}, std::optional{true}, std::optional{false}}) {
+      if (std::string_view(target) == "own" && !copy) continue;  // dl_device=own asks it
+      nlohmann::json keywords{{"max_version", version_json(dlpack::kModelRelease)},
+                              {"dl_device", target}};
+      std::string shown = copy ? (*copy ? "True" : "False") : "None";
+      if (copy) keywords["copy"] = *copy;
+      requests.push_back({"copy", fmt::format("{} dl_device={}", shown, target), keywords});
+    }
+  }
+  for (bool copy : {true, false}) {
+    requests.push_back(
+        {"copy", fmt::format("{} max_version=None", copy ? "True" : "False"), {{"copy", copy}}});
+  }
+  return requests;
+}
+
 }  // namespace
 
 std::string ProfileRequest::id() const {
@@ -112,6 +137,11 @@ const std::vector<ProfileCellSpec>& profile_cells() {
 
 const std::vector<ProfileRequest>& profile_requests() {
   static const std::vector<ProfileRequest> requests = make_requests();
+  return requests;
+}
+
+const std::vector<ProfileRequest>& copy_oracle_requests() {
+  static const std::vector<ProfileRequest> requests = make_oracle_requests();
   return requests;
 }
 

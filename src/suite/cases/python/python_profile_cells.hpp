@@ -26,8 +26,8 @@ struct ProfileCellSpec {
 // them, and the keywords, with the array's own device where it names it.
 struct ProfileRequest {
   std::string axis;   // "max_version", "dl_device", "copy", "stream"
-  std::string value;  // "None", "1.3", "kDLCPU:0 copy=False", "True", "-1"
-  // {"max_version": [1, 3]}, {"dl_device": "own" | [type, id], "copy": b}, ...
+  std::string value;  // "None", "1.3", "kDLCPU:0 copy=False", "True", "True dl_device=own"
+  // {"max_version": [1, 3]}, {"dl_device": "own" | "another" | [type, id], "copy": b}, ...
   nlohmann::json keywords;
 
   // "max_version=1.3", "dl_device=kDLCPU:0,copy=False": the request in an id.
@@ -41,6 +41,10 @@ const std::vector<ProfileCellSpec>& profile_cells();
 // The base request (max_version of the newest release, what from_dlpack
 // asks today) first: every cell is asked it.
 const std::vector<ProfileRequest>& profile_requests();
+// The rest of the copy oracle's grid (copy x dl_device x max_version),
+// asked of the reference array alone: the answer to copy does not hang on
+// the dtype or layout, and every cell would add 7 cases to each.
+const std::vector<ProfileRequest>& copy_oracle_requests();
 
 inline constexpr const char* kReferenceCell = "c-order";
 
