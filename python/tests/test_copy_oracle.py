@@ -4,6 +4,9 @@ with what was expected and what came back, and consumers are held to
 from_dlpack's copy keyword. The producers that break one copy rule each are
 in test_protocol_rules.py (FAILING); numpy keeps them all."""
 
+import os
+import subprocess
+
 import pytest
 
 from conftest import require
@@ -62,6 +65,19 @@ def test_the_profile_shows_the_grid_as_rows_with_what_was_expected(tmp_path):
         oracle["copy=True,dl_device=own"]["notes"][0]
     assert oracle["copy=True,dl_device=another"]["exception"].startswith("BufferError")
     assert "answered the array's own memory on (1, 0)" in oracle["copy=False"]["notes"][0]
+
+
+def test_report_matrix_shows_the_oracle_rows(tmp_path):
+    from dlpack_usm import _frontend
+    profile_rows(tmp_path)
+    matrix = subprocess.run([_frontend.binary(), "report", "matrix",
+                             os.path.join(str(tmp_path), "profile-report.json")],
+                            capture_output=True, text=True, timeout=120)
+    assert matrix.returncode == 0, matrix.stderr
+    lines = matrix.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("producer   copy"))
+    rows = {line.split("host")[0].split("copy", 1)[-1].strip() for line in lines[start:start + 9]}
+    assert {"True dl_device=own", "False dl_device=another", "True max_version=None"} <= rows
 
 
 @pytest.fixture(scope="module")

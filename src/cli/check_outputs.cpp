@@ -9,6 +9,7 @@
 #include "cli/console.hpp"
 #include "common/atomic_file.hpp"
 #include "common/printable.hpp"
+#include "common/terminal_width.hpp"
 #include "report/formats/check_report.hpp"
 #include "report/formats/failures_file.hpp"
 #include "report/formats/github_annotations.hpp"
@@ -130,8 +131,12 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
   for (const GateOutput& output : gate_outputs()) stdout_taken |= outputs.*output.path == "-";
   std::FILE* summary_stream = stdout_taken ? stderr : stdout;
   if (outputs.format == "github") write_to(summary_stream, report::check_run_annotations(run));
-  write_to(summary_stream, colored_for(outputs.color, summary_stream,
-                                       report::check_run_summary(run, outputs.summary_detail)));
+  // Fitted to COLUMNS, or to the terminal it goes to; a file or a pipe
+  // without COLUMNS gets whole lines.
+  std::size_t width = terminal_width(fileno(summary_stream), 0);
+  write_to(summary_stream,
+           colored_for(outputs.color, summary_stream,
+                       report::check_run_summary(run, outputs.summary_detail, width)));
   std::vector<std::string> files = written_files(outputs);
   if (!files.empty() && outputs.summary_detail != report::SummaryDetail::quiet) {
     write_to(summary_stream, fmt::format("wrote: {}\n", fmt::join(files, ", ")));

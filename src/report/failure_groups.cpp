@@ -121,7 +121,7 @@ void print_group(Printer& printer, const CaseGroup& group) {
   printer.line(fmt::format("  {}: {}{}", group.cases.size() == 1 ? "case" : "cases",
                            ids_text(group),
                            group.messages_vary ? " (their messages differ in numbers)" : ""));
-  printer.line(fmt::format("  repro: {}", first.repro));
+  printer.whole_line(fmt::format("  repro: {}", first.repro));
   print_rule_pointers(printer, group.rule_ids, "  ");
 }
 
@@ -133,7 +133,7 @@ void print_case_block(Printer& printer, const RecordedCase& recorded) {
                            attempts_text(result), duration_text(result.duration_ms)));
   printer.line(fmt::format("  {}", result.message));
   print_unsaid_findings(printer, result);
-  printer.line(fmt::format("  repro: {}", recorded.repro));
+  printer.whole_line(fmt::format("  repro: {}", recorded.repro));
   print_rule_pointers(printer, deciding_rules(recorded), "  ");
 }
 

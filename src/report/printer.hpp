@@ -83,6 +83,9 @@ class Printer {
   // do in fields, titles and table cells: reports carry what drivers,
   // libraries and other reports said, and none of it may forge a line.
   virtual void line(std::string_view /*text*/) {}
+  // For people: a line that must stay whole however narrow the output (a
+  // command to copy and paste): escaped as line() escapes, never wrapped.
+  virtual void whole_line(std::string_view text) { line(text); }
   // For people: a table at the current indentation.
   virtual void table(const TextTable& /*table*/) {}
 };

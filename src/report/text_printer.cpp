@@ -154,6 +154,16 @@ void TextPrinter::line(std::string_view text) {
   write_wrapped(scope.indent, text, scope.indent + "  ");
 }
 
+void TextPrinter::whole_line(std::string_view text) {
+  const Scope& scope = scopes_.back();
+  if (scope.hidden) return;
+  print_titles();
+  flush_block();
+  out_ += scope.indent;
+  append_printable(out_, text);
+  out_ += '\n';
+}
+
 void TextPrinter::table(const TextTable& table) {
   const Scope& scope = scopes_.back();
   if (scope.hidden) return;

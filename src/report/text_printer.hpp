@@ -29,6 +29,7 @@ class TextPrinter final : public Printer {
   void data_text(std::string_view, std::string_view) override {}
   void data_count(std::string_view, std::uint64_t) override {}
   void line(std::string_view text) override;
+  void whole_line(std::string_view text) override;
   void table(const TextTable& table) override;
 
   // The text so far, the last block included.

@@ -11,6 +11,11 @@ install), ci/*.txt baselines are empty files, ./libmyproducer.so,
 ./libmyconsumer.so and ./libmylib.so are the fixture plugins, and
 $GITHUB_STEP_SUMMARY is a file, as on a runner.
 
+On a machine the README's first command has not prepared (no
+scripts/setup.sh venv with its peers: the GPU machine) the test is skipped
+(77), saying so; where the CI requires the set-up (DLPACK_USM_REQUIRE_USM or
+DLPACK_USM_REQUIRE_PEERS) that fails instead.
+
 A command runs when it exits 0, or 1 where it is the tool's (a verdict:
 findings); 2 (usage), 3 (environment), 4 (internal), a signal or a hang is
 a broken page. A block or line the page marks is skipped, with the reason
@@ -155,7 +160,26 @@ def run_all(commands, clone, bin_dir, work):
     return broken
 
 
+def setup_missing():
+    """Why the machine is not one the README's first command prepared, or
+    None: the pages name scripts/setup.sh's venv and its peers (dpnp)."""
+    venv_python = "/opt/dlpack-usm/venv/bin/python"
+    if not os.path.exists(venv_python):
+        return f"{venv_python} is missing: scripts/setup.sh has not run here"
+    probe = subprocess.run([venv_python, "-c", "import dpnp, numpy"], capture_output=True)
+    if probe.returncode != 0:
+        return f"{venv_python} cannot import dpnp and numpy, which scripts/setup.sh installs"
+    return None
+
+
 def main(source, build, python, work):
+    missing = setup_missing()
+    if missing:
+        required = os.environ.get("DLPACK_USM_REQUIRE_USM") == "1" or \
+            os.environ.get("DLPACK_USM_REQUIRE_PEERS") == "1"
+        print(f"documented_commands: {missing}; the documented commands run after the "
+              "README's first command", file=sys.stderr)
+        return 1 if required else 77
     commands = []
     with open(os.path.join(source, "README.md"), encoding="utf-8") as readme:
         commands += [("README.md", command, reason)

@@ -18,13 +18,26 @@ deb="$work/pkg/dlpack-usm_${version}_${arch}.deb"
 [[ -f $deb ]] || { echo "cpack made no $deb:"; ls "$work/pkg"; exit 1; }
 dpkg-deb --info "$deb"
 
-# Dependencies: the libraries the binaries link and the ICD loader the tool
-# opens at run time, each a Debian package this machine has at a version
-# that satisfies the constraint.
+# Dependencies: the package of every library the packaged binaries link
+# (their NEEDED entries, as this machine resolves them: g++ 12 on Debian
+# links libstdc++ where g++ 13 on Ubuntu 24.04 needs none of it directly)
+# and the ICD loader the tool opens at run time, each a Debian package this
+# machine has at a version that satisfies the constraint.
 depends=$(dpkg-deb --field "$deb" Depends)
-for needed in libc6 libstdc++6 libfmt ocl-icd-libopencl1; do
+dpkg-deb --extract "$deb" "$work/needed"
+linked_packages() {
+  find "$work/needed/usr/bin" "$work/needed/usr/lib" -type f \( -name 'dlpack-usm' -o -name '*.so.*' \) \
+    -exec objdump -p {} + | awk '$1 == "NEEDED" {print $2}' | sort -u | while read -r library; do
+    path=$(ldconfig -p | awk -v l="$library" '$1 == l {print $NF; exit}')
+    if [[ -n $path ]]; then
+      dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1 || true
+    fi
+  done | sort -u
+}
+for needed in $(linked_packages) ocl-icd-libopencl1; do
   grep -q "$needed" <<<"$depends" || { echo "Depends lacks $needed: $depends"; exit 1; }
 done
+echo "Depends covers the linked packages: $(linked_packages | tr '\n' ' ')"
 IFS=',' read -ra groups <<<"$depends"
 for group in "${groups[@]}"; do
   satisfied=0

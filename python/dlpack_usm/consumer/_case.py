@@ -13,6 +13,8 @@ import time
 from .._bridge import capsules, dlpack, library
 from .._bridge.errors import BridgeError, describe_exception
 from . import _offers, _readback
+from ..producer._foreign import calling
+from ..producer._protocol import consumer_name
 from ._offered_producer import OfferedProducer
 
 # The plainest tensor of the matrix (float32, 3x5, C order, explicit strides
@@ -57,6 +59,18 @@ def _data_difference(view, offered):
         return (f"the elements in logical order differ from element {first // size} on "
                 f"({len(view.elements)} bytes read, {len(expected)} offered)")
     return None
+
+
+def offered_text(cell, memory, device_id):
+    """What a cell offers, as a crash report names it: dtype, shape,
+    strides, byte_offset, device and memory, version and flags."""
+    device = "kDLCPU:0" if memory == "cpu" else f"kDLOneAPI:{device_id}"
+    where = "host memory" if memory == "cpu" else f"{memory} USM"
+    flags = [name for name in ("READ_ONLY", "IS_COPIED", "IS_SUBBYTE_TYPE_PADDED")
+             if int(cell.get("flags") or 0) & dlpack.flag(name)]
+    return (f"{cell.get('dtype')} shape {cell.get('shape')} strides {cell.get('strides')} "
+            f"byte_offset {cell.get('byte_offset')}, {device} ({where}), DLPack "
+            f"{cell.get('version')}, flags {'|'.join(flags) or 0}")
 
 
 def _call(consumer, producer):
@@ -124,7 +138,10 @@ def observe(consumer, spec, required=(), on_probe=None):
     (the worker announces it, so that a crash there is charged to it)."""
     cell = spec["cell"]
     producer = OfferedProducer(cell["name"], spec["memory"], spec.get("device_id", 0))
-    result, raised = _call(consumer, producer)
+    # Announced with what is offered: a crash report names the tensor.
+    with calling(f"{consumer_name(consumer)}(x), x offering "
+                 f"{offered_text(cell, spec['memory'], spec.get('device_id', 0))}", consumer=True):
+        result, raised = _call(consumer, producer)
     view, difference = None, {}
     if raised is None and producer.offers and cell["valid"]:
         view, difference = _readback_difference(result, producer.offers[-1])

@@ -173,8 +173,8 @@ ordered_json check_run_to_json(const CheckRun& run) {
   return printer.take_document();
 }
 
-std::string check_run_summary(const CheckRun& run, SummaryDetail detail) {
-  TextPrinter printer;
+std::string check_run_summary(const CheckRun& run, SummaryDetail detail, std::size_t width) {
+  TextPrinter printer(width);
   if (detail == SummaryDetail::quiet) {
     printer.line(gate_line(run));
   } else {
@@ -183,8 +183,8 @@ std::string check_run_summary(const CheckRun& run, SummaryDetail detail) {
   return printer.text();
 }
 
-std::string run_ending_summary(const CheckRun& run, SummaryDetail detail) {
-  TextPrinter printer;
+std::string run_ending_summary(const CheckRun& run, SummaryDetail detail, std::size_t width) {
+  TextPrinter printer(width);
   if (detail != SummaryDetail::quiet) {
     printer.line(verdicts_line(run));
     print_failures(printer, run, detail);

@@ -29,12 +29,14 @@ void print_case(Printer& printer, const suite::RecordedCase& recorded);
 
 nlohmann::ordered_json check_run_to_json(const suite::CheckRun& run);
 // The text people read: tables, verdicts, failures, gate; with quiet the
-// gate line alone.
+// gate line alone. `width`: the columns lines are fitted to (0: none);
+// repro lines stay whole, a command to copy.
 std::string check_run_summary(const suite::CheckRun& run,
-                              SummaryDetail detail = SummaryDetail::grouped);
+                              SummaryDetail detail = SummaryDetail::grouped, std::size_t width = 0);
 // The end of that text alone (verdicts, failures, gate), for a run whose
 // tables are printed elsewhere (Python's consume, through the bridge).
-std::string run_ending_summary(const suite::CheckRun& run, SummaryDetail detail);
+std::string run_ending_summary(const suite::CheckRun& run, SummaryDetail detail,
+                               std::size_t width = 0);
 // The report's summary.verdicts: {"ok", ..., "regression"}.
 nlohmann::ordered_json verdict_counts_json(const suite::VerdictCounts& verdicts);
 // "gate: FAILED (81 cases run in 52.1 s)", with the cases the filters left

@@ -17,17 +17,12 @@
 #include "common/printable.hpp"
 #include "suite/runner/child_poll.hpp"
 #include "suite/runner/child_process.hpp"
+#include "suite/runner/stderr_account.hpp"
 #include "suite/runner/stop_signals.hpp"
 #include "suite/runner/worker_calls.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
-
-std::string tail_of(const std::string& text, std::size_t bytes = 2000) {
-  std::string tail = text.size() > bytes ? "..." + text.substr(text.size() - bytes) : text;
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
-  return tail;
-}
 
 std::string signal_name(int signal) {
   const char* description = strsignal(signal);
@@ -63,7 +58,7 @@ CaseResult charge_running_case(const CaseSpec& spec, const ChildProcess& child,
         fmt::format("the case ended its process (exit code {}){} before reporting a result",
                     child.exit_code(), in_call(call));
   }
-  if (!child.err().empty()) result.message += "; its stderr ended with: " + tail_of(child.err());
+  result.message += stderr_account(child.err());
   const std::string& rule = result.outcome == Outcome::crash ? spec.crash_rule : spec.timeout_rule;
   if (!rule.empty()) {
     // A library's crash or hang breaks the case's rule, at its severity: on
