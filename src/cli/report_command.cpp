@@ -23,6 +23,7 @@
 #include "compat/matrix_inputs.hpp"
 #include "report/merged_report.hpp"
 #include "suite/gate/exit_code.hpp"
+#include "suite/gate/fleet_expectation.hpp"
 #include "suite/gate/report_merge.hpp"
 #include "suite/model/expectations.hpp"
 
@@ -32,6 +33,7 @@ namespace {
 struct MergeArguments {
   std::vector<std::string> files;
   std::vector<std::string> baselines, flakes;
+  std::vector<std::string> expect;  // --expect LABEL[:SHARDS]
   CheckOutputs outputs;
 };
 
@@ -64,8 +66,11 @@ int merge_reports(const MergeArguments& args, const std::vector<std::string>& co
   for (const std::string& path : args.flakes) {
     expectations.push_back(suite::read_expectation_file(path, "flakes"));
   }
+  std::vector<suite::ExpectedRuns> fleet;
+  for (const std::string& text : args.expect) fleet.push_back(suite::parse_expected_runs(text));
   std::vector<report::ShardReport> inputs;
   for (const std::string& file : args.files) inputs.push_back(report::read_shard_report(file));
+  suite::check_fleet(inputs, fleet);
   suite::MergedRun merged = suite::merge_shard_reports(inputs, expectations, command_line);
   for (const std::string& warning : merged.warnings) print_warning(warning);
   write_check_outputs(merged.run, report::merged_run_to_json(merged), args.outputs);
@@ -87,6 +92,13 @@ void add_merge(CLI::App& report, Invocation& invocation) {
                    "from it")
       ->allow_extra_args(false)
       ->type_name("FILE");
+  command
+      ->add_option("--expect", args->expect,
+                   "The fleet the merge waits for (repeatable): the label of each machine kind "
+                   "and its shard count ('check --label LABEL --shard I/SHARDS'); a label with "
+                   "no report, another shard count or a label not expected is an error")
+      ->allow_extra_args(false)
+      ->type_name("LABEL[:SHARDS]");
   command
       ->add_option("--flakes", args->flakes,
                    "A flakes file the runs used (repeatable): verdicts are decided again "

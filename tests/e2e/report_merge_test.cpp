@@ -123,6 +123,36 @@ TEST_F(ReportMerge, LabelledRunsOfDifferentMachinesStayApart) {
   EXPECT_EQ(run_tool({"check", "--label", "no/slash"}).exit_code, 2);
 }
 
+// --expect names the fleet: a machine kind whose jobs uploaded nothing (the
+// gpu label absent), a label with another shard count, or a label not
+// expected is a usage error, never a green gate; the whole fleet merges.
+TEST_F(ReportMerge, AFleetWithAMachineKindMissingNeverPasses) {
+  std::string here = shard_report("fleet-cpu.json", {"--label", "cpu"});
+  std::vector<std::string> there;
+  for (const char* shard : {"1/2", "2/2"}) {
+    there.push_back(shard_report(std::string("fleet-gpu") + shard[0] + ".json",
+                                 {"--shard", shard, "--label", "gpu"}));
+  }
+  std::vector<std::string> whole = there;
+  whole.push_back(here);
+  // The gate's own verdict (vector/wrong fails: 1), the fleet being whole.
+  EXPECT_EQ(merge(whole, {"--expect", "cpu", "--expect", "gpu:2"}).exit_code, 1);
+  // Without --expect the reports that arrived are merged as the whole
+  // fleet: what --expect is for.
+  EXPECT_EQ(merge({here}).exit_code, 1);
+  ToolResult missing = merge({here}, {"--expect", "cpu:1", "--expect", "gpu:2"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_NE(missing.err.find("no report is labelled \"gpu\""), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("half-merged"), std::string::npos) << missing.err;
+  EXPECT_EQ(merge(whole, {"--expect", "cpu", "--expect", "gpu:3"}).exit_code, 2);
+  ToolResult stranger = merge(whole, {"--expect", "gpu:2"});
+  EXPECT_EQ(stranger.exit_code, 2);
+  EXPECT_NE(stranger.err.find("not among the --expect labels"), std::string::npos) << stranger.err;
+  for (const char* wrong : {"gpu:0", "gpu:x", ":2", ""}) {
+    EXPECT_EQ(merge(whole, {"--expect", wrong}).exit_code, 2) << wrong;
+  }
+}
+
 // Reports are files anyone can edit: a merge decides every verdict again
 // and checks the case ids against the suite, so none of these edits of a
 // failing shard turns the gate green (each was exit 0 before).
