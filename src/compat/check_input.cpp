@@ -66,7 +66,8 @@ LibraryProfile plugin_library(const JsonFields& plugin) {
   if (profile.library.empty()) {
     profile.library = std::filesystem::path(plugin.text("path")).filename().string();
   }
-  profile.version = plugin.text_or_null("version");
+  profile.library = library_text(std::move(profile.library));
+  profile.version = library_text(plugin.text_or_null("version"));
   return profile;
 }
 

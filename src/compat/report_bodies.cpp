@@ -6,6 +6,7 @@
 
 #include "common/printable.hpp"
 #include "common/shell_quote.hpp"
+#include "common/text_width.hpp"
 
 namespace dlpack_usm::compat {
 namespace {
@@ -142,12 +143,18 @@ std::vector<ProfileCell> read_body_cells(const JsonFields& body, const std::stri
   return cells;
 }
 
+std::string library_text(std::string text) {
+  if (text.size() <= kLibraryTextColumns) return text;
+  return cut_to_columns(text, kLibraryTextColumns);
+}
+
 LibraryProfile read_profile_report(const JsonFields& top) {
   LibraryProfile profile;
   JsonFields library = top.object("library");
   profile.library = library.optional_text("name");
   if (profile.library.empty()) profile.library = library.text("module");
-  profile.version = library.optional_text("version");
+  profile.library = library_text(std::move(profile.library));
+  profile.version = library_text(library.optional_text("version"));
   if (top.has("machine")) profile.machine = top.object("machine").optional_text("label");
   if (!top.has("producer") && !top.has("consumer")) {
     fail_input(top.input(), "a profile report with neither a producer nor a consumer section");
@@ -168,6 +175,8 @@ LibraryProfile read_consume_report(const JsonFields& top) {
   profile.library = consumer.substr(0, consumer.find('.'));
   if (top.has("packages"))
     profile.version = top.object("packages").optional_text(profile.library.c_str());
+  profile.library = library_text(std::move(profile.library));
+  profile.version = library_text(std::move(profile.version));
   profile.cells = read_body_cells(top, "consumer", consumer);
   return profile;
 }

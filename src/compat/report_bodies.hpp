@@ -30,6 +30,11 @@ void drop_memory_from_value(ProfileCell& cell);
 
 // A profile report's library, its cells from both sections.
 LibraryProfile read_profile_report(const JsonFields& top);
+// A library's name or version as a report gives it (what the library said of
+// itself), cut with a mark at kLibraryTextColumns: the matrix names it on
+// every row and in every page, so its length must not multiply.
+inline constexpr std::size_t kLibraryTextColumns = 120;
+std::string library_text(std::string text);
 // A consume report's consumer as a library ("numpy.from_dlpack" -> numpy
 // with the version of its package).
 LibraryProfile read_consume_report(const JsonFields& top);
