@@ -132,12 +132,14 @@ constexpr std::array kPythonRules{
                    judged_by_plugin_cases},
     RuleDefinition{
         {"DLP-PY-DL-DEVICE-FOREIGN", "python",
-         "dl_device of another device with copy=False neither refused nor honoured",
+         "dl_device of another device ignored: a capsule on the array's own device",
          Severity::error, dlpack::Release{1, 0}, std::nullopt, kArrayApiDlpack, "must",
          "If the device type cannot be handled by the producer, this function must raise "
          "BufferError.",
-         "With copy=False a copy to another device is not possible either, so the answer "
-         "is BufferError or a capsule on the device asked for."},
+         "The answer is a capsule on the device asked for or a decline; a capsule on the "
+         "array's own device hands the consumer memory it cannot use where it asked for "
+         "another. A decline with another exception than BufferError is DLP-PY-DECLINE-CLASS, "
+         "a warning: a library may decline any request."},
         Scope::header,
         judged_by_plugin_cases},
     RuleDefinition{
