@@ -162,6 +162,31 @@ def test_a_consumer_that_kills_its_parent_or_group_is_charged_with_a_report(tmp_
         assert found["f-order"] == "crash", found
 
 
+@pytest.mark.parametrize("containment", CONTAINMENTS, ids=["namespace", "subreaper"])
+@pytest.mark.parametrize("module", ["kills_parent_namespace", "kills_group_namespace"])
+def test_a_profiled_library_that_kills_its_parent_or_group_is_charged_with_a_report(
+        tmp_path, module, containment):
+    # Making the broadcast cell's array kills: the cell's requests are
+    # charged (they share that setup), c-order is judged, the run ends with
+    # its report.
+    report = tmp_path / "r.json"
+    result = run_package("profile", module, "--side", "producer", "--device", "cpu", "--cell",
+                         "c-order", "--cell", "broadcast", "--report", str(report),
+                         env=containment)
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    found = outcomes(report)
+    cells = {cell: {case["outcome"] for case_id, case in found.items() if f"/{cell}/" in case_id}
+             for cell in ("c-order", "broadcast")}
+    assert cells["c-order"] <= {"pass", "warn", "not_supported"}, cells
+    # The parent is the worker's guard, or in a PID namespace its init, which
+    # the kernel keeps from the signal: what follows depends on when the
+    # runner sees the guard gone (a crash, or the cell made and judged in a
+    # fresh worker), never the run's end. The group's kill ends the worker.
+    assert cells["broadcast"] <= {"pass", "warn", "not_supported", "crash"}, cells
+    if "group" in module:
+        assert cells["broadcast"] == {"crash"}, cells
+
+
 @pytest.mark.parametrize("command", ["consume", "profile"])
 def test_a_library_that_ignores_sigchld_is_run_as_any_other(tmp_path, command):
     target = "ignores_sigchld.from_dlpack" if command == "consume" else "ignores_sigchld"
