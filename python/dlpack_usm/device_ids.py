@@ -13,6 +13,9 @@ whose device_id departs from SYCL's answer gets the rule's finding
 
 import dataclasses
 import json
+import os
+import sys
+import textwrap
 
 from ._bridge import dlpack, library
 from ._bridge.errors import BridgeError, describe_exception
@@ -139,8 +142,27 @@ def survey(extra=()):
     return found
 
 
-def text(found):
-    """The survey as lines a person reads; text from the libraries escaped."""
+def _width():
+    """The columns lines are fitted to: COLUMNS, else the terminal's, else
+    none (0: a pipe or a file keeps whole lines), as the command line does."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else 0
+
+
+def _fitted(text, indent, width):
+    """`text` after `indent`, wrapped to `width` with later lines indented
+    two columns further (one line where width is 0)."""
+    if width == 0:
+        return [indent + text]
+    return textwrap.wrap(text, max(width, len(indent) + 20), initial_indent=indent,
+                         subsequent_indent=indent + "  ", break_on_hyphens=False)
+
+
+def text(found, width=0):
+    """The survey as lines a person reads, fitted to `width`; text from the
+    libraries escaped."""
     lines = []
     for device in found:
         lines.append(f"{device['device']}  {library.printable(device['name'])}  SYCL's answer: "
@@ -149,14 +171,17 @@ def text(found):
             shown = "" if row["exported"] is None else \
                 f"  exports {row['exported'][0]}:{row['exported'][1]}"
             said = "" if row["reported"] is None else f"  __dlpack_device__ {row['reported']}"
-            detail = f"  ({library.printable(row['detail'])})" if row["detail"] else ""
-            lines.append(f"  {row['producer']:<22} {row['state']:<13}{shown}{said}{detail}")
+            lines += _fitted(f"{row['producer']:<22} {row['state']:<13}{shown}{said}", "  ",
+                             width)
+            if row["detail"]:
+                lines += _fitted(library.printable(row["detail"]), "      ", width)
             for item in row["findings"]:
-                lines.append(f"      {item['rule_id']}: {library.printable(item['message'])}")
+                lines += _fitted(f"{item['rule_id']}: {library.printable(item['message'])}",
+                                 "      ", width)
     counts = [row["state"] for device in found for row in device["rows"]]
-    lines.append(f"device-ids: {counts.count('agrees')} agree with SYCL, "
-                 f"{counts.count('departs')} depart, {counts.count('a copy')} copied, "
-                 f"{counts.count('not available')} not available")
+    lines += _fitted(f"device-ids: {counts.count('agrees')} agree with SYCL, "
+                     f"{counts.count('departs')} depart, {counts.count('a copy')} copied, "
+                     f"{counts.count('not available')} not available", "", width)
     return "\n".join(lines)
 
 
@@ -168,6 +193,6 @@ def command(arguments):
         print("device-ids: no SYCL root device with device USM; nothing to compare "
               "(see `dlpack-usm list-devices`)")
         return 3
-    print(json.dumps({"devices": found}, indent=2) if arguments.json else text(found))
+    print(json.dumps({"devices": found}, indent=2) if arguments.json else text(found, _width()))
     return 1 if any(row["state"] == "departs" for device in found
                     for row in device["rows"]) else 0

@@ -155,6 +155,9 @@ def test_an_abort_is_charged_to_its_case_and_the_run_goes_on(judged):
     crashed = found["f-order"]
     assert crashed["status"] == "crash"
     assert "the case died on signal 6 (Aborted)" in crashed["message"]
+    # ... in the call, with the tensor it was offered.
+    assert 'in "aborts_on_f_order(x), x offering float32 shape [3, 5] strides [1, 3] ' \
+        'byte_offset 0, kDLCPU:0 (host memory), DLPack' in crashed["message"], crashed["message"]
     assert consumers.rules(crashed) == ["DLP-PLUGIN-CRASH"]
 
 

@@ -52,3 +52,12 @@ def test_the_text_names_each_producer_and_sums_up():
     assert "SYCL's answer: kDLOneAPI:" in result.stdout
     assert "dpnp.tensor" in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].startswith("device-ids: 3 agree with SYCL")
+
+
+def test_the_text_fits_columns():
+    result = run_package("device-ids", "--producer", "sycl_producers.shifted_device_id",
+                         env={"COLUMNS": "80"})
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, result.stdout
+    assert any(line.startswith("      DLP-ONEAPI-DEVICE-ID-ROOT: ") for line in lines)

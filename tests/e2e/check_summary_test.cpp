@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/text_width.hpp"
 #include "e2e_files.hpp"
 #include "tool_process.hpp"
 
@@ -91,6 +92,29 @@ TEST(CheckSummary, AProducerWithOneBugPrintsOneGroup) {
             std::string::npos)
       << run.out;
   fs::remove_all(dir);
+}
+
+// COLUMNS=80: every line of the summary fits 80 columns, but the repro
+// lines, a command to copy whole; without COLUMNS (a pipe) a finding's
+// message stays one line, as before.
+TEST(CheckSummary, TheSummaryFitsColumnsAndKeepsReproLinesWhole) {
+  std::vector<std::string> arguments{"check", "--producer", fixture("producer_f_strides").string(),
+                                     "--filter", "producer/*/device/float32/C/*"};
+  ToolResult fitted = run_tool(arguments, {{{"COLUMNS", "80"}}, ""});
+  ASSERT_EQ(fitted.exit_code, 1) << fitted.out << fitted.err;
+  int repro_lines = 0;
+  for (const std::string& line : lines_of(fitted.out)) {
+    if (line.find("  repro: ") == 0) {
+      ++repro_lines;
+      continue;
+    }
+    EXPECT_LE(display_columns(line), 80u) << line;
+  }
+  EXPECT_GT(repro_lines, 0) << fitted.out;
+  ToolResult whole = run_tool(arguments, {{{"COLUMNS", std::nullopt}}, ""});
+  bool long_line = false;
+  for (const std::string& line : lines_of(whole.out)) long_line |= display_columns(line) > 80;
+  EXPECT_TRUE(long_line) << "without COLUMNS the summary's lines are not wrapped:\n" << whole.out;
 }
 
 // -v lists every case, -q prints the gate line alone; the report, JUnit and

@@ -26,7 +26,7 @@ EXPECTED = {True: "a copy: __dlpack__(copy=True) asked, or the producer's tensor
 
 
 def _observe(consumer, copy, memory, device_id):
-    """(asked_copy, released_early, raised): what the consumer did."""
+    """(asked_copy, released_early, raised, imported): what the consumer did."""
     producer = OfferedProducer(REFERENCE_CELL, memory, device_id)
     result, raised = _call(lambda offered: consumer(offered, copy=copy), producer)
     asked = any(call.get("copy") is True for call in producer.calls

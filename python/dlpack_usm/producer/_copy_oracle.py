@@ -98,12 +98,12 @@ class Answer:
         return f"{memory} {where}" + (" with IS_COPIED" if self.flagged else "")
 
 
-def answer_text(capsule, error, base, origin):
-    """What the producer answered, as the oracle's row shows it."""
+def answer_text(capsule, error, inspection, base):
+    """What the producer answered, as the oracle's row shows it; `inspection`
+    is the capsule as the caller read it (None: no tensor capsule)."""
     if error is not None:
         return f"{type(error).__name__}: {error}"
-    inspection = read_answer(capsule, origin)
-    if inspection is None or base is None:
+    if inspection is None:
         return capsules.describe(capsule)
     return Answer(inspection, base).text()
 
@@ -185,13 +185,13 @@ def judge(capsule, error, kwargs, base, origin):
     return found + _copy_none_findings(kwargs, answer, target)
 
 
-def oracle_note(kwargs, capsule, error, base, origin):
+def oracle_note(kwargs, capsule, error, inspection, base):
     """The row the profile keeps: the ask, what the standard expects, what
-    came back."""
+    came back (read once, by the caller)."""
     own = tensor_json.device(base.capsule)
     expected = EXPECTED[(kwargs.get("copy"), target_of(kwargs, own))]
     return (f"copy oracle: expected {expected}; answered "
-            f"{answer_text(capsule, error, base, origin)}")
+            f"{answer_text(capsule, error, inspection, base)}")
 
 
 # What `check` asks of a producer: the grid less the base request (copy

@@ -83,6 +83,14 @@ def _read_only_note(arrays, inspection):
             ("" if inspection.capsule_name == capsules.VERSIONED else " (a legacy capsule)")]
 
 
+def _oracle_notes(request, keywords, capsule, error, inspection, base):
+    """The copy oracle's row of a request that asks copy or dl_device, from
+    the answer as it was read once (`inspection`)."""
+    if not request.is_oracle_row or base is None:
+        return []
+    return [_copy_oracle.oracle_note(keywords, capsule, error, inspection, base)]
+
+
 def _answer(arrays, spec, request):
     """The judged answer to the request, as the record's fields."""
     own = arrays.own or (tensor_json.device(arrays.base.capsule) if arrays.base else None)
@@ -94,18 +102,17 @@ def _answer(arrays, spec, request):
     base = arrays.base
     found = _judge.request_findings(request, keywords, capsule, error, base, arrays.origin)
     fields = {"call": f"__dlpack__({_protocol.arguments(keywords)})"}
-    oracle = [_copy_oracle.oracle_note(keywords, capsule, error, base, arrays.origin)] \
-        if request.is_oracle_row and base is not None else []
     if error is not None:
         outcome, status = _judge.refusal(error, found)
         fields["exception"] = f"{type(error).__name__}: {error}"
-        fields["notes"] = oracle
+        fields["notes"] = _oracle_notes(request, keywords, capsule, error, None, base)
     else:
         inspection, more = _judge.read(arrays.array, capsule, arrays.origin, base)
         found = _judge.unique(found + more)
         outcome, status = _judge.emission(found)
         fields["emitted"] = _judge.emitted(inspection, capsule)
-        fields["notes"] = oracle + _read_only_note(arrays, inspection) + \
+        fields["notes"] = _oracle_notes(request, keywords, capsule, error, inspection, base) + \
+            _read_only_note(arrays, inspection) + \
             (inspection.reader_notes + inspection.notes if inspection else [])
         del capsule  # the producer's destructor frees the tensor now
     # The infos (alignment, a legacy capsule's version) are check's to print:
