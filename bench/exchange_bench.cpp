@@ -100,8 +100,9 @@ class CountingRuntime final : public runtime::Runtime {
     return inner_.native_handles(device);
   }
   runtime::ConsumerQueue make_consumer_queue(const runtime::ContextRef& context,
-                                             const runtime::DeviceRef& device) override {
-    return inner_.make_consumer_queue(context, device);
+                                             const runtime::DeviceRef& device,
+                                             runtime::QueueOrder order) override {
+    return inner_.make_consumer_queue(context, device, order);
   }
   void read_on_queue(const runtime::ConsumerQueue& queue, void* destination, const void* source,
                      std::size_t bytes) override {

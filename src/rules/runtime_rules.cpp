@@ -114,14 +114,16 @@ constexpr std::array kRuntimeRules{
          Severity::warning, kFirstRelease, std::nullopt, kSyclEnqueueBarrier, "definition",
          "Prevents any commands submitted afterward to this queue from executing until all "
          "events in `waitList` have entered the `info::event_command_status::complete` state.",
-         "The control of DLP-PY-STREAM-RACE: where a way of asking read stale data, the tool "
-         "makes the same late work again and does the producer's part of the protocol itself "
-         "(SYCL: a barrier on the producer's queue that the consumer's queue waits for; CUDA: "
-         "an event recorded on the producer's stream that the consumer's stream waits for), "
-         "then reads on the same consumer queue or stream. A stale read then is the "
-         "runtime's: named once, with the queue kinds and how many attempts read stale data, "
-         "and the library's results on those kinds are blocked, not failed; kinds whose "
-         "control read nothing stale are judged."},
+         "The control of DLP-PY-STREAM-RACE and DLP-PRODUCER-STREAM: where a way of asking "
+         "read stale data, the tool makes the same late work again and does the producer's "
+         "part of the protocol itself (SYCL: a barrier on the producer's queue that the "
+         "consumer's queue waits for; OpenCL: clEnqueueBarrierWithWaitList on the consumer's "
+         "queue; CUDA: an event recorded on the producer's stream that the consumer's stream "
+         "waits for), then reads on the same consumer queue or stream. A stale read then is "
+         "the runtime's: named once, with the queue kinds and how many attempts read stale "
+         "data, and the library's results on those kinds are blocked, not failed; kinds whose "
+         "control read nothing stale are judged (a C plugin is judged again on an in-order "
+         "queue)."},
         Scope::header,
         judged_by_stream_control},
 };

@@ -1,5 +1,7 @@
 #include "runtime/runtime.hpp"
 
+#include "common/error.hpp"
+
 namespace dlpack_usm::runtime {
 
 ConsumerQueue& ConsumerQueue::operator=(ConsumerQueue&& other) noexcept {
@@ -19,6 +21,11 @@ void ConsumerQueue::reset() noexcept {
   if (runtime_ != nullptr && handle_ != nullptr) runtime_->release_queue(handle_);
   handle_ = nullptr;
   runtime_ = nullptr;
+}
+
+std::unique_ptr<LateWrite> Runtime::start_late_write(const ConsumerQueue&, const DeviceRef&, void*,
+                                                     const void*, std::size_t, LateWriteOrder) {
+  fail_environment("this runtime cannot make the stream case's control write");
 }
 
 }  // namespace dlpack_usm::runtime

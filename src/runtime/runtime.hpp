@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -86,6 +87,25 @@ class ConsumerQueue {
   ContextRef context_;
   bool out_of_order_ = false;
 };
+
+// Which consumer's queue make_consumer_queue makes: out of order where the
+// device supports it (only a dependency the producer put on the queue then
+// orders the reads after its work), or in order.
+enum class QueueOrder { out_of_order_where_supported, in_order };
+
+// The control of the stream case (DLP-RUNTIME-QUEUE-ORDER): a write of the
+// tool's own still in flight, started by Runtime::start_late_write.
+// Destroying it waits for the write and frees the queue and the scratch
+// memory it used.
+class LateWrite {
+ public:
+  virtual ~LateWrite() = default;
+};
+
+// What the tool does after enqueuing its late write: what the protocol asks
+// of a producer (a barrier on the consumer's queue that waits for the
+// write), or nothing, the bug the control must be able to see.
+enum class LateWriteOrder { barrier_on_consumer_queue, none };
 
 // The calls a round trip makes of the runtime, which reports name by the
 // runtime's own names: each runtime says what it calls.
@@ -169,7 +189,20 @@ class Runtime {
   // A new queue of `device` in `context` for a consumer's reads: out of
   // order where the device supports it. Throws Error(environment) when the
   // runtime refuses one.
-  virtual ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) = 0;
+  virtual ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device,
+                                            QueueOrder order) = 0;
+
+  // What a correct producer with work in flight does, done by the tool: on
+  // an in-order queue of its own on `device` in `queue`'s context it
+  // enqueues slow work (fills of a scratch allocation), then a copy of
+  // `bytes` from the host memory `source` into `destination`; with
+  // barrier_on_consumer_queue it then makes `queue` wait for that copy.
+  // Returns without waiting. Throws Error(environment) where the runtime
+  // lacks a call it needs.
+  virtual std::unique_ptr<LateWrite> start_late_write(const ConsumerQueue& queue,
+                                                      const DeviceRef& device, void* destination,
+                                                      const void* source, std::size_t bytes,
+                                                      LateWriteOrder order);
 
   // Enqueues a copy of `bytes` from `source` to the host memory
   // `destination` on `queue` at once, behind nothing but what is already

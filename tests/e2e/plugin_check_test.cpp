@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -178,6 +179,58 @@ TEST(plugin_check, StreamCasesCountTheAttemptsThatReadStaleData) {
   EXPECT_NE(alone.err.find("--stream-attempts counts the requests of a producer's stream cases"),
             std::string::npos)
       << alone.err;
+  fs::remove_all(dir);
+}
+
+// Controls before blame (issue 34): on a runtime whose barriers on
+// out-of-order queues hold nothing back (tests/hostile_runtimes/
+// opencl_loader.c, standing in for the loader of both the tool and the
+// plugin), the tool's own correct producer reads stale on such a queue too.
+// The runtime is named once, the library's out-of-order results are
+// blocked, and the library is judged on an in-order queue: the correct one
+// passes (a warning: the runtime's), the one that skips its wait still fails.
+TEST(plugin_check, AStreamRaceTheRuntimesControlSharesIsBlockedAndJudgedInOrder) {
+  fs::path dir = scratch_dir("stream-control");
+  std::string runtime = (fs::path(DLPACK_USM_HOSTILE_RUNTIME_DIR) /
+                         "libhostile_opencl_loader_out_of_order_barrier.so")
+                            .string();
+  ToolEnvironment env;
+  env.changes["LD_PRELOAD"] = runtime;
+  env.changes["DLPACK_USM_OPENCL_LOADER"] = runtime;
+  for (const char* library : {"producer_async", "producer_skips_wait"}) {
+    SCOPED_TRACE(library);
+    ToolResult run =
+        run_tool({"check", "--runtime", "opencl", "--producer", fixture(library).string(),
+                  "--filter", "producer/*/device/float32/stream", "--stream-attempts", "4",
+                  "--report", (dir / "report.json").string()},
+                 env);
+    bool broken = std::string(library) == "producer_skips_wait";
+    ASSERT_EQ(run.exit_code, broken ? 1 : 0) << run.out << run.err;
+    json report = read_json(dir / "report.json");
+    int judged = 0;
+    for (const json& result : report.at("results")) {
+      if (result.at("outcome") == "not_supported" || result.at("outcome") == "skipped") continue;
+      ++judged;
+      json rules = result.at("rule_ids");
+      EXPECT_NE(std::find(rules.begin(), rules.end(), "DLP-RUNTIME-QUEUE-ORDER"), rules.end())
+          << result.dump();
+      if (broken) {
+        EXPECT_EQ(result.at("outcome"), "fail");
+        EXPECT_NE(result.at("message").get<std::string>().find(
+                      "(an in-order cl_command_queue) as soon as produce returned"),
+                  std::string::npos)
+            << result.dump();
+      } else {
+        EXPECT_EQ(result.at("outcome"), "warn");
+        EXPECT_EQ(rules, json::array({"DLP-RUNTIME-QUEUE-ORDER"}));
+        EXPECT_NE(result.at("message").get<std::string>().find(
+                      "judged on an in-order queue instead: no race observed in 4 attempts"),
+                  std::string::npos)
+            << result.dump();
+      }
+    }
+    if (judged == 0) GTEST_SKIP() << "no OpenCL device with device USM here";
+  }
   fs::remove_all(dir);
 }
 

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -68,21 +69,45 @@ TEST(RuntimeProbe, ABrokenCudaDriverIsAProblemOfTheListNotTheToolsEnd) {
 }
 
 // A driver's text is foreign text: printed escaped, it cannot clear the
-// screen, ring or forge a line of the tool's own; JSON carries it as it is.
+// screen, ring, forge a line of the tool's own, command GitHub's runner
+// (issue 36: "##[" anywhere in a line, "::" at its start), or reach the
+// terminal as a C1 control or a bidi override; JSON carries it as it is.
+constexpr const char* kForgedName =
+    "GPU\x1b[2J\a\nFAKE gate: PASSED ##[add-mask]FAILED \u009b31m \u202e"
+    "exe \u0085\n::error file=a,line=1::forged";
+
+void expect_only_text(const std::string& printed) {
+  std::istringstream lines(printed);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(line.find("##["), std::string::npos) << line;
+    EXPECT_NE(line.rfind("::", 0), 0u) << line;
+    EXPECT_NE(line.rfind("FAKE gate", 0), 0u) << line;
+    EXPECT_EQ(line.find("\u009b"), std::string::npos) << line;
+    EXPECT_EQ(line.find("\u0085"), std::string::npos) << line;
+    EXPECT_EQ(line.find("\u202e"), std::string::npos) << line;
+    for (char c : line) {
+      EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\t') << line;
+      EXPECT_NE(c, '\x7f') << line;
+    }
+  }
+}
+
 TEST(RuntimeProbe, ADriversDeviceNameCannotForgeALineOfTheOutput) {
   ToolEnvironment env = short_probes();
   env.changes["DLPACK_USM_CUDA_DRIVER"] = hostile("cuda_driver_name");
-  ToolResult text = run_tool({"list-devices", "--runtime", "opencl"}, env);
-  EXPECT_EQ(text.exit_code, 0) << text.err;
-  std::string printed = text.out + text.err;
-  EXPECT_NE(printed.find("GPU"), std::string::npos) << printed;
-  EXPECT_EQ(printed.find('\x1b'), std::string::npos) << printed;
-  EXPECT_EQ(printed.find('\a'), std::string::npos) << printed;
-  EXPECT_EQ(printed.find("\nFAKE gate"), std::string::npos) << printed;
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"list-devices", "--runtime", "opencl"},
+        std::vector<std::string>{"list-devices", "--runtime", "opencl", "--verbose"}}) {
+    ToolResult text = run_tool(arguments, env);
+    EXPECT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE((text.out + text.err).find("GPU"), std::string::npos) << text.out;
+    expect_only_text(text.out);
+    expect_only_text(text.err);
+  }
   ToolResult listed = run_tool({"list-devices", "--json", "--runtime", "opencl"}, env);
   json devices = json::parse(listed.out, nullptr, false)["cuda"]["devices"];
   ASSERT_TRUE(devices.is_array() && devices.size() == 1) << listed.out;
-  EXPECT_EQ(devices[0]["name"], "GPU\x1b[2J\a\nFAKE gate: PASSED");
+  EXPECT_EQ(devices[0]["name"], kForgedName);
 }
 
 TEST(RuntimeProbe, ADpctlLibraryThatCrashesOrHangsWhenLoadedIsNotLoaded) {

@@ -2,7 +2,9 @@
  * the tool binds, and one fault chosen at build time. HOSTILE_CRASH: cuInit
  * dies on SIGSEGV; HOSTILE_HANG: cuInit never returns; HOSTILE_MANY:
  * cuDeviceGetCount reports INT_MAX devices; HOSTILE_NAME: one device whose
- * name carries ESC, BEL and a newline that forges a line of the tool's own.
+ * name carries ESC, BEL and a newline that forges a line of the tool's own,
+ * GitHub's workflow commands (legacy "##[" anywhere, "::" at a line's
+ * start), C1 controls (U+009B CSI, U+0085) and a bidi override (U+202E).
  * The tool must probe the driver in a child, report what happened and print
  * the driver's text escaped (tests/e2e/runtime_probe_test.cpp). */
 #include <limits.h>
@@ -55,7 +57,11 @@ CUresult cuDeviceGet(int* device, int ordinal) {
 CUresult cuDeviceGetName(char* name, int length, int device) {
   (void)device;
 #ifdef HOSTILE_NAME
-  const char* forged = "GPU\x1b[2J\a\nFAKE gate: PASSED";
+  const char* forged =
+      "GPU\x1b[2J\a\nFAKE gate: PASSED ##[add-mask]FAILED \xc2\x9b"
+      "31m \xe2\x80\xae"
+      "exe "
+      "\xc2\x85\n::error file=a,line=1::forged";
   if (length > (int)strlen(forged)) {
     strcpy(name, forged);
     return 0;

@@ -10,6 +10,7 @@ from .._bridge.errors import BridgeError, describe_exception
 from ..producer import _foreign
 from ._cases import run_case
 from ._channel import ResultChannel
+from ._guard import die_for_killed_guard, guard_killed
 from ._target import Target
 
 READY = {"worker": "ready"}
@@ -65,7 +66,10 @@ def main():
     channel.send(READY)
     _foreign.listen(_announcer(channel))
     for case in batch["cases"]:
-        channel.send(run_case(target, case))
+        result = run_case(target, case)
+        if guard_killed():
+            die_for_killed_guard()
+        channel.send(result)
     return 0
 
 

@@ -37,24 +37,27 @@ LoadResult open_loader() {
     return result;
   }
   LoaderApi& api = result.api;
-  result.ok = bind(library, "clGetPlatformIDs", api.clGetPlatformIDs, result.why) &&
-              bind(library, "clGetPlatformInfo", api.clGetPlatformInfo, result.why) &&
-              bind(library, "clGetDeviceIDs", api.clGetDeviceIDs, result.why) &&
-              bind(library, "clGetDeviceInfo", api.clGetDeviceInfo, result.why) &&
-              bind(library, "clCreateSubDevices", api.clCreateSubDevices, result.why) &&
-              bind(library, "clRetainDevice", api.clRetainDevice, result.why) &&
-              bind(library, "clReleaseDevice", api.clReleaseDevice, result.why) &&
-              bind(library, "clCreateContext", api.clCreateContext, result.why) &&
-              bind(library, "clRetainContext", api.clRetainContext, result.why) &&
-              bind(library, "clReleaseContext", api.clReleaseContext, result.why) &&
-              bind(library, "clCreateCommandQueueWithProperties",
-                   api.clCreateCommandQueueWithProperties, result.why) &&
-              bind(library, "clReleaseCommandQueue", api.clReleaseCommandQueue, result.why) &&
-              bind(library, "clFinish", api.clFinish, result.why) &&
-              bind(library, "clWaitForEvents", api.clWaitForEvents, result.why) &&
-              bind(library, "clReleaseEvent", api.clReleaseEvent, result.why) &&
-              bind(library, "clGetExtensionFunctionAddressForPlatform",
-                   api.clGetExtensionFunctionAddressForPlatform, result.why);
+  result.ok =
+      bind(library, "clGetPlatformIDs", api.clGetPlatformIDs, result.why) &&
+      bind(library, "clGetPlatformInfo", api.clGetPlatformInfo, result.why) &&
+      bind(library, "clGetDeviceIDs", api.clGetDeviceIDs, result.why) &&
+      bind(library, "clGetDeviceInfo", api.clGetDeviceInfo, result.why) &&
+      bind(library, "clCreateSubDevices", api.clCreateSubDevices, result.why) &&
+      bind(library, "clRetainDevice", api.clRetainDevice, result.why) &&
+      bind(library, "clReleaseDevice", api.clReleaseDevice, result.why) &&
+      bind(library, "clCreateContext", api.clCreateContext, result.why) &&
+      bind(library, "clRetainContext", api.clRetainContext, result.why) &&
+      bind(library, "clReleaseContext", api.clReleaseContext, result.why) &&
+      bind(library, "clCreateCommandQueueWithProperties", api.clCreateCommandQueueWithProperties,
+           result.why) &&
+      bind(library, "clReleaseCommandQueue", api.clReleaseCommandQueue, result.why) &&
+      bind(library, "clFinish", api.clFinish, result.why) &&
+      bind(library, "clFlush", api.clFlush, result.why) &&
+      bind(library, "clEnqueueBarrierWithWaitList", api.clEnqueueBarrierWithWaitList, result.why) &&
+      bind(library, "clWaitForEvents", api.clWaitForEvents, result.why) &&
+      bind(library, "clReleaseEvent", api.clReleaseEvent, result.why) &&
+      bind(library, "clGetExtensionFunctionAddressForPlatform",
+           api.clGetExtensionFunctionAddressForPlatform, result.why);
   return result;
 }
 

@@ -25,6 +25,8 @@ struct LoaderApi {
   decltype(&::clCreateCommandQueueWithProperties) clCreateCommandQueueWithProperties;
   decltype(&::clReleaseCommandQueue) clReleaseCommandQueue;
   decltype(&::clFinish) clFinish;
+  decltype(&::clFlush) clFlush;
+  decltype(&::clEnqueueBarrierWithWaitList) clEnqueueBarrierWithWaitList;
   decltype(&::clWaitForEvents) clWaitForEvents;
   decltype(&::clReleaseEvent) clReleaseEvent;
   decltype(&::clGetExtensionFunctionAddressForPlatform) clGetExtensionFunctionAddressForPlatform;

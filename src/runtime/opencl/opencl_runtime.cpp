@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "runtime/opencl/late_write.hpp"
 #include "runtime/opencl/topology.hpp"
 #include "runtime/runtime.hpp"
 
@@ -77,7 +78,11 @@ class OpenClRuntime final : public Runtime {
   PointerInfo query(const void* ptr, const ContextRef& context) override;
   void copy(const ContextRef& context, const DeviceRef& device, void* destination,
             const void* source, std::size_t bytes) override;
-  ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) override;
+  ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device,
+                                    QueueOrder order) override;
+  std::unique_ptr<LateWrite> start_late_write(const ConsumerQueue& queue, const DeviceRef& device,
+                                              void* destination, const void* source,
+                                              std::size_t bytes, LateWriteOrder order) override;
   void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
                      std::size_t bytes) override;
   std::string call_name(RuntimeCall call, facts::UsmKind kind) const override;
@@ -252,8 +257,8 @@ void OpenClRuntime::copy(const ContextRef& context, const DeviceRef& device, voi
   }
 }
 
-ConsumerQueue OpenClRuntime::make_consumer_queue(const ContextRef& context,
-                                                 const DeviceRef& device) {
+ConsumerQueue OpenClRuntime::make_consumer_queue(const ContextRef& context, const DeviceRef& device,
+                                                 QueueOrder order) {
   cl_device_id handle = topology_.device_handle(device);
   if (handle == nullptr) fail_environment("no such device for a command queue");
   const LoaderApi* cl = topology_.api();
@@ -262,7 +267,8 @@ ConsumerQueue OpenClRuntime::make_consumer_queue(const ContextRef& context,
                           nullptr) != CL_SUCCESS) {
     supported = 0;
   }
-  bool out_of_order = (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+  bool out_of_order = order == QueueOrder::out_of_order_where_supported &&
+                      (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
   cl_queue_properties properties[] = {
       CL_QUEUE_PROPERTIES,
       out_of_order ? static_cast<cl_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) : 0,
@@ -277,6 +283,19 @@ ConsumerQueue OpenClRuntime::make_consumer_queue(const ContextRef& context,
                     error_name(status)));
   }
   return ConsumerQueue(this, queue, context, out_of_order);
+}
+
+std::unique_ptr<LateWrite> OpenClRuntime::start_late_write(const ConsumerQueue& queue,
+                                                           const DeviceRef& device,
+                                                           void* destination, const void* source,
+                                                           std::size_t bytes,
+                                                           LateWriteOrder order) {
+  cl_device_id handle = topology_.device_handle(device);
+  if (handle == nullptr) fail_environment("no such device for the stream case's control");
+  LateWriteTarget target{static_cast<cl_command_queue>(queue.handle()),
+                         static_cast<cl_context>(queue.context().handle), handle};
+  return start_opencl_late_write(*topology_.api(), platform(queue.context().platform_index).usm,
+                                 target, destination, source, bytes, order);
 }
 
 void OpenClRuntime::read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,

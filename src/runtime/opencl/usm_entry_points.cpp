@@ -18,6 +18,7 @@ UsmEntryPoints load_usm_entry_points(const LoaderApi& cl, cl_platform_id platfor
   resolve(cl, platform, "clMemBlockingFreeINTEL", usm.blocking_free);
   resolve(cl, platform, "clGetMemAllocInfoINTEL", usm.get_alloc_info);
   resolve(cl, platform, "clEnqueueMemcpyINTEL", usm.enqueue_memcpy);
+  resolve(cl, platform, "clEnqueueMemFillINTEL", usm.enqueue_mem_fill);
   return usm;
 }
 

@@ -14,6 +14,8 @@ struct UsmEntryPoints {
   clMemBlockingFreeINTEL_fn blocking_free = nullptr;
   clGetMemAllocInfoINTEL_fn get_alloc_info = nullptr;
   clEnqueueMemcpyINTEL_fn enqueue_memcpy = nullptr;
+  // Only the stream case's control needs it (late_write.hpp).
+  clEnqueueMemFillINTEL_fn enqueue_mem_fill = nullptr;
 
   // All present: the platform can take part in the exchange.
   bool complete() const {

@@ -67,6 +67,11 @@ std::string resolve_all(void* library, DpctlApi* api) {
   DLPACK_USM_RESOLVE(DPCTLUSM_GetPointerDevice);
   DLPACK_USM_RESOLVE(DPCTLCString_Delete);
   DLPACK_USM_RESOLVE(DPCTLService_GetDPCPPVersion);
+  // Optional ones leave `missing` alone: the control says what it lacks.
+  std::string optional;
+  resolve(library, "DPCTLQueue_Fill32", api->DPCTLQueue_Fill32, &optional);
+  resolve(library, "DPCTLQueue_SubmitBarrierForEvents", api->DPCTLQueue_SubmitBarrierForEvents,
+          &optional);
   return missing;
 }
 

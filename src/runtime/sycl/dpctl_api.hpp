@@ -36,6 +36,9 @@ inline constexpr int kDeviceCpu = 1 << 2;
 inline constexpr int kDeviceCustom = 1 << 3;
 inline constexpr int kDeviceGpu = 1 << 4;
 inline constexpr int kAllDeviceTypes = (1 << 6) - 1;
+// DPCTLQueuePropertyType's DPCTL_IN_ORDER: commands run in submission order.
+inline constexpr int kDpctlQueueInOrder = 2;
+
 enum UsmType : int { kUsmUnknown = 0, kUsmDevice = 1, kUsmShared = 2, kUsmHost = 3 };
 enum Aspect : int {
   kAspectUsmDeviceAllocations = 12,
@@ -87,6 +90,10 @@ struct DpctlApi {
   SyclDeviceRef (*DPCTLUSM_GetPointerDevice)(const void*, SyclContextRef);
   void (*DPCTLCString_Delete)(const char*);
   const char* (*DPCTLService_GetDPCPPVersion)();
+  // Optional: only the stream case's control needs them; NULL where the
+  // library lacks them.
+  SyclEventRef (*DPCTLQueue_Fill32)(SyclQueueRef, void*, std::uint32_t, std::size_t);
+  SyclEventRef (*DPCTLQueue_SubmitBarrierForEvents)(SyclQueueRef, const SyclEventRef*, std::size_t);
 };
 
 // Where the library came from and which dpctl it belongs to.

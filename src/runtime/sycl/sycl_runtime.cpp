@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/sycl/late_write.hpp"
 #include "runtime/sycl/sycl_topology.hpp"
 
 namespace dlpack_usm::runtime::sycl {
@@ -55,7 +56,11 @@ class SyclRuntime final : public Runtime {
   PointerInfo query(const void* ptr, const ContextRef& context) override;
   void copy(const ContextRef& context, const DeviceRef& device, void* destination,
             const void* source, std::size_t bytes) override;
-  ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device) override;
+  ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device,
+                                    QueueOrder order) override;
+  std::unique_ptr<LateWrite> start_late_write(const ConsumerQueue& queue, const DeviceRef& device,
+                                              void* destination, const void* source,
+                                              std::size_t bytes, LateWriteOrder order) override;
   void read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,
                      std::size_t bytes) override;
   std::string call_name(RuntimeCall call, facts::UsmKind kind) const override;
@@ -72,6 +77,7 @@ class SyclRuntime final : public Runtime {
   // NULL where SYCL refuses the pair (a sub-device outside the context).
   SyclQueueRef try_queue(const ContextRef& context, SyclDeviceRef device);
   SyclQueueRef queue_for(const ContextRef& context, const DeviceRef& device);
+  SyclDeviceRef own_queue_device(const ContextRef& context, const DeviceRef& device);
 
   const DpctlApi& api_;
   SyclTopology topology_;
@@ -264,22 +270,41 @@ void SyclRuntime::copy(const ContextRef& context, const DeviceRef& device, void*
   api_.DPCTLEvent_Delete(event);
 }
 
-ConsumerQueue SyclRuntime::make_consumer_queue(const ContextRef& context, const DeviceRef& device) {
+// The device of a queue of the tool's own in `context`: a sub-device
+// outside the default context is served by its root's queue.
+SyclDeviceRef SyclRuntime::own_queue_device(const ContextRef& context, const DeviceRef& device) {
   DeviceRef queue_device = device;
   if (device.sub_index && context.is_platform_default && !default_context_holds(device)) {
     queue_device = DeviceRef{device.root_index, std::nullopt};
   }
   SyclDeviceRef handle = topology_.device_handle(queue_device);
   if (handle == nullptr) fail_environment("no such SYCL device for a queue");
+  return handle;
+}
+
+ConsumerQueue SyclRuntime::make_consumer_queue(const ContextRef& context, const DeviceRef& device,
+                                               QueueOrder order) {
+  SyclDeviceRef handle = own_queue_device(context, device);
   // A queue of its own, not the shared one of queue_for: without the
   // in_order property a sycl::queue runs its commands in any order.
+  bool in_order = order == QueueOrder::in_order;
   SyclQueueRef queue = api_.DPCTLQueue_Create(static_cast<SyclContextRef>(context.handle), handle,
-                                              record_sycl_error, 0);
+                                              record_sycl_error, in_order ? kDpctlQueueInOrder : 0);
   if (queue == nullptr) {
     fail_environment(fmt::format("SYCL refuses a consumer's queue in that context (error {})",
                                  g_last_sycl_error));
   }
-  return ConsumerQueue(this, queue, context, true);
+  return ConsumerQueue(this, queue, context, !in_order);
+}
+
+std::unique_ptr<LateWrite> SyclRuntime::start_late_write(const ConsumerQueue& queue,
+                                                         const DeviceRef& device, void* destination,
+                                                         const void* source, std::size_t bytes,
+                                                         LateWriteOrder order) {
+  LateWriteTarget target{static_cast<SyclQueueRef>(queue.handle()),
+                         static_cast<SyclContextRef>(queue.context().handle),
+                         own_queue_device(queue.context(), device)};
+  return start_sycl_late_write(api_, target, destination, source, bytes, order);
 }
 
 void SyclRuntime::read_on_queue(const ConsumerQueue& queue, void* destination, const void* source,

@@ -20,6 +20,7 @@
 #include "suite/runner/stderr_account.hpp"
 #include "suite/runner/stop_signals.hpp"
 #include "suite/runner/worker_calls.hpp"
+#include "suite/runner/worker_containment.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -538,6 +539,7 @@ int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
   for (const std::string& id : ids) {
     CaseResult result = run_one(known, id);
     std::fflush(stdout);
+    if (worker_guard_killed()) die_for_killed_guard();
     // The parent is gone when the line cannot go: nothing left to report to.
     if (!channel.send(json_line(result_to_json(result)))) {
       return 1;

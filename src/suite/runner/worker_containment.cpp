@@ -9,9 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -171,6 +173,34 @@ void kill_leftovers() {
   exit_like(status);
 }
 
+// The worker's guard under the subreaper containment (0 otherwise): a
+// library that kills it ends the worker by the parent-death signal, but only
+// once the guard has died, after the worker may have finished its case.
+pid_t g_guard = 0;
+
+// Whether /proc/PID/status shows `pid` dead, dying or with a SIGKILL
+// pending: kill() returns once the signal is queued, before the process
+// ends.
+bool status_says_killed(pid_t pid) {
+  std::ifstream status(fmt::format("/proc/{}/status", pid));
+  if (!status) return true;
+  constexpr unsigned long long kKillBit = 1ULL << (SIGKILL - 1);
+  for (std::string line; std::getline(status, line);) {
+    std::string_view view(line);
+    std::string_view value = view.substr(std::min(view.size(), view.find(':') + 1));
+    while (!value.empty() && (value.front() == '\t' || value.front() == ' '))
+      value.remove_prefix(1);
+    if (view.rfind("State:", 0) == 0 && !value.empty() && (value[0] == 'Z' || value[0] == 'X')) {
+      return true;
+    }
+    if ((view.rfind("SigPnd:", 0) == 0 || view.rfind("ShdPnd:", 0) == 0) &&
+        (std::strtoull(std::string(value).c_str(), nullptr, 16) & kKillBit) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Without a namespace: the guard stays, the worker goes on in its child.
 // False where the fork failed or the guard is gone already.
 bool contain_in_subreaper() {
@@ -185,6 +215,10 @@ bool contain_in_subreaper() {
   }
   guard_alive_write.reset();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  g_guard = getppid();
+  // For a Python worker, which this process becomes (guard_killed in
+  // dlpack_usm._worker).
+  setenv(kWorkerGuardVariable, std::to_string(g_guard).c_str(), 1);
   return !parent_gone(std::move(guard_alive_read));
 }
 
@@ -192,6 +226,7 @@ bool contain_in_subreaper() {
 
 bool contain_worker(long runner_pid, Containment* how) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  unsetenv(kWorkerGuardVariable);  // a guard of a run around this one is none of ours
   if (runner_pid != 0 && getppid() != static_cast<pid_t>(runner_pid)) return false;
   bool own_mounts = false;
   if (!unshare_pid_namespace(own_mounts)) {
@@ -233,6 +268,23 @@ bool contain_worker(long runner_pid, Containment* how) {
   if (parent_gone(std::move(init_alive_read))) _exit(1);
   if (how != nullptr) *how = Containment::pid_namespace;
   return true;
+}
+
+bool worker_guard_killed() {
+  if (g_guard == 0) return false;
+  return getppid() != g_guard || status_says_killed(g_guard);
+}
+
+void die_for_killed_guard() {
+  static constexpr char kSaid[] =
+      "dlpack-usm: the library killed the worker's guard, its parent process, during this "
+      "case\n";
+  if (write(STDERR_FILENO, kSaid, sizeof kSaid - 1) < 0) {
+    // Nothing else to say it with: the death below still charges the case.
+  }
+  signal(SIGKILL, SIG_DFL);
+  raise(SIGKILL);
+  _exit(1);
 }
 
 void reap_worker_leftovers() {

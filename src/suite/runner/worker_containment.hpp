@@ -24,6 +24,22 @@ enum class Containment {
 // there does this function return. Returns false when the run is gone.
 bool contain_worker(long runner_pid, Containment* how = nullptr);
 
+// The environment variable that hands a Python worker the pid of its guard
+// under the subreaper containment.
+inline constexpr const char* kWorkerGuardVariable = "DLPACK_USM_WORKER_GUARD";
+
+// Under the subreaper containment: whether the library killed the worker's
+// guard (its parent) and the worker only lives on until the parent-death
+// signal arrives. A worker asks before it reports a case, and dies instead
+// (die_for_killed_guard), so that the runner charges the case that killed
+// it, never a later one. Always false in a PID namespace, whose init the
+// kernel keeps from a signal sent inside.
+bool worker_guard_killed();
+
+// Says on stderr (kept in the case's message) that the library killed the
+// worker's guard, and dies of SIGKILL as the guard did.
+[[noreturn]] void die_for_killed_guard();
+
 // At a worker's normal exit: kills its children the library under test left
 // running (orphans of theirs go to the guard or init, which kill them).
 void reap_worker_leftovers();

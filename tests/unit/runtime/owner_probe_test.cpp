@@ -56,7 +56,9 @@ class FirstRootAnswers final : public Runtime {
     return PointerInfo{facts::UsmKind::device, platform->devices.front().ref, 0, 0};
   }
   void copy(const ContextRef&, const DeviceRef&, void*, const void*, std::size_t) override {}
-  ConsumerQueue make_consumer_queue(const ContextRef&, const DeviceRef&) override { return {}; }
+  ConsumerQueue make_consumer_queue(const ContextRef&, const DeviceRef&, QueueOrder) override {
+    return {};
+  }
   void read_on_queue(const ConsumerQueue&, void*, const void*, std::size_t) override {}
   std::string call_name(RuntimeCall, facts::UsmKind) const override { return "fake"; }
   NativeHandles native_handles(const DeviceRef&) const override { return {}; }

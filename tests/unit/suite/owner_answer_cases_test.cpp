@@ -50,9 +50,9 @@ class MisattributingRuntime final : public runtime::Runtime {
             const void* source, std::size_t bytes) override {
     real_.copy(context, device, destination, source, bytes);
   }
-  runtime::ConsumerQueue make_consumer_queue(const ContextRef& context,
-                                             const DeviceRef& device) override {
-    return real_.make_consumer_queue(context, device);
+  runtime::ConsumerQueue make_consumer_queue(const ContextRef& context, const DeviceRef& device,
+                                             runtime::QueueOrder order) override {
+    return real_.make_consumer_queue(context, device, order);
   }
   void read_on_queue(const runtime::ConsumerQueue& queue, void* destination, const void* source,
                      std::size_t bytes) override {

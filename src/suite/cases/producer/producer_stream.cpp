@@ -16,6 +16,7 @@
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/produce_request.hpp"
 #include "suite/cases/producer/producer_place.hpp"
+#include "suite/cases/producer/producer_stream_control.hpp"
 #include "suite/model/case_findings.hpp"
 
 namespace dlpack_usm::suite {
@@ -147,53 +148,148 @@ std::string abi_words(PluginSession& session) {
       abi);
 }
 
+// The runtime as the queue-order finding names it.
+std::string runtime_words(PluginSession& session, const runtime::DeviceInfo& device) {
+  const runtime::PlatformInfo* platform = session.runtime().inventory().platform_of(device.ref);
+  const char* runtime = session.host()->runtime != nullptr ? session.host()->runtime : "";
+  std::string name = platform != nullptr ? platform->name : device.selector_name;
+  return std::strcmp(runtime, "sycl") == 0 ? fmt::format("{} (through SYCL)", name) : name;
+}
+
+// What one consumer queue saw of the library's tensors.
+struct QueueRun {
+  runtime::ConsumerQueue queue;
+  std::string words;
+  StreamTally tally;
+};
+
+// What the case needs beside the session: the device, the request and the
+// pattern the library's tensor holds.
+struct StreamSetup {
+  const CaseSpec& spec;
+  const runtime::DeviceInfo& device;
+  const StreamCase& details;
+  ProduceRequest request;
+  std::vector<std::byte> expected;
+};
+
+// The library's attempts on `run`'s queue; a result where one ended the case.
+std::optional<CaseResult> library_attempts(PluginSession& session, StreamSetup& setup,
+                                           QueueRun& run, CaseFindings& found) {
+  setup.request.c.consumer_queue = run.queue.handle();
+  for (int i = 0; i < setup.details.attempts; ++i) {
+    if (auto ended = stream_attempt(session, setup.spec, setup.device, setup.request, run.queue,
+                                    setup.expected, found, run.tally)) {
+      return ended;
+    }
+  }
+  return std::nullopt;
+}
+
+QueueRun consumer_queue(PluginSession& session, const StreamSetup& setup,
+                        runtime::QueueOrder order) {
+  runtime::Runtime& runtime = session.runtime();
+  const runtime::PlatformInfo* platform = runtime.inventory().platform_of(setup.device.ref);
+  if (platform == nullptr) fail_environment("the device has no platform");
+  QueueRun run;
+  run.queue = runtime.make_consumer_queue(runtime.default_context(platform->index),
+                                          setup.device.ref, order);
+  run.words = queue_words(session, run.queue);
+  return run;
+}
+
+// The tool's own correct producer on `run`'s queue, twice the library's
+// attempts: a rare misordering of the runtime must not pass for the
+// library's.
+QueueControl control_on(PluginSession& session, const StreamSetup& setup, const QueueRun& run) {
+  ControlExperiment experiment{setup.device.ref, setup.details.kind, &run.queue,
+                               run.words,        &setup.expected,    2 * setup.details.attempts};
+  return run_queue_control(session.runtime(), experiment);
+}
+
+void add_stale_finding(PluginSession& session, const QueueRun& run, const std::string& control,
+                       CaseFindings& found) {
+  const StreamTally& tally = run.tally;
+  found.add(kStreamRule,
+            fmt::format("rule {}: stale data in {} of {} attempts: read on the consumer's queue "
+                        "({}) as soon as produce returned, up to {} of {} elements differed "
+                        "from the pattern they held moments later (the first at logical index "
+                        "{}): the library returned before its write was ordered before the "
+                        "consumer's work ({}).{}",
+                        kStreamRule, tally.stale, tally.attempts, run.words, tally.worst.differing,
+                        tally.elements, tally.worst.first, control, abi_words(session)));
+}
+
+std::string clean_words(const QueueRun& run) {
+  return fmt::format(
+      "no race observed in {} attempts: every read on the consumer's queue ({}) as soon as "
+      "produce returned gave the {} elements of the pattern",
+      run.tally.attempts, run.words, run.tally.elements);
+}
+
+// Judges the library on `run`, where its reads were stale, against the
+// control on the same queue; false where the control blocked the queue kind
+// (the runtime's finding is then in `verdict`).
+bool judge_stale_run(PluginSession& session, const StreamSetup& setup, const QueueRun& run,
+                     std::vector<QueueControl>& controls, CaseFindings& found) {
+  controls.push_back(control_on(session, setup, run));
+  QueueOrderVerdict alone =
+      judge_queue_controls(runtime_words(session, setup.device), {controls.back()});
+  if (!alone.blocked.empty()) return false;
+  add_stale_finding(session, run, alone.notes.front(), found);
+  return true;
+}
+
 }  // namespace
 
 CaseSpec stream_case(const runtime::DeviceInfo& device, facts::UsmKind kind, int attempts) {
   CaseSpec spec = plugin_case(
       fmt::format("producer/{}/{}/float32/stream", device.selector_name, facts::to_string(kind)),
-      "producer", device.selector_name, {std::string(kStreamRule), std::string(kLateContentRule)},
+      "producer", device.selector_name,
+      {std::string(kStreamRule), std::string(kLateContentRule),
+       std::string(rules::ids::kRuntimeQueueOrder)},
       std::make_shared<const StreamCase>(kind, attempts));
   spec.place = stream_place(kind);
   return spec;
 }
 
+// Controls before blame: where the library's reads were stale, the tool's
+// own correct producer runs on the same queue. Where it reads stale too the
+// runtime misorders (named once in this case, DLP-RUNTIME-QUEUE-ORDER) and
+// the library is judged on an in-order queue instead, where the runtime
+// needs no barrier to order the read.
 CaseResult run_stream(PluginSession& session, const CaseSpec& spec,
                       const runtime::DeviceInfo& device, const StreamCase& details) {
-  runtime::Runtime& runtime = session.runtime();
-  const runtime::PlatformInfo* platform = runtime.inventory().platform_of(device.ref);
-  if (platform == nullptr) fail_environment("the device has no platform");
-  runtime::ConsumerQueue queue =
-      runtime.make_consumer_queue(runtime.default_context(platform->index), device.ref);
-  ProduceRequest request =
-      make_produce_request(session, device, {details.kind, "float32", "C", "1.3", false});
-  reshape_request(request, kStreamShape);
-  request.c.consumer_queue = queue.handle();
-  std::uint64_t count = request.layout.allocation_bytes / request.element_bytes;
-  std::vector<std::byte> expected = pattern_elements(count, request.element_bytes);
+  StreamSetup setup{
+      spec,
+      device,
+      details,
+      make_produce_request(session, device, {details.kind, "float32", "C", "1.3", false}),
+      {}};
+  reshape_request(setup.request, kStreamShape);
+  setup.expected =
+      pattern_elements(setup.request.layout.allocation_bytes / setup.request.element_bytes,
+                       setup.request.element_bytes);
   CaseFindings found;
-  StreamTally tally;
-  for (int i = 0; i < details.attempts; ++i) {
-    if (auto ended =
-            stream_attempt(session, spec, device, request, queue, expected, found, tally)) {
-      return *ended;
+  QueueRun first =
+      consumer_queue(session, setup, runtime::QueueOrder::out_of_order_where_supported);
+  if (auto ended = library_attempts(session, setup, first, found)) return *ended;
+  if (first.tally.stale == 0) return found.result(spec.id, clean_words(first));
+  std::vector<QueueControl> controls;
+  if (judge_stale_run(session, setup, first, controls, found)) return found.result(spec.id, "");
+  std::string judged = "not judged: the runtime misorders every consumer queue the tool can make";
+  if (first.queue.out_of_order()) {
+    QueueRun second = consumer_queue(session, setup, runtime::QueueOrder::in_order);
+    if (auto ended = library_attempts(session, setup, second, found)) return *ended;
+    if (second.tally.stale == 0) {
+      judged = "judged on an in-order queue instead: " + clean_words(second);
+    } else {
+      judge_stale_run(session, setup, second, controls, found);
     }
   }
-  std::string where = queue_words(session, queue);
-  if (tally.stale > 0) {
-    found.add(kStreamRule,
-              fmt::format("rule {}: stale data in {} of {} attempts: read on the consumer's queue "
-                          "({}) as soon as produce returned, up to {} of {} elements differed "
-                          "from the pattern they held moments later (the first at logical index "
-                          "{}): the library returned before its write was ordered before the "
-                          "consumer's work.{}",
-                          kStreamRule, tally.stale, tally.attempts, where, tally.worst.differing,
-                          tally.elements, tally.worst.first, abi_words(session)));
-  }
-  return found.result(
-      spec.id, fmt::format("no race observed in {} attempts: every read on the consumer's queue "
-                           "({}) as soon as produce returned gave the {} elements of the pattern",
-                           tally.attempts, where, tally.elements));
+  QueueOrderVerdict verdict = judge_queue_controls(runtime_words(session, device), controls);
+  found.add(rules::ids::kRuntimeQueueOrder, verdict.runtime_finding);
+  return found.result(spec.id, judged);
 }
 
 }  // namespace dlpack_usm::suite

@@ -11,6 +11,7 @@
 #include "build_info.hpp"
 #include "common/error.hpp"
 #include "common/launch_environment.hpp"
+#include "suite/runner/worker_containment.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -62,7 +63,8 @@ std::vector<std::string> worker_environment(const PythonSetup& setup) {
     if (entry.starts_with("PYTHONPATH=")) {
       python_path = entry.substr(11);
     } else if (!entry.starts_with("PYTHONUNBUFFERED=") &&
-               !entry.starts_with("PYTHONDONTWRITEBYTECODE=")) {
+               !entry.starts_with("PYTHONDONTWRITEBYTECODE=") &&
+               !entry.starts_with(std::string(kWorkerGuardVariable) + "=")) {
       preallocation_set |= entry.starts_with("XLA_PYTHON_CLIENT_PREALLOCATE=");
       environment.push_back(entry);
     }
@@ -72,6 +74,10 @@ std::vector<std::string> worker_environment(const PythonSetup& setup) {
     python_path = python_path.empty() ? setup.package_dir : setup.package_dir + ":" + python_path;
   }
   if (!python_path.empty()) environment.push_back("PYTHONPATH=" + python_path);
+  // This worker's guard, where the containment made one (not the launch's).
+  if (std::string guard = environment_value(kWorkerGuardVariable); !guard.empty()) {
+    environment.push_back(std::string(kWorkerGuardVariable) + "=" + guard);
+  }
   environment.push_back("PYTHONUNBUFFERED=1");
   environment.push_back("PYTHONDONTWRITEBYTECODE=1");
   return environment;
