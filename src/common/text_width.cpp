@@ -74,11 +74,13 @@ std::vector<std::string> wrap_to_columns(std::string_view text, std::size_t firs
       }
       candidate = std::string(word);
     }
-    // A word wider than a line is split where the line ends.
-    while (display_columns(candidate) > limit()) {
-      std::size_t cut = offset_of_column(candidate, limit());
-      lines.push_back(candidate.substr(0, cut));
-      candidate.erase(0, cut);
+    // A word wider than a line (a path, a command) stays whole on a line of
+    // its own: split, it could no longer be copied.
+    if (display_columns(candidate) > limit()) {
+      lines.push_back(std::move(candidate));
+      current.clear();
+      has_words = false;
+      continue;
     }
     current = std::move(candidate);
     has_words = true;

@@ -20,7 +20,8 @@ std::string cut_to_columns(std::string_view text, std::size_t width, std::string
 
 // `text` broken into lines of at most `width` columns at spaces; the first
 // line gets `first_width` columns, the rest `width`. A word longer than a
-// line is split. A width of 0 means no limit: one line.
+// line stays whole on a line of its own (a path or a command must stay
+// copyable). A width of 0 means no limit: one line.
 std::vector<std::string> wrap_to_columns(std::string_view text, std::size_t first_width,
                                          std::size_t width);
 

@@ -219,6 +219,9 @@ void print_platform(Printer& printer, const PlatformInfo& platform, bool sycl,
   {
     TextView table;
     table.columns = device_columns(sycl, detail);
+    // A device's name, driver and USM bits are what the command is for:
+    // never cut, a record per device where the table does not fit.
+    table.stack_when_too_wide = true;
     ListScope devices(printer, "devices", table);
     for (const DeviceInfo& device : platform.devices) {
       print_device(printer, device, owner_check, nullptr, detail);
@@ -242,7 +245,7 @@ void print_legend(Printer& printer, InventoryDetail detail) {
   }
   printer.line(
       "ID: kDLOneAPI device_id; a sub-device shows its parent's id in parentheses, and a blank "
-      "cell where it is as its root device.");
+      "cell (or no line) where it is as its root device.");
   printer.line(
       "USM letters: A access, T atomic access, C concurrent access, X concurrent atomic "
       "access; '-' not supported; '?' unknown (a bit SYCL's aspects do not express).");

@@ -44,6 +44,9 @@ struct TextView {
   // those objects) is a row, its fields the cells of the columns named by
   // their keys. An empty table prints nothing.
   std::vector<Column> columns;
+  // Rows shown as records rather than cut where the table is too wide
+  // (TextTable::stack_when_too_wide).
+  bool stack_when_too_wide = false;
   // Nothing inside reaches the text (a part only machines read, such as the
   // inventory embedded in the check report).
   bool hidden = false;

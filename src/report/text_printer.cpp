@@ -41,6 +41,7 @@ void TextPrinter::begin_scope(const TextView& view, bool is_list) {
     for (std::size_t i = 0; i < view.columns.size(); ++i) {
       if (view.columns[i].whole) scope.table->keep_whole(i);
     }
+    if (view.stack_when_too_wide) scope.table->stack_when_too_wide();
     scope.table_owner = scopes_.size();
   } else if (!is_list && parent.is_list && in_table() && !scope.hidden) {
     // An object of a list shown as a table is a row of that table (a

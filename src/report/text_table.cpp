@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "common/printable.hpp"
 #include "common/text_width.hpp"
 
@@ -34,6 +36,37 @@ void fit_columns(std::vector<std::size_t>& widths, std::size_t available,
   }
 }
 
+std::size_t total_width(const std::vector<std::size_t>& widths) {
+  std::size_t total = widths.empty() ? 0 : 2 * (widths.size() - 1);
+  for (std::size_t width : widths) total += width;
+  return total;
+}
+
+// Each row as a record: its whole columns on one line, then "HEADING: cell"
+// for every other cell with text, wrapped under its value.
+std::string render_stacked(const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<std::size_t>& whole, const std::string& indent,
+                           std::size_t width) {
+  std::string out;
+  const std::vector<std::string>& header = rows.front();
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const std::vector<std::string>& row = rows[r];
+    std::string first = indent;
+    for (std::size_t column : whole) {
+      if (column < row.size() && !row[column].empty()) first += row[column] + "  ";
+    }
+    while (!first.empty() && first.back() == ' ') first.pop_back();
+    out += first + '\n';
+    for (std::size_t i = 0; i < row.size() && i < header.size(); ++i) {
+      bool is_whole = std::find(whole.begin(), whole.end(), i) != whole.end();
+      if (is_whole || row[i].empty()) continue;
+      std::string prefix = fmt::format("{}    {}: ", indent, header[i]);
+      out += wrap_after(prefix, row[i], std::string(display_columns(prefix), ' '), width);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string TextTable::render(const std::string& indent, std::size_t width) const {
@@ -55,6 +88,9 @@ std::string TextTable::render(const std::string& indent, std::size_t width) cons
     }
   }
   std::size_t indent_width = display_columns(indent);
+  if (stack_ && width > 0 && indent_width + total_width(widths) > width) {
+    return render_stacked(rows, whole_, indent, width);
+  }
   if (width > 0 && !widths.empty()) {
     fit_columns(widths, width > indent_width ? width - indent_width : 0, whole_);
   }

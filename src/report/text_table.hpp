@@ -12,6 +12,11 @@ class TextTable {
   // Keeps column `column` whole when the table is narrowed to a width: the
   // line is cut at its end rather than this column's cells.
   void keep_whole(std::size_t column) { whole_.push_back(column); }
+  // Where the table is wider than the width it is rendered at, shows each
+  // row as a record instead of cutting its cells: the columns kept whole on
+  // its first line, then a line per other cell that has text ("NAME: ..."),
+  // wrapped. For tables whose every cell matters (list-devices --verbose).
+  void stack_when_too_wide() { stack_ = true; }
   void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   bool empty() const { return rows_.empty(); }
   std::size_t row_count() const { return rows_.size(); }
@@ -35,6 +40,7 @@ class TextTable {
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
   std::vector<std::size_t> whole_;
+  bool stack_ = false;
 };
 
 }  // namespace dlpack_usm::report
