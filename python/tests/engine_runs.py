@@ -104,7 +104,8 @@ def view(case):
                 status=case["outcome"], verdict=case["verdict"], message=case["message"],
                 findings=case["findings"], decline_reason=case.get("decline_reason", ""),
                 exception=case.get("exception", ""), emitted=case.get("emitted", ""),
-                place=case.get("place"), cell=case.get("cell"))
+                place=case.get("place"), cell=case.get("cell"), repro=case.get("repro"),
+                snippet=case.get("snippet"))
     return seen
 
 

@@ -6,6 +6,11 @@ consumer doing it right (numpy on a float32 C-order host tensor) passes.
 Every case runs contained in the engine's workers: an abort or a hang is
 charged to its case, and the next case runs in a new worker."""
 
+import os
+import pathlib
+import signal
+import subprocess
+
 import pytest
 
 from conftest import require, run_package
@@ -159,6 +164,23 @@ def test_an_abort_is_charged_to_its_case_and_the_run_goes_on(judged):
     assert 'in "aborts_on_f_order(x), x offering float32 shape [3, 5] strides [1, 3] ' \
         'byte_offset 0, kDLCPU:0 (host memory), DLPack' in crashed["message"], crashed["message"]
     assert consumers.rules(crashed) == ["DLP-PLUGIN-CRASH"]
+
+
+def test_a_crash_gives_a_snippet_that_crashes_alone(judged):
+    # The snippet runs the consumer on the same tensor in a plain
+    # interpreter (dlpack_usm.repro): the same abort, outside the tool.
+    crashed = by_cell(of(judged, "aborts_on_f_order"), ["f-order"])["f-order"]
+    snippet = crashed["snippet"]
+    assert "from dlpack_usm.repro import consumer, offered" in snippet, snippet
+    assert "offered('f-order', 'cpu', 0)" in snippet, snippet
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(__file__).parent))
+    alone = subprocess.run(["sh", "-c", snippet], env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert alone.returncode in (-signal.SIGABRT, 128 + signal.SIGABRT), alone
+    assert "Fatal Python error: Aborted" in alone.stderr, alone.stderr
+    # Where nothing crashed there is nothing to paste: no snippet shown.
+    accepted = by_cell(of(judged, "aborts_on_f_order"), ["c-order"])["c-order"]
+    assert "standalone" not in accepted["message"]
 
 
 def test_a_hang_is_charged_to_its_case_and_the_run_goes_on(judged):

@@ -111,6 +111,25 @@ void print_rule_pointers(Printer& printer, const std::vector<std::string>& rule_
   }
 }
 
+// Under a crash's or hang's repro line, the standalone snippet of its case,
+// where it has one: each line whole, to be pasted.
+void print_snippet(Printer& printer, const RecordedCase& recorded) {
+  const suite::CaseResult& result = recorded.result;
+  bool charged = result.outcome == suite::Outcome::crash ||
+                 result.outcome == suite::Outcome::timeout ||
+                 result.exchange == suite::ExchangeOutcome::crash ||
+                 result.exchange == suite::ExchangeOutcome::hang;
+  if (!charged || recorded.spec.snippet.empty()) return;
+  printer.line("  standalone, in your own interpreter (no tool around it), the lines below:");
+  // Not indented: a here-document's end line must start its line.
+  std::string_view rest = recorded.spec.snippet;
+  while (!rest.empty()) {
+    std::size_t end = std::min(rest.find('\n'), rest.size());
+    printer.whole_line(std::string(rest.substr(0, end)));
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
+}
+
 void print_group(Printer& printer, const CaseGroup& group) {
   const RecordedCase& first = *group.cases.front();
   printer.line("");
@@ -122,6 +141,7 @@ void print_group(Printer& printer, const CaseGroup& group) {
                            ids_text(group),
                            group.messages_vary ? " (their messages differ in numbers)" : ""));
   printer.whole_line(fmt::format("  repro: {}", first.repro));
+  print_snippet(printer, first);
   print_rule_pointers(printer, group.rule_ids, "  ");
 }
 
@@ -134,6 +154,7 @@ void print_case_block(Printer& printer, const RecordedCase& recorded) {
   printer.line(fmt::format("  {}", result.message));
   print_unsaid_findings(printer, result);
   printer.whole_line(fmt::format("  repro: {}", recorded.repro));
+  print_snippet(printer, recorded);
   print_rule_pointers(printer, deciding_rules(recorded), "  ");
 }
 

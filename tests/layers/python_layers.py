@@ -25,6 +25,7 @@ LAYERS = [
     "profile",      # a library's producer side observed: cells made, requests asked
     "device_ids",   # device-ids: one allocation exported by every kDLOneAPI producer
     "_worker",      # the Python worker of the tool's runner
+    "repro",        # a crash report's standalone snippet: a cell and EXPR outside the tool
     "_frontend",    # check | consume | profile as `dlpack-usm check`
     "__init__",     # the package's API
     "__main__",     # python -m dlpack_usm

@@ -113,6 +113,10 @@ struct CaseSpec {
   // to `capsule check`; empty where the case reads none. CI annotations
   // (check --format github) point at it.
   std::string file = {};
+  // A standalone program that reproduces the case outside the tool (shell
+  // lines: a Python here-document for a Python consumer's cells), which a
+  // crash or hang report shows; empty where the source writes none.
+  std::string snippet = {};
 
   // The details as the source declared them; Error(internal) for a case of
   // another source (a bug of the tool).

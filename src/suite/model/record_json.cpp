@@ -51,6 +51,7 @@ void write_place(ordered_json& out, const RecordedCase& recorded) {
   const CaseResult& result = recorded.result;
   out["repro"] = recorded.repro;
   out["file"] = text_or_null(recorded.spec.file);
+  if (!recorded.spec.snippet.empty()) out["snippet"] = recorded.spec.snippet;
   if (const MatrixLine* line = profile_line(recorded)) {
     out["profile"] = {{"axis", line->axis},
                       {"value", line->value},
@@ -228,6 +229,7 @@ void RecordReader::read_spec(RecordedCase& recorded) const {
   recorded.repro = fields_.text("repro");
   // A /1 report names no file.
   if (fields_.has("file")) spec.file = fields_.text_or_null("file");
+  if (fields_.has("snippet")) spec.snippet = fields_.text("snippet");
   if (fields_.has("place")) spec.place = read_place(fields_);
   if (fields_.has("worker")) spec.worker = fields_.text("worker");
   if (fields_.has("cell")) spec.cell = fields_.text_or_null("cell");

@@ -6,6 +6,7 @@
 #include "rules/rule_ids.hpp"
 #include "suite/cases/consumer/consumer_layout.hpp"
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"
+#include "suite/cases/python/python_snippet.hpp"
 #include "suite/cases/python/python_worker.hpp"
 
 namespace dlpack_usm::suite {
@@ -61,6 +62,7 @@ CaseSpec cell_case(const PythonTarget& target, const std::string& prefix, const 
     spec.timeout_rule = std::string(ids::kPluginHangInvalid);
   }
   if (cell.shape.null_deleter) spec.crash_rule = std::string(ids::kConsumerCallsNullDeleter);
+  spec.snippet = consumer_snippet(target, cell.shape.name, cell.memory_name(), device_id);
   spec.details =
       std::make_shared<const PythonCase>(target, nlohmann::json{{"kind", "consume"},
                                                                 {"cell", cell.shape.name},

@@ -1,0 +1,41 @@
+// The standalone snippet of a Python consumer's crash report: EXPR and the
+// cell reach Python as literals that nothing in them can end (quotes,
+// backslashes, newlines, the here-document's EOF), and the interpreter and
+// package are the workers'.
+#include <gtest/gtest.h>
+
+#include "suite/cases/python/python_snippet.hpp"
+
+namespace dlpack_usm::suite {
+namespace {
+
+TEST(PythonSnippet, LiteralsEscapeEverythingThatCouldEndThem) {
+  EXPECT_EQ(python_literal("numpy.from_dlpack"), "'numpy.from_dlpack'");
+  EXPECT_EQ(python_literal("a'b\\c"), "'a\\'b\\\\c'");
+  EXPECT_EQ(python_literal("x\nEOF\n"), "'x\\x0aEOF\\x0a'");
+  EXPECT_EQ(python_literal("\xc3\xa9"), "'\\xc3\\xa9'");
+}
+
+TEST(PythonSnippet, ConsumerSnippetRunsTheConsumerOnTheOfferedCell) {
+  PythonTarget target;
+  target.role = PythonRole::consumer;
+  target.text = "consumers.aborts_on_f_order";
+  target.setup = {"/venv/bin/python", "/tool/python"};
+  EXPECT_EQ(consumer_snippet(target, "f-order", "cpu", 0),
+            "PYTHONPATH=/tool/python${PYTHONPATH:+:$PYTHONPATH} /venv/bin/python -X faulthandler "
+            "- <<'EOF'\n"
+            "from dlpack_usm.repro import consumer, offered\n"
+            "consumer('consumers.aborts_on_f_order')(offered('f-order', 'cpu', 0))\n"
+            "EOF");
+  target.role = PythonRole::library;
+  target.text = "dpnp";
+  target.setup = {"python3", ""};
+  EXPECT_EQ(consumer_snippet(target, "c-order", "device", 1),
+            "python3 -X faulthandler - <<'EOF'\n"
+            "from dlpack_usm.repro import consumer, offered\n"
+            "consumer('dpnp.from_dlpack')(offered('c-order', 'device', 1))\n"
+            "EOF");
+}
+
+}  // namespace
+}  // namespace dlpack_usm::suite
