@@ -43,7 +43,7 @@ export DEBIAN_FRONTEND=noninteractive
 # less are in the man pages' examples, which ctest documented_commands runs.
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-  build-essential cmake pkg-config git ca-certificates groff-base \
+  build-essential cmake ninja-build pkg-config git ca-certificates groff-base \
   libcli11-dev libfmt-dev nlohmann-json3-dev libdlpack-dev libsimdjson-dev \
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo pocl-opencl-icd \
   googletest libgtest-dev libbenchmark-dev \
@@ -54,13 +54,24 @@ apt-get install -y -qq --no-install-recommends \
 if [[ ! -x "$INTEL_OCL_PREFIX/bin/python" ]]; then
   python3 -m venv "$INTEL_OCL_PREFIX"
 fi
-"$INTEL_OCL_PREFIX/bin/pip" install --quiet --disable-pip-version-check \
-  "intel-opencl-rt==$INTEL_OCL_VERSION" "intel-cmplr-lib-rt==$INTEL_OCL_VERSION"
-
 if [[ ! -x "$TOOLS_PREFIX/bin/python" ]]; then
   python3 -m venv "$TOOLS_PREFIX"
 fi
-"$TOOLS_PREFIX/bin/pip" install --quiet --disable-pip-version-check "${TOOLS_PACKAGES[@]}"
+# The two venvs download in parallel: on a fresh machine their wheels
+# (Intel's runtime, dpctl and dpnp's SYCL runtime) are most of the set-up.
+"$INTEL_OCL_PREFIX/bin/pip" install --quiet --disable-pip-version-check \
+  "intel-opencl-rt==$INTEL_OCL_VERSION" "intel-cmplr-lib-rt==$INTEL_OCL_VERSION" &
+runtime_install=$!
+tools_status=0
+"$TOOLS_PREFIX/bin/pip" install --quiet --disable-pip-version-check "${TOOLS_PACKAGES[@]}" ||
+  tools_status=$?
+runtime_status=0
+wait "$runtime_install" || runtime_status=$?
+if ((runtime_status != 0 || tools_status != 0)); then
+  echo "setup.sh: pip failed (Intel's OpenCL runtime: exit $runtime_status," \
+    "the tools venv: exit $tools_status); see its messages above" >&2
+  exit 3
+fi
 
 library="$INTEL_OCL_PREFIX/lib/libintelocl.so"
 if [[ ! -f "$library" ]]; then
