@@ -63,12 +63,14 @@ void print_cuda_inventory(Printer& printer, const CudaInventory& inventory,
   }
   TextView table{"",
                  2,
-                 {{"ID", "dlpack_device_id"},
+                 {{"ID", "dlpack_device_id", true},
                   {"NAME", "name"},
                   {"PCI BUS", "pci_bus_id"},
                   {"MEMORY", "total_memory"},
                   {"CC", "compute_capability"},
                   {"MANAGED", "managed_memory"}}};
+  // As the OpenCL and SYCL tables: a record per device rather than cut cells.
+  table.stack_when_too_wide = true;
   ListScope devices(printer, "devices", table);
   for (const CudaDevice& device : inventory.devices) {
     ObjectScope entry(printer, {});
