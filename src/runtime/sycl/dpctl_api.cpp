@@ -70,6 +70,7 @@ std::string resolve_all(void* library, DpctlApi* api) {
   // Optional ones leave `missing` alone: the control says what it lacks.
   std::string optional;
   resolve(library, "DPCTLQueue_Fill32", api->DPCTLQueue_Fill32, &optional);
+  resolve(library, "DPCTLQueue_Wait", api->DPCTLQueue_Wait, &optional);
   resolve(library, "DPCTLQueue_SubmitBarrierForEvents", api->DPCTLQueue_SubmitBarrierForEvents,
           &optional);
   return missing;

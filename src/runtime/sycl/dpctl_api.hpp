@@ -93,6 +93,7 @@ struct DpctlApi {
   // Optional: only the stream case's control needs them; NULL where the
   // library lacks them.
   SyclEventRef (*DPCTLQueue_Fill32)(SyclQueueRef, void*, std::uint32_t, std::size_t);
+  void (*DPCTLQueue_Wait)(SyclQueueRef);
   SyclEventRef (*DPCTLQueue_SubmitBarrierForEvents)(SyclQueueRef, const SyclEventRef*, std::size_t);
 };
 

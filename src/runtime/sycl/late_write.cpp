@@ -19,6 +19,9 @@ class SyclLateWrite final : public LateWrite {
       api_.DPCTLEvent_Wait(written);
       api_.DPCTLEvent_Delete(written);
     }
+    // Nothing of the queue left in flight when it goes: the SYCL runtime
+    // otherwise keeps its commands' objects past the queue's end.
+    if (queue != nullptr && api_.DPCTLQueue_Wait != nullptr) api_.DPCTLQueue_Wait(queue);
     if (scratch != nullptr) api_.DPCTLfree_with_queue(scratch, queue);
     if (queue != nullptr) api_.DPCTLQueue_Delete(queue);
   }

@@ -354,6 +354,9 @@ void SyclRuntime::release(void* data, const ContextRef&) noexcept {
 }
 
 void SyclRuntime::release_queue(void* queue) noexcept {
+  // A consumer's queue may still hold a barrier of the stream case's
+  // control: drained first, as the tool's own late write's queue is.
+  if (api_.DPCTLQueue_Wait != nullptr) api_.DPCTLQueue_Wait(static_cast<SyclQueueRef>(queue));
   api_.DPCTLQueue_Delete(static_cast<SyclQueueRef>(queue));
 }
 
