@@ -228,8 +228,8 @@ std::string clean_words(const QueueRun& run) {
 }
 
 // Judges the library on `run`, where its reads were stale, against the
-// control on the same queue; false where the control blocked the queue kind
-// (the runtime's finding is then in `verdict`).
+// control on the same queue; false where the control read stale too and so
+// blocks the queue kind (run_stream then names the runtime).
 bool judge_stale_run(PluginSession& session, const StreamSetup& setup, const QueueRun& run,
                      std::vector<QueueControl>& controls, CaseFindings& found) {
   controls.push_back(control_on(session, setup, run));
@@ -256,8 +256,8 @@ CaseSpec stream_case(const runtime::DeviceInfo& device, facts::UsmKind kind, int
 // Controls before blame: where the library's reads were stale, the tool's
 // own correct producer runs on the same queue. Where it reads stale too the
 // runtime misorders (named once in this case, DLP-RUNTIME-QUEUE-ORDER) and
-// the library is judged on an in-order queue instead, where the runtime
-// needs no barrier to order the read.
+// the library is judged again on an in-order queue, whose own control
+// decides in turn whether a stale read there is the library's.
 CaseResult run_stream(PluginSession& session, const CaseSpec& spec,
                       const runtime::DeviceInfo& device, const StreamCase& details) {
   StreamSetup setup{
