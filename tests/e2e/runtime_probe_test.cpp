@@ -110,6 +110,19 @@ TEST(RuntimeProbe, ADriversDeviceNameCannotForgeALineOfTheOutput) {
   EXPECT_EQ(devices[0]["name"], kForgedName);
 }
 
+// A CUDA device whose row does not fit COLUMNS is a record, as OpenCL and
+// SYCL devices are: its long name wrapped, never cut with "…".
+TEST(RuntimeProbe, ACudaRowTooWideForColumnsIsARecordNotCut) {
+  ToolEnvironment env = short_probes();
+  env.changes["DLPACK_USM_CUDA_DRIVER"] = hostile("cuda_driver_name");
+  env.changes["COLUMNS"] = "40";
+  ToolResult text = run_tool({"list-devices", "--runtime", "opencl", "--verbose"}, env);
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.find("…"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("NAME: GPU"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("forged"), std::string::npos) << text.out;
+}
+
 TEST(RuntimeProbe, ADpctlLibraryThatCrashesOrHangsWhenLoadedIsNotLoaded) {
   for (const auto& [library, how] : {std::pair{"dpctl_library_crash", "died on signal 11"},
                                      std::pair{"dpctl_library_hang", "did not answer within"}}) {
