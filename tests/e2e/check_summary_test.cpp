@@ -94,9 +94,18 @@ TEST(CheckSummary, AProducerWithOneBugPrintsOneGroup) {
   fs::remove_all(dir);
 }
 
+// A line that is one word (a library's path) wider than what its indent
+// leaves: the wrapping keeps a word whole rather than cut a path to copy.
+bool one_word_too_wide(const std::string& line, size_t columns) {
+  size_t indent = line.find_first_not_of(' ');
+  if (indent == std::string::npos || line.find(' ', indent) != std::string::npos) return false;
+  return display_columns(line.substr(indent)) > columns - indent;
+}
+
 // COLUMNS=80: every line of the summary fits 80 columns, but the repro
-// lines, a command to copy whole; without COLUMNS (a pipe) a finding's
-// message stays one line, as before.
+// lines, a command to copy whole, and a path too long for its line (the
+// build folder's own, which CI's checkout makes longer); without COLUMNS (a
+// pipe) a finding's message stays one line, as before.
 TEST(CheckSummary, TheSummaryFitsColumnsAndKeepsReproLinesWhole) {
   std::vector<std::string> arguments{"check", "--producer", fixture("producer_f_strides").string(),
                                      "--filter", "producer/*/device/float32/C/*"};
@@ -108,6 +117,7 @@ TEST(CheckSummary, TheSummaryFitsColumnsAndKeepsReproLinesWhole) {
       ++repro_lines;
       continue;
     }
+    if (one_word_too_wide(line, 80)) continue;
     EXPECT_LE(display_columns(line), 80u) << line;
   }
   EXPECT_GT(repro_lines, 0) << fitted.out;
