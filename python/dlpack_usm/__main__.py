@@ -1,11 +1,12 @@
-"""python3 -m dlpack_usm check EXPR | consume EXPR | profile MODULE |
-inspect EXPR | capture EXPR -o FILE | device-ids | rules: the tool for
-people who want no code. check, consume and profile run `dlpack-usm check`
-with the library under test (_frontend); inspect, capture, device-ids and
-rules read tensors or the catalog in this process. EXPR is a Python expression; any module it names
-(numpy, dpnp, torch, ...) is imported on first use. Exit codes are
-dlpack-usm's: 0 ok, 1 findings (errors; --strict: warnings too), 2 usage,
-3 environment, 4 internal."""
+"""python3 -m dlpack_usm check EXPR | consume EXPR | profile MODULE | handoff
+PRODUCER CONSUMER | inspect EXPR | capture EXPR -o FILE | device-ids |
+rules: the tool for people who want no code. check, consume, profile and
+handoff run `dlpack-usm check` (or handoff) with the library under test
+(_frontend); inspect, capture, device-ids and rules read tensors or the
+catalog in this process. EXPR is a Python expression; any module it names
+(numpy, dpnp, torch, ...) is imported on first use. Exit codes are dlpack-
+usm's: 0 ok, 1 findings (errors; --strict: warnings too), 2 usage, 3
+environment, 4 internal."""
 
 import argparse
 import json
@@ -26,6 +27,8 @@ FRONT_ENDS = {
                "(dlpack-usm check --python-consumer EXPR)",
     "profile": "a library's DLPack profile, both directions (dlpack-usm check "
                "--python-library MODULE)",
+    "handoff": "hand the tensor of PRODUCER to CONSUMER: what each did, whose fault a failure "
+               "is, which remedy works (dlpack-usm handoff PRODUCER CONSUMER)",
 }
 
 OK, FINDINGS, USAGE, ENVIRONMENT, INTERNAL = 0, 1, 2, 3, 4

@@ -1,13 +1,14 @@
-"""`python -m dlpack_usm check | consume | profile` are thin front-ends over
-the tool's one runner: each becomes `dlpack-usm check` with the library
-under test named (--python-producer EXPR, --python-consumer EXPR,
---python-library MODULE) and run by this interpreter (--python), every other
-option passed on as given. So every gate option of `check` works here with
-the same name and meaning (--baseline, --flakes, --shard, --label,
+"""`python -m dlpack_usm check | consume | profile | handoff` are thin front-
+ends over the tool's one runner: the first three become `dlpack-usm check`
+with the library under test named (--python-producer EXPR, --python-consumer
+EXPR, --python-library MODULE) and run by this interpreter (--python), every
+other option passed on as given. So every gate option of `check` works here
+with the same name and meaning (--baseline, --flakes, --shard, --label,
 --report, --junit, --failures, --format github, --summary-md, --strict,
---max-failures, --color, -v/-q, ...), the reports are check reports, and
-the exit code is check's. The process becomes `dlpack-usm` (exec): a
-signal reaches the run itself, and nothing of the package runs around it."""
+--max-failures, --color, -v/-q, ...), the reports are check reports, and the
+exit code is check's; handoff becomes `dlpack-usm handoff`, check's gate
+with a story. The process becomes `dlpack-usm` (exec): a signal reaches the
+run itself, and nothing of the package runs around it."""
 
 import os
 import shutil
@@ -55,6 +56,13 @@ def binary():
 
 
 def usage(command):
+    if command == "handoff":
+        return ("usage: python3 -m dlpack_usm handoff [OPTION...] PRODUCER CONSUMER\n\n"
+                "PRODUCER is an array EXPR (\"dpnp.ones(4)\") or a MODULE (dpnp, torch); "
+                "CONSUMER a callable EXPR (torch.from_dlpack) or a MODULE (its from_dlpack). "
+                "The options are those of `dlpack-usm handoff` (dlpack-usm handoff --help, man "
+                f"dlpack-usm-handoff); this runs\n"
+                f"  dlpack-usm handoff --python {sys.executable} [OPTION...] PRODUCER CONSUMER\n")
     role, name, what, aliases = COMMANDS[command]
     spelled = "".join(f", {alias} (check's {' '.join(words)})" for alias, words in aliases.items())
     return (f"usage: python3 -m dlpack_usm {command} [OPTION...] {name}\n\n"
@@ -79,7 +87,10 @@ def run(command, arguments):
     if arguments[:1] in (["-h"], ["--help"]):
         print(usage(command), end="")
         return 0
-    argv = check_argv(command, arguments)
+    if command == "handoff":
+        argv = [binary(), "handoff", "--python", sys.executable, *arguments]
+    else:
+        argv = check_argv(command, arguments)
     environment = dict(os.environ)
     # The workers import this very package, whatever their PYTHONPATH says.
     environment["DLPACK_USM_PYTHON_PACKAGE"] = os.path.dirname(os.path.dirname(

@@ -6,12 +6,18 @@ a debugger (python3 -X faulthandler, gdb --args python3 ...) sees it.
 
     from dlpack_usm.repro import offered, consumer
     consumer("numpy.from_dlpack")(offered("f-order", "cpu"))
+
+A handoff's (dlpack-usm handoff PRODUCER CONSUMER) gives the producer's
+tensor to the consumer as the case did:
+
+    from dlpack_usm.repro import handoff
+    handoff("dpnp", "torch", "direct", cell="f-order")
 """
 
 from ._worker._target import consumer_of
 from .consumer._offered_producer import OfferedProducer
 
-__all__ = ["consumer", "offered"]
+__all__ = ["consumer", "handoff", "offered"]
 
 
 def offered(cell, memory="cpu", device_id=0):
@@ -27,3 +33,29 @@ def consumer(expr):
     evaluated as `check --python-consumer EXPR` evaluates it: every module
     it names imported on first use."""
     return consumer_of(expr)
+
+
+def handoff(producer, consumer, remedy="direct", cell=None, device_index=0):
+    """What the consumer CONSUMER returns for the producer's tensor, handed
+    over as `remedy` ("direct", "host-copy", "legacy-capsule") does: the
+    producer EXPR's object, or for a producer MODULE the profile cell `cell`
+    made on its device `device_index`."""
+    from ._worker._handoff import made
+    from ._worker._target import Target
+    from .handoff import REMEDIES
+    target = Target({"role": "handoff", "text": producer, "consumer": consumer})
+    target.prepare()
+    x = made(target, {"device_index": device_index, "cell": cell, **_cell_axis(cell)})
+    return target.consumer(REMEDIES[remedy].offer(x, None))
+
+
+def _cell_axis(cell):
+    """The axis and value of profile cell `cell` (the worker is told them)."""
+    if cell is None:
+        return {}
+    for prefix, axis in (("dtype-", "dtype"), ("ndim-", "ndim"), ("size0-", "size0")):
+        if cell.startswith(prefix):
+            return {"cell_axis": axis, "cell_value": cell[len(prefix):]}
+    if cell == "read-only":
+        return {"cell_axis": "read-only", "cell_value": "read-only"}
+    return {"cell_axis": "layout", "cell_value": cell}

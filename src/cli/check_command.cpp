@@ -17,6 +17,7 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include "cli/check_arguments.hpp"
 #include "cli/check_outputs.hpp"
 #include "cli/check_progress.hpp"
 #include "cli/commands.hpp"
@@ -46,34 +47,6 @@
 namespace dlpack_usm::cli {
 namespace {
 
-constexpr double kMinTimeoutSeconds = 0.01;
-constexpr double kMaxTimeoutSeconds = 86400;
-constexpr int kMaxJobs = 4096;
-constexpr int kMaxLimit = 1000000;  // --max-failures, --max-consecutive-hangs
-constexpr int kMaxBatch = 100000;
-
-struct CheckArguments {
-  std::string suite;
-  std::vector<std::string> filters, rules, devices, cells, required_devices, baselines, flakes;
-  std::vector<std::string> required_features;  // --require
-  std::string shard;
-  std::string label;
-  bool allow_empty = false;
-  bool strict = false;
-  bool vectors_only = false;
-  bool list = false;
-  double timeout_s = 60;
-  int jobs = 0;
-  int batch = 64;
-  int max_failures = 0;
-  int max_consecutive_hangs = suite::kDefaultMaxConsecutiveHangs;
-  CheckOutputs outputs;  // --report, --junit, --failures (gate_outputs()) and --stream
-  std::string producer, consumer;
-  PythonOptions python;     // --python-producer, --python-consumer, --python-library, ...
-  int stream_attempts = 0;  // 0: not given
-  std::string runtime = "auto";
-};
-
 // --require names features of the consumer cases: refused without
 // --consumer, and for a name no case carries (a typo would require nothing).
 void require_known_features(const CheckArguments& args,
@@ -93,55 +66,6 @@ void require_known_features(const CheckArguments& args,
                            did_you_mean(feature, known)),
                fmt::format("known features: {}", fmt::join(known, ", ")));
   }
-}
-
-// Seconds from 10 ms to a day: NaN, infinities and values whose millisecond
-// count rounds to 0 or overflows would time out every case.
-CLI::Validator timeout_seconds() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        double seconds = 0;
-        try {
-          std::size_t used = 0;
-          seconds = std::stod(text, &used);
-          if (used != text.size()) return fmt::format("'{}' is not a number of seconds", text);
-        } catch (const std::exception&) {
-          return fmt::format("'{}' is not a number of seconds", text);
-        }
-        if (!std::isfinite(seconds) || seconds < kMinTimeoutSeconds ||
-            seconds > kMaxTimeoutSeconds) {
-          return fmt::format("{} is not between {} and {} seconds", text, kMinTimeoutSeconds,
-                             kMaxTimeoutSeconds);
-        }
-        return {};
-      },
-      "");
-}
-
-// A label becomes a prefix of case ids in merged reports: a short name
-// without spaces or slashes.
-CLI::Validator label_syntax() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (suite::is_plain_label(text)) return {};
-        return fmt::format(
-            "{} is not a label: use 1 to {} letters, digits, '.', '_' or '-' (e.g. h100)",
-            quote_for_message(text), suite::kMaxLabelLength);
-      },
-      "");
-}
-
-CLI::Validator shard_syntax() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          suite::parse_shard(text);
-        } catch (const Error& error) {
-          return fmt::format("{} ({})", error.what(), error.hint());
-        }
-        return {};
-      },
-      "");
 }
 
 // results.jsonl goes beside a report that is a file of its own: beside
@@ -304,6 +228,8 @@ void refuse_combinations(const CheckArguments& args, const suite::CheckOptions& 
   }
 }
 
+}  // namespace
+
 int run_gate(const CheckArguments& args, const std::vector<std::string>& command_line) {
   // From here on a stop signal ends the run with its report, wherever it
   // comes: starting the runtime, probing the libraries, running the cases.
@@ -356,120 +282,6 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   if (int signal = suite::stop_signal(); signal != 0) return 128 + signal;
   return refuse_vacuous_run(run, args.allow_empty);
 }
-
-// The limits that turn cases away (dlpack-usm-check(1), Isolation).
-void add_limit_options(CLI::App& command, CheckArguments& args) {
-  command
-      .add_option("--max-failures", args.max_failures,
-                  "Stop the run after N failing cases; the rest are not run (default 0: never)")
-      ->check(CLI::Range(0, kMaxLimit).description(""))
-      ->type_name("N");
-  command
-      .add_option("--max-consecutive-hangs", args.max_consecutive_hangs,
-                  "Stop testing a library that hung or crashed on N cases in a row (default 5; "
-                  "0: never)")
-      ->check(CLI::Range(0, kMaxLimit).description(""))
-      ->type_name("N");
-}
-
-// What runs: the suite, the cases chosen from it, and the shard.
-void add_selection_options(CLI::App* command, CheckArguments& args) {
-  command
-      ->add_option("--suite", args.suite, "Conformance suite directory (default: the shipped one)")
-      ->type_name("DIR");
-  command->add_option("--filter", args.filters, "Run only cases whose id matches GLOB (repeatable)")
-      ->type_name("GLOB");
-  command->add_option("--rule", args.rules, "Run only cases about rule ID or GLOB (repeatable)")
-      ->type_name("ID");
-  command
-      ->add_option("--device", args.devices,
-                   "Run only live cases on DEVICE or its sub-devices (repeatable)")
-      ->type_name("DEVICE");
-  command
-      ->add_option("--cell", args.cells,
-                   "Run only the cases of the matrix cell NAME (c-order, dtype-bool, ...) of a "
-                   "Python library under test (repeatable)")
-      ->type_name("NAME");
-  command->add_option("--shard", args.shard, "Run shard I of N (I/N) of the selected cases")
-      ->check(shard_syntax())
-      ->type_name("I/N");
-  command->add_flag("--vectors-only", args.vectors_only,
-                    "Run the conformance vectors alone: no live case, no device needed");
-  command->add_flag("--allow-empty", args.allow_empty,
-                    "Selecting no case, or finding no device, is not an error");
-  command->add_flag("--list", args.list, "Print the ids of the selected cases and exit");
-}
-
-// What the gate expects: strictness, required features and devices, the
-// expectation files, and the machine's label in the report.
-void add_gate_options(CLI::App* command, CheckArguments& args) {
-  command->add_flag("--strict", args.strict,
-                    "Fail the gate on warnings too (a case whose worst finding is a warning)");
-  command
-      ->add_option("--require", args.required_features,
-                   "With a consumer under test: a clean decline of a case needing FEATURE "
-                   "(size0, negative-strides, bool, host-usm, legacy, ...) fails (repeatable)")
-      ->type_name("FEATURE");
-  command
-      ->add_option("--require-device", args.required_devices,
-                   "Exit 3 unless DEVICE (a name, glob, or 'usm') is present (repeatable)")
-      ->type_name("DEVICE");
-  command
-      ->add_option("--baseline", args.baselines, "File of case ids expected to fail (repeatable)")
-      ->type_name("FILE");
-  command->add_option("--flakes", args.flakes, "File of case ids allowed to be flaky (repeatable)")
-      ->type_name("FILE");
-  command
-      ->add_option("--label", args.label,
-                   "Name this run's machine in the report, for 'report merge' of several machines")
-      ->check(label_syntax())
-      ->type_name("NAME");
-  add_gate_output_options(*command, args.outputs);
-  add_summary_detail_options(*command, args.outputs);
-  command
-      ->add_option("--stream", args.outputs.stream,
-                   "Stream one JSON line per finished case to FILE (default: results.jsonl "
-                   "beside --report)")
-      ->type_name("FILE");
-}
-
-// How cases run: their time limit, parallelism, the runtime, and the
-// libraries under test.
-void add_run_options(CLI::App* command, CheckArguments& args) {
-  command
-      ->add_option("--timeout", args.timeout_s,
-                   "Seconds a case may run before it is killed (default 60)")
-      ->check(timeout_seconds())
-      ->type_name("SECONDS");
-  command->add_option("--jobs", args.jobs, "Cases run at once (default: number of CPUs)")
-      ->check(whole_number("a number of jobs", 0, kMaxJobs,
-                           fmt::format("give 1 to {}, or 0 for one per CPU", kMaxJobs)))
-      ->type_name("N");
-  command
-      ->add_option("--batch", args.batch,
-                   "Most cases one worker process runs (default 64; 1: a process per case)")
-      ->check(whole_number("a number of cases", 1, kMaxBatch))
-      ->type_name("N");
-  add_runtime_option(command, &args.runtime);
-  command
-      ->add_option("--producer", args.producer,
-                   "Test the producer library LIB (plugin.h), or LIB:SYMBOL (a function "
-                   "returning its DLPackExchangeAPI), instead of the built-in cases")
-      ->type_name("LIB");
-  command
-      ->add_option("--consumer", args.consumer,
-                   "Test the consumer library LIB (plugin.h), instead of the built-in cases")
-      ->type_name("LIB");
-  add_python_options(*command, args.python);
-  command
-      ->add_option("--stream-attempts", args.stream_attempts,
-                   "With a producer under test: requests each stream case makes to catch a "
-                   "race (default 16)")
-      ->check(whole_number("a number of attempts", 1, 100000))
-      ->type_name("N");
-}
-
-}  // namespace
 
 void add_check_command(CLI::App& app, Invocation& invocation) {
   auto args = std::make_shared<CheckArguments>();

@@ -127,16 +127,21 @@ void write_check_outputs(const suite::CheckRun& run, const nlohmann::ordered_jso
     }
   }
   // An output on stdout ('-') keeps it to itself.
-  bool stdout_taken = false;
+  bool stdout_taken = static_cast<bool>(outputs.document);
   for (const GateOutput& output : gate_outputs()) stdout_taken |= outputs.*output.path == "-";
+  if (outputs.document) write_to(stdout, outputs.document(run));
   std::FILE* summary_stream = stdout_taken ? stderr : stdout;
   if (outputs.format == "github") write_to(summary_stream, report::check_run_annotations(run));
   // Fitted to COLUMNS, or to the terminal it goes to; a file or a pipe
   // without COLUMNS gets whole lines.
   std::size_t width = terminal_width(fileno(summary_stream), 0);
-  write_to(summary_stream,
-           colored_for(outputs.color, summary_stream,
-                       report::check_run_summary(run, outputs.summary_detail, width)));
+  report::SummaryDetail detail = outputs.summary_detail;
+  if (outputs.story && detail != report::SummaryDetail::quiet) {
+    write_to(summary_stream, outputs.story(run, width));
+    if (detail == report::SummaryDetail::grouped) detail = report::SummaryDetail::quiet;
+  }
+  write_to(summary_stream, colored_for(outputs.color, summary_stream,
+                                       report::check_run_summary(run, detail, width)));
   std::vector<std::string> files = written_files(outputs);
   if (!files.empty() && outputs.summary_detail != report::SummaryDetail::quiet) {
     write_to(summary_stream, fmt::format("wrote: {}\n", fmt::join(files, ", ")));

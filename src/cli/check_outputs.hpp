@@ -5,6 +5,7 @@
 // (--format, --color).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct CheckOutputs {
   ColorMode color = ColorMode::automatic;  // --color
   // -q / -v: how much of the run the summary on stdout shows.
   report::SummaryDetail summary_detail = report::SummaryDetail::grouped;
+  // A command's own account of the run for people (handoff's story), told
+  // before the gate line in place of the grouped summary (-v adds it back).
+  std::function<std::string(const suite::CheckRun&, std::size_t width)> story;
+  // A command's own JSON document, on stdout (handoff --json): the story
+  // and the gate line then go to stderr.
+  std::function<std::string(const suite::CheckRun&)> document;
 };
 
 // One file a gate decision can be written to: its option, where the

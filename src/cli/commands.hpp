@@ -22,6 +22,7 @@ void add_exchange_command(CLI::App& app, Invocation& invocation);
 void add_rules_command(CLI::App& app, Invocation& invocation);
 void add_explain_command(CLI::App& app, Invocation& invocation);
 void add_check_command(CLI::App& app, Invocation& invocation);
+void add_handoff_command(CLI::App& app, Invocation& invocation);
 void add_capsule_command(CLI::App& app, Invocation& invocation);
 void add_report_command(CLI::App& app, Invocation& invocation);
 // Hidden: the worker processes of check.

@@ -26,6 +26,7 @@ void add_commands(CLI::App& app, dlpack_usm::cli::Invocation& invocation) {
   app.footer(exit_codes);
 
   cli::add_check_command(app, invocation);
+  cli::add_handoff_command(app, invocation);
   cli::add_list_devices_command(app, invocation);
   cli::add_capsule_command(app, invocation);
   cli::add_rules_command(app, invocation);

@@ -7,6 +7,7 @@
 #include "dlpack/names.hpp"
 #include "runtime/selection.hpp"
 #include "suite/cases/python/python_consumer_cases.hpp"
+#include "suite/cases/python/python_handoff_cases.hpp"
 #include "suite/cases/python/python_probe.hpp"
 #include "suite/cases/python/python_producer_cases.hpp"
 #include "suite/cases/python/python_profile_cases.hpp"
@@ -34,12 +35,18 @@ void add_library_options(CLI::App& command, PythonOptions& options) {
                   "Profile the Python array library MODULE (its array API namespace, e.g. "
                   "numpy, jax.numpy), both directions (repeatable)")
       ->type_name("MODULE");
+  command
+      .add_option("--python-handoff", options.handoffs,
+                  "Hand the tensor of PRODUCER (EXPR, or a MODULE: one per cell) to CONSUMER "
+                  "(EXPR, or a MODULE's from_dlpack) and judge both sides (repeatable)")
+      ->expected(2)
+      ->type_name("PRODUCER CONSUMER");
 }
 
 // For the front-ends only (hidden): the library as a positional argument.
 void add_front_end_options(CLI::App& command, PythonOptions& options) {
   command.add_option("--python-role", options.role)
-      ->check(CLI::IsMember({"producer", "consumer", "library"}))
+      ->check(CLI::IsMember({"producer", "consumer", "library", "handoff"}))
       ->group("");
   command.add_option("python-target", options.targets)->group("");
 }
@@ -94,6 +101,16 @@ namespace {
 // check takes no argument of) or a role without one.
 PythonOptions with_positional(PythonOptions options) {
   if (options.targets.empty() && options.role.empty()) return options;
+  if (options.role == "handoff") {
+    if (options.targets.size() != 2) {
+      fail_usage(fmt::format("a handoff names a PRODUCER and a CONSUMER; {} {} given",
+                             options.targets.size(), options.targets.size() == 1 ? "was" : "were"),
+                 "give both: dlpack-usm handoff \"numpy.ones(4)\" torch.from_dlpack (quote an "
+                 "EXPR with spaces as one argument)");
+    }
+    options.handoffs.insert(options.handoffs.end(), options.targets.begin(), options.targets.end());
+    return options;
+  }
   if (options.role.empty()) {
     fail_usage(fmt::format("check takes no argument '{}'", options.targets.front()),
                "name what to run with an option: --filter GLOB, --python-consumer EXPR, ...");
@@ -123,9 +140,12 @@ PythonOptions with_positional(PythonOptions options) {
 
 std::vector<PythonTarget> python_targets(const PythonOptions& given, int stream_attempts) {
   PythonOptions options = with_positional(given);
-  if ((!options.side.empty() || !options.library_devices.empty()) && options.libraries.empty()) {
-    fail_usage("--side and --library-device choose what of a library is profiled",
-               "add --python-library MODULE");
+  if (!options.side.empty() && options.libraries.empty()) {
+    fail_usage("--side chooses what of a library is profiled", "add --python-library MODULE");
+  }
+  if (!options.library_devices.empty() && options.libraries.empty() && options.handoffs.empty()) {
+    fail_usage("--library-device names the devices a library makes its arrays on",
+               "add --python-library MODULE, or a handoff of a producer MODULE");
   }
   if ((options.no_consumer_probe || options.max_version != "1.3") && options.producers.empty()) {
     fail_usage("--max-version and --no-consumer-probe say how a Python producer is asked",
@@ -154,6 +174,15 @@ std::vector<PythonTarget> python_targets(const PythonOptions& given, int stream_
   add(PythonRole::producer, options.producers);
   add(PythonRole::consumer, options.consumers);
   add(PythonRole::library, options.libraries);
+  for (std::size_t i = 0; i + 1 < options.handoffs.size(); i += 2) {
+    add(PythonRole::handoff, {options.handoffs[i]});
+    if (options.handoffs[i + 1].empty()) {
+      fail_usage("a handoff's CONSUMER is an empty text", "give one such as torch.from_dlpack");
+    }
+    targets.back().consumer = options.handoffs[i + 1];
+    targets.back().remedies = options.remedies;
+    targets.back().every_cell = options.every_cell;
+  }
   return targets;
 }
 
@@ -188,6 +217,9 @@ void PythonLibraries::add_sources(suite::CaseSources& sources) const {
     const nlohmann::json& described = described_.at(i);
     if (target.role == PythonRole::producer) {
       sources.push_back(std::make_unique<suite::PythonProducerCaseSource>(target));
+    } else if (target.role == PythonRole::handoff) {
+      sources.push_back(
+          std::make_unique<suite::PythonHandoffCaseSource>(runtime, target, described));
     } else if (target.role == PythonRole::consumer) {
       sources.push_back(std::make_unique<suite::PythonConsumerCaseSource>(
           runtime, target, described, target.label()));
@@ -212,6 +244,7 @@ nlohmann::json PythonLibraries::descriptions() const {
     entry["interface"] = "python";
     entry["path"] = targets_[i].text;
     entry["interpreter"] = targets_[i].setup.interpreter;
+    if (targets_[i].role == PythonRole::handoff) entry["consumer_path"] = targets_[i].consumer;
     all.push_back(std::move(entry));
   }
   return all;

@@ -19,10 +19,13 @@
 namespace dlpack_usm::cli {
 
 struct PythonOptions {
-  std::vector<std::string> producers;        // --python-producer EXPR
-  std::vector<std::string> consumers;        // --python-consumer EXPR
-  std::vector<std::string> libraries;        // --python-library MODULE
-  std::string interpreter;                   // --python
+  std::vector<std::string> producers;  // --python-producer EXPR
+  std::vector<std::string> consumers;  // --python-consumer EXPR
+  std::vector<std::string> libraries;  // --python-library MODULE
+  std::vector<std::string> handoffs;   // --python-handoff PRODUCER CONSUMER, in pairs
+  bool remedies = false;               // the handoffs try the remedies too (handoff)
+  bool every_cell = true;   // a handoff of a producer MODULE: every cell, else the reference
+  std::string interpreter;  // --python
   std::string max_version = "1.3";           // --max-version
   bool no_consumer_probe = false;            // --no-consumer-probe
   std::string side;                          // --side producer|consumer: one side of a library
@@ -30,10 +33,12 @@ struct PythonOptions {
   // The front-ends of `python -m dlpack_usm` hand the library as a
   // positional argument where their users wrote it (before or after the
   // options), with --python-role saying what it is.
-  std::string role;                  // --python-role producer|consumer|library
+  std::string role;                  // --python-role producer|consumer|library|handoff
   std::vector<std::string> targets;  // the positional EXPR or MODULE
 
-  bool any() const { return !producers.empty() || !consumers.empty() || !libraries.empty(); }
+  bool any() const {
+    return !producers.empty() || !consumers.empty() || !libraries.empty() || !handoffs.empty();
+  }
 };
 
 void add_python_options(CLI::App& command, PythonOptions& options);

@@ -8,7 +8,7 @@ import time
 
 from .._bridge.errors import BridgeError, describe_exception
 from ..consumer import _case, _copy_case, _cuda_stream
-from . import _producer_steps, _profile_answers
+from . import _handoff, _producer_steps, _profile_answers
 from ._records import outcome_of_status, record
 
 EVIDENCE = ("calls", "notes", "offers", "capsule_names_after", "deleter_calls_before_result_died",
@@ -46,7 +46,8 @@ def _not_supported(target, case):
 
 
 KINDS = {"consume": _consume, "stream": _stream, "copy": _copy, "not_supported": _not_supported,
-         "produce": _profile_answers.answer, "step": _producer_steps.run_step}
+         "produce": _profile_answers.answer, "step": _producer_steps.run_step,
+         "handoff": _handoff.run}
 
 
 def run_case(target, case):

@@ -6,6 +6,7 @@ device and memory an array made on each exports), the CUDA devices a
 consumer's stream case can use."""
 
 import sys
+import types
 
 from .._bridge import capsules, library
 from .._bridge.errors import BridgeError
@@ -37,7 +38,11 @@ def cuda_devices():
 def consumer_of(expr):
     """The callable the Python expression EXPR gives; BridgeError where it
     gives something else."""
-    consumer = evaluate(expr)
+    return consumer_of_object(evaluate(expr))
+
+
+def consumer_of_object(consumer):
+    """`consumer`, where it is callable; BridgeError where it is not."""
     if not callable(consumer):
         raise BridgeError(f"EXPR gives {type(consumer).__name__}, not a callable consumer",
                           "name a function that takes an array, e.g. numpy.from_dlpack")
@@ -66,8 +71,34 @@ class Target:
                                   "pass an array that supports DLPack (numpy, dpnp, torch, ...)")
         elif self.role == "consumer":
             self.consumer = consumer_of(self.text)
+        elif self.role == "handoff":
+            self._prepare_handoff()
         else:
             self.namespace = _library.import_namespace(self.text)
+
+    def _prepare_handoff(self):
+        """The producer: a MODULE's namespace (the cells are made with it) or
+        EXPR's object; the consumer: a MODULE's from_dlpack or EXPR's
+        callable."""
+        producer = evaluate(self.text)
+        if isinstance(producer, types.ModuleType):
+            self.namespace = _library.import_namespace(self.text)
+        elif hasattr(type(producer), "__dlpack__") or hasattr(producer, "__dlpack__"):
+            self.obj = producer
+        else:
+            raise BridgeError(f"PRODUCER gives {capsules.describe(producer)}: neither an array "
+                              "with __dlpack__ nor a module",
+                              "name an array (\"numpy.ones(4)\") or a library (dpnp, torch)")
+        consumer = evaluate(self.spec["consumer"])
+        # How the story names the consumer: a MODULE's from_dlpack by its name.
+        self.consumer_text = self.spec["consumer"]
+        if isinstance(consumer, types.ModuleType):
+            self.consumer_text += ".from_dlpack"
+            consumer = getattr(consumer, "from_dlpack", None)
+            if not callable(consumer):
+                raise BridgeError(f"{self.spec['consumer']} has no from_dlpack()",
+                                  "name the consumer function, e.g. torch.utils.dlpack.from_dlpack")
+        self.consumer = consumer_of_object(consumer)
 
     def from_dlpack(self):
         """The consumer of a consumer case: EXPR's callable, or the
@@ -81,6 +112,8 @@ class Target:
         return self.consumer
 
     def describe(self):
+        if self.role == "handoff":
+            return self._describe_handoff()
         if self.role == "producer":
             module, version, kind = producer_label(self.obj)
             described = {"name": module, "version": version, "kind": kind}
@@ -96,4 +129,24 @@ class Target:
         if self.role != "producer":
             described["cuda_devices"] = cuda_devices()
         described["packages"] = package_versions()
+        return described
+
+    def _describe_handoff(self):
+        """Both libraries (name, version), the producer's devices where it is a
+        namespace, and the packages they imported."""
+        if self.obj is not None:
+            module, version, kind = producer_label(self.obj)
+            producer = {"name": module, "version": version, "kind": kind}
+        else:
+            producer = dict(_library.describe(self.text), kind="module")
+        top = self.spec["consumer"].split(".")[0].split("(")[0]
+        consumer = {"name": top, "version": str(getattr(sys.modules.get(top), "__version__",
+                                                        "unknown"))}
+        described = {"name": f"{producer['name']} to {consumer['name']}",
+                     "version": f"{producer['version']}, {consumer['version']}",
+                     "producer": producer, "consumer": consumer,
+                     "packages": package_versions()}
+        if self.namespace is not None:
+            described["devices"] = _library.discover_with_memory(
+                self.namespace, self.spec.get("library_devices") or None)
         return described

@@ -18,6 +18,16 @@ std::string plugin_label(const nlohmann::json& plugin) {
   };
   // fmt, not operator+ on temporaries: GCC 12 at -O3 raises a false
   // -Wstringop-overflow there.
+  if (plugin.contains("consumer_path") && plugin.value("producer", nlohmann::json()).is_object() &&
+      plugin.value("consumer", nlohmann::json()).is_object()) {
+    // A handoff: both libraries, each with its version.
+    const nlohmann::json& producer = plugin["producer"];
+    const nlohmann::json& consumer = plugin["consumer"];
+    return fmt::format(
+        "{} {} to {} {} ({} to {})", producer.value("name", std::string()),
+        producer.value("version", std::string()), consumer.value("name", std::string()),
+        consumer.value("version", std::string()), text("path"), text("consumer_path"));
+  }
   std::string label =
       text("name").empty() ? text("path") : fmt::format("{} {}", text("name"), text("version"));
   std::string symbol = text("symbol");

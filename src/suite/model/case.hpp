@@ -106,6 +106,9 @@ struct CaseSpec {
   // EXPR or MODULE); empty for the tool's own cases and C plugins' (which
   // their role names).
   std::string library = {};
+  // A handoff's consumer (its EXPR or MODULE), `library` being its producer;
+  // empty for every other case.
+  std::string consumer_library = {};
   // The cell of the matrix the case offers or makes ("dtype-int8",
   // "c-order"), which check --cell selects by; empty for other cases.
   std::string cell = {};

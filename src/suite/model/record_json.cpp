@@ -95,6 +95,10 @@ ordered_json write_record(const CaseResult& result, const RecordedCase* whole) {
     out["cell"] = text_or_null(whole->spec.cell);
     // The Python library the case calls, which report matrix gives it to.
     out["library"] = text_or_null(whole->spec.library);
+    // A handoff's consumer, `library` being its producer.
+    if (!whole->spec.consumer_library.empty()) {
+      out["consumer_library"] = whole->spec.consumer_library;
+    }
   }
   return out;
 }
@@ -234,6 +238,7 @@ void RecordReader::read_spec(RecordedCase& recorded) const {
   if (fields_.has("worker")) spec.worker = fields_.text("worker");
   if (fields_.has("cell")) spec.cell = fields_.text_or_null("cell");
   if (fields_.has("library")) spec.library = fields_.text_or_null("library");
+  if (fields_.has("consumer_library")) spec.consumer_library = fields_.text("consumer_library");
 }
 
 RecordedCase RecordReader::read() const {

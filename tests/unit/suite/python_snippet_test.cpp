@@ -37,5 +37,24 @@ TEST(PythonSnippet, ConsumerSnippetRunsTheConsumerOnTheOfferedCell) {
             "EOF");
 }
 
+TEST(PythonSnippet, HandoffSnippetGivesTheProducersTensorToTheConsumer) {
+  PythonTarget target;
+  target.role = PythonRole::handoff;
+  target.text = "numpy.ones(4)";
+  target.consumer = "lambda x: f(x)";
+  target.setup = {"python3", ""};
+  EXPECT_EQ(handoff_snippet(target, "direct", "", 0),
+            "python3 -X faulthandler - <<'EOF'\n"
+            "from dlpack_usm.repro import handoff\n"
+            "handoff('numpy.ones(4)', 'lambda x: f(x)', 'direct')\n"
+            "EOF");
+  target.text = "dpnp";
+  EXPECT_EQ(handoff_snippet(target, "host-copy", "f-order", 1),
+            "python3 -X faulthandler - <<'EOF'\n"
+            "from dlpack_usm.repro import handoff\n"
+            "handoff('dpnp', 'lambda x: f(x)', 'host-copy', cell='f-order', device_index=1)\n"
+            "EOF");
+}
+
 }  // namespace
 }  // namespace dlpack_usm::suite

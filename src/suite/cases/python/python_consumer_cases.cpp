@@ -162,8 +162,7 @@ std::vector<CaseSpec> PythonConsumerCaseSource::cases() {
 }
 
 CaseResult PythonConsumerCaseSource::run(const CaseSpec& spec) {
-  throw Error(ExitCode::internal,
-              fmt::format("case {} runs in a Python worker, not in the tool's own", spec.id));
+  refuse_run_outside_python(spec);
 }
 
 }  // namespace dlpack_usm::suite

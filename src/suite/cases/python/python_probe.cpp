@@ -20,6 +20,10 @@ namespace {
 
 // What the library is called in messages: "the consumer numpy.from_dlpack".
 std::string named(const PythonTarget& target) {
+  if (target.role == PythonRole::handoff) {
+    return fmt::format("the producer {} and the consumer {}", quote_for_message(target.text, 200),
+                       quote_for_message(target.consumer, 200));
+  }
   return fmt::format("the {} {}",
                      target.role == PythonRole::library ? "library" : to_string(target.role),
                      quote_for_message(target.text, 200));

@@ -156,8 +156,7 @@ std::vector<CaseSpec> PythonProfileCaseSource::cases() {
 }
 
 CaseResult PythonProfileCaseSource::run(const CaseSpec& spec) {
-  throw Error(ExitCode::internal,
-              fmt::format("case {} runs in a Python worker, not in the tool's own", spec.id));
+  refuse_run_outside_python(spec);
 }
 
 }  // namespace dlpack_usm::suite

@@ -52,4 +52,18 @@ std::string consumer_snippet(const PythonTarget& target, const std::string& cell
       python_literal(cell), python_literal(memory), device_id);
 }
 
+std::string handoff_snippet(const PythonTarget& target, const std::string& remedy,
+                            const std::string& cell, int device_index) {
+  std::string where =
+      cell.empty() ? std::string()
+                   : fmt::format(", cell={}, device_index={}", python_literal(cell), device_index);
+  return fmt::format(
+      "{} <<'EOF'\n"
+      "from dlpack_usm.repro import handoff\n"
+      "handoff({}, {}, {}{})\n"
+      "EOF",
+      interpreter_command(target), python_literal(target.text), python_literal(target.consumer),
+      python_literal(remedy), where);
+}
+
 }  // namespace dlpack_usm::suite

@@ -22,4 +22,10 @@ std::string python_literal(const std::string& text);
 std::string consumer_snippet(const PythonTarget& target, const std::string& cell,
                              const std::string& memory, std::int32_t device_id);
 
+// The snippet of a handoff case: the producer's tensor (EXPR's, or the
+// profile cell `cell` made on the producer's device `device_index`) given
+// to the consumer as `remedy` gives it.
+std::string handoff_snippet(const PythonTarget& target, const std::string& remedy,
+                            const std::string& cell, int device_index);
+
 }  // namespace dlpack_usm::suite

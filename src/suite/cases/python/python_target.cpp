@@ -29,14 +29,18 @@ const char* to_string(PythonRole role) {
       return "consumer";
     case PythonRole::library:
       return "library";
+    case PythonRole::handoff:
+      return "handoff";
   }
   return "library";
 }
 
 std::string PythonTarget::label() const {
+  // A handoff's label names both sides: "dpnp..torch".
+  std::string whole = role == PythonRole::handoff ? fmt::format("{}..{}", text, consumer) : text;
   std::string plain;
   bool replaced = false;
-  for (char c : text) {
+  for (char c : whole) {
     replaced = replaced || !plain_in_label(c);
     plain += plain_in_label(c) ? c : '_';
   }
@@ -45,11 +49,13 @@ std::string PythonTarget::label() const {
     replaced = true;
   }
   if (!replaced && !plain.empty()) return plain;
-  return fmt::format("{}~{}", plain, sha256_hex(text).substr(0, 8));
+  return fmt::format("{}~{}", plain, sha256_hex(whole).substr(0, 8));
 }
 
 std::string PythonTarget::worker_key() const {
-  return fmt::format("python:{}:{}:{}", setup.interpreter, to_string(role), text);
+  // A handoff's worker holds both libraries: one pair a worker.
+  return fmt::format("python:{}:{}:{}{}", setup.interpreter, to_string(role), text,
+                     role == PythonRole::handoff ? "\n" + consumer : "");
 }
 
 nlohmann::json PythonTarget::to_json() const {
@@ -58,10 +64,19 @@ nlohmann::json PythonTarget::to_json() const {
           {"max_version", max_version},
           {"consumer_probe", consumer_probe},
           {"stream_attempts", stream_attempts},
-          {"library_devices", library_devices}};
+          {"library_devices", library_devices},
+          {"consumer", consumer}};
 }
 
 std::vector<std::string> PythonTarget::arguments() const {
+  if (role == PythonRole::handoff) {
+    std::vector<std::string> words{"--python-handoff", text, consumer, "--python",
+                                   setup.interpreter};
+    for (const std::string& device : library_devices) {
+      words.insert(words.end(), {"--library-device", device});
+    }
+    return words;
+  }
   const char* option = role == PythonRole::producer   ? "--python-producer"
                        : role == PythonRole::consumer ? "--python-consumer"
                                                       : "--python-library";

@@ -17,6 +17,7 @@ enum class PythonRole {
   producer,  // EXPR gives an object with __dlpack__: the protocol's checks
   consumer,  // EXPR gives a callable such as numpy.from_dlpack: the consumer matrix
   library,   // MODULE is an array API namespace: both directions (a profile)
+  handoff,   // PRODUCER (EXPR or MODULE) handed to CONSUMER (EXPR or MODULE)
 };
 
 const char* to_string(PythonRole role);
@@ -31,7 +32,14 @@ struct PythonSetup {
 
 struct PythonTarget {
   PythonRole role = PythonRole::consumer;
-  std::string text;  // EXPR or MODULE, as given
+  std::string text;  // EXPR or MODULE, as given (a handoff's producer)
+  // A handoff's consumer (EXPR or MODULE), and whether its cases try the
+  // remedies too (handoff: yes; the pairwise matrix: the direct handoff).
+  std::string consumer;
+  bool remedies = false;
+  // A handoff of a producer MODULE: every cell of its profile, or the
+  // reference cell alone (handoff without --cell).
+  bool every_cell = true;
   PythonSetup setup;
   // Producer: the max_version it is asked with, and whether a real
   // consumer takes a capsule at the end (the consumer probe).

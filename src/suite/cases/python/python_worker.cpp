@@ -105,6 +105,11 @@ std::vector<std::string> python_worker_argv(const std::string& self, const Pytho
   return argv;
 }
 
+void refuse_run_outside_python(const CaseSpec& spec) {
+  throw Error(ExitCode::internal,
+              fmt::format("case {} runs in a Python worker, not in the tool's own", spec.id));
+}
+
 CaseSpec python_case_spec(const PythonTarget& target, std::string id, std::string source) {
   CaseSpec spec;
   spec.id = std::move(id);

@@ -46,6 +46,10 @@ struct PythonCase final : CaseDetails {
 // repro line; the source sets the rest.
 CaseSpec python_case_spec(const PythonTarget& target, std::string id, std::string source);
 
+// What a Python source's run() does: its cases run in Python workers, so a
+// call in the tool's own process is the tool's bug (Error(internal)).
+[[noreturn]] void refuse_run_outside_python(const CaseSpec& spec);
+
 // The stdin of a worker running `batch` (the cases of `target`: a
 // PythonCase each, or a NotSupportedCase the plan blocked, which the worker
 // reports as it is), or of one describing `target` (describe_input).
