@@ -13,7 +13,7 @@
 # same profiles make the same bytes on every machine.
 cmake_minimum_required(VERSION 3.22)
 
-set(profile_globs fixtures/consumer_profiles/*.json fixtures/profiles/*.json)
+set(profile_globs fixtures/consumer_profiles/*.json fixtures/profiles/*.json fixtures/pairs/*.json)
 set(begin_marker "<!-- compatibility-summary:begin")
 set(end_marker "<!-- compatibility-summary:end -->")
 

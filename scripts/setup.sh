@@ -7,6 +7,13 @@
 #    installed into its own virtual environment and registered with the ICD
 #    loader, next to PoCL, for every program on the machine.
 # Running it again is harmless.
+#
+# setup.sh --peers adds the optional step: the DLPack peers of the pairwise
+# matrix (scripts/pairwise.py) in a venv of their own, the libraries of one
+# handoff having to share one interpreter: jax, tensorflow-cpu,
+# paddlepaddle, warp-lang, mlx (with its CPU backend), ndonnx and
+# apache-tvm-ffi beside numpy, array-api-strict and dpnp/dpctl (about 2 GB;
+# the README's first command leaves it out).
 set -euo pipefail
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -14,6 +21,21 @@ if [[ $(id -u) -ne 0 ]]; then
   echo "setup.sh: run me as root (I install Debian packages and /etc/OpenCL/vendors files)" >&2
   exit 3
 fi
+
+PEERS=0
+for argument in "$@"; do
+  case $argument in
+    --peers) PEERS=1 ;;
+    *)
+      echo "setup.sh: unknown argument '$argument' (the only one is --peers)" >&2
+      exit 2
+      ;;
+  esac
+done
+PEERS_PREFIX=${DLPACK_USM_PEERS_PREFIX:-/opt/dlpack-usm/peers}
+PEER_PACKAGES=("numpy==2.4.6" "array-api-strict==2.6.1" "dpctl==0.22.1" "dpnp==0.20.0"
+  "apache-tvm-ffi==0.1.15.post2" "jax==0.10.2" "tensorflow-cpu==2.21.0"
+  "paddlepaddle==3.3.1" "warp-lang==1.19.0" "mlx[cpu]==0.32.4" "ndonnx==0.23.0")
 
 # Where Intel's runtime goes; the .icd file names the library by absolute path.
 INTEL_OCL_PREFIX=${DLPACK_USM_INTEL_OCL_PREFIX:-/opt/dlpack-usm/intel-opencl-rt}
@@ -92,4 +114,15 @@ platforms=$(clinfo)
 if ! grep -q cl_intel_unified_shared_memory <<<"$platforms"; then
   echo "setup.sh: no platform reports cl_intel_unified_shared_memory" >&2
   exit 3
+fi
+
+if ((PEERS)); then
+  if [[ ! -x "$PEERS_PREFIX/bin/python" ]]; then
+    python3 -m venv "$PEERS_PREFIX"
+  fi
+  if ! "$PEERS_PREFIX/bin/pip" install --quiet --disable-pip-version-check "${PEER_PACKAGES[@]}"; then
+    echo "setup.sh: pip failed installing the peers into $PEERS_PREFIX" >&2
+    exit 3
+  fi
+  echo "setup.sh: the peers are in $PEERS_PREFIX; scripts/pairwise.py runs them"
 fi

@@ -39,7 +39,7 @@ void add_library_options(CLI::App& command, PythonOptions& options) {
       .add_option("--python-handoff", options.handoffs,
                   "Hand the tensor of PRODUCER (EXPR, or a MODULE: one per cell) to CONSUMER "
                   "(EXPR, or a MODULE's from_dlpack) and judge both sides (repeatable)")
-      ->expected(2)
+      ->type_size(2)
       ->type_name("PRODUCER CONSUMER");
 }
 
@@ -201,9 +201,22 @@ bool PythonLibraries::offers_usm() const {
 
 bool PythonLibraries::probe(const std::string& self, const std::string& suite_dir,
                             std::chrono::milliseconds case_timeout) {
+  auto handoffs = std::count_if(targets_.begin(), targets_.end(), [](const PythonTarget& target) {
+    return target.role == PythonRole::handoff;
+  });
   for (const PythonTarget& target : targets_) {
-    std::optional<nlohmann::json> described =
-        suite::probe_python(self, suite_dir, target, case_timeout);
+    std::optional<nlohmann::json> described;
+    try {
+      described = suite::probe_python(self, suite_dir, target, case_timeout);
+    } catch (const Error& error) {
+      // In a pairwise run, two libraries that cannot share a process (their
+      // imports crash, or one breaks the other's) are that pair's result,
+      // not the end of the run; a single handoff's error stays an error.
+      bool pair_result = error.code() == ExitCode::environment || error.code() == ExitCode::usage;
+      if (target.role != PythonRole::handoff || handoffs < 2 || !pair_result) throw;
+      described = nlohmann::json{
+          {"name", nullptr}, {"version", nullptr}, {"probe_error", std::string(error.what())}};
+    }
     if (!described) return false;
     described_.push_back(std::move(*described));
   }

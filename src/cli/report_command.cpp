@@ -147,7 +147,7 @@ int write_matrix(MatrixArguments args) {
     std::vector<compat::LibraryProfile> read = compat::read_matrix_input(file);
     profiles.insert(profiles.end(), read.begin(), read.end());
   }
-  write_file_atomically(args.output, render_matrix(compat::build_matrix(profiles), args),
+  write_file_atomically(args.output, render_matrix(compat::build_matrix(std::move(profiles)), args),
                         "--output");
   return static_cast<int>(ExitCode::ok);
 }

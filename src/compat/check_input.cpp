@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "compat/handoff_input.hpp"
 #include "compat/matrix_outcomes.hpp"
 #include "compat/report_bodies.hpp"
 #include "report/formats/report_json_reader.hpp"
@@ -92,6 +93,14 @@ void refuse_older_report(const JsonInput& input, const nlohmann::json& document)
              "dlpack-usm, and give 'report matrix' that report");
 }
 
+// The run's machine label (check --label), "" where it had none.
+std::string run_label(const nlohmann::json& document) {
+  auto options = document.find("options");
+  if (options == document.end() || !options->is_object()) return {};
+  auto label = options->find("label");
+  return label != options->end() && label->is_string() ? label->get<std::string>() : "";
+}
+
 }  // namespace
 
 std::vector<LibraryProfile> read_check_report(const JsonInput& input,
@@ -101,6 +110,14 @@ std::vector<LibraryProfile> read_check_report(const JsonInput& input,
   std::vector<LibraryProfile> libraries;
   for (std::size_t i = 0; i < records.plugins.size(); ++i) {
     JsonFields plugin(input, records.plugins[i], fmt::format("/plugins/{}", i));
+    if (plugin.text("role") == "handoff") {
+      // Two libraries at once: a case of the pairwise grid, no column.
+      LibraryProfile pair = plugin_library(plugin);
+      pair.handoff = true;
+      pair.pairs = read_handoffs(records, records.plugins[i], run_label(document));
+      libraries.push_back(std::move(pair));
+      continue;
+    }
     LibraryProfile library = plugin_library(plugin);
     for (const RecordedCase& recorded : records.cases) {
       if (!case_of(plugin, recorded)) continue;

@@ -183,8 +183,17 @@ std::size_t CompatibilityMatrix::folded_rows() const {
       std::count_if(rows.begin(), rows.end(), [this](const MatrixRow& row) { return folds(row); }));
 }
 
-CompatibilityMatrix build_matrix(const std::vector<LibraryProfile>& profiles) {
+CompatibilityMatrix build_matrix(std::vector<LibraryProfile> profiles) {
   CompatibilityMatrix matrix;
+  // The handoffs make the pairwise grid; the other inputs the columns.
+  std::vector<PairCase> pairs;
+  for (LibraryProfile& input : profiles) {
+    for (PairCase& handed : input.pairs) pairs.push_back(std::move(handed));
+  }
+  profiles.erase(std::remove_if(profiles.begin(), profiles.end(),
+                                [](const LibraryProfile& input) { return input.handoff; }),
+                 profiles.end());
+  matrix.pairs = build_pair_grid(std::move(pairs));
   std::vector<std::size_t> column_of = assign_columns(profiles, matrix.columns);
   // Profiles in column order, so that values rank as the first column lists them.
   std::vector<std::size_t> order(profiles.size());

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "compat/pair_grid.hpp"
+
 namespace dlpack_usm::compat {
 
 // One cell of one library's profile, as the contract's ENTRY has it: one
@@ -40,6 +42,10 @@ struct LibraryProfile {
   std::string version;  // "" where the report names none
   std::string machine;  // the profile report's machine label, if any
   std::vector<ProfileCell> cells;
+  // A handoff's (two libraries at once): the tensors it handed over, for
+  // the pairwise grid, and no cells of a column.
+  bool handoff = false;
+  std::vector<PairCase> pairs;
 };
 
 // A library as a column: every input of one name and version, from
@@ -79,6 +85,7 @@ struct MatrixRow {
 struct CompatibilityMatrix {
   std::vector<MatrixColumn> columns;  // by library, then version
   std::vector<MatrixRow> rows;        // by direction, axis, place, then as the inputs list them
+  PairGrid pairs;                     // the handoffs, library by library
 
   // Rows where every library agrees can fold only where there are two or more.
   bool folds(const MatrixRow& row) const { return columns.size() > 1 && row.agrees(); }
@@ -99,7 +106,7 @@ struct MatrixOptions {
 // share a column, whatever machine they come from;
 // where two give the same cell, the worse one stands (matrix_outcomes.hpp),
 // the first of equals. Deterministic for a given list of profiles.
-CompatibilityMatrix build_matrix(const std::vector<LibraryProfile>& profiles);
+CompatibilityMatrix build_matrix(std::vector<LibraryProfile> profiles);
 
 // The symbol of the cell's outcome and its gate suffix: "-!", "C!!", "+".
 std::string cell_mark(const ProfileCell& cell);

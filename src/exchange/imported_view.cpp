@@ -136,10 +136,13 @@ void ImportedView::for_each_element(
     const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const {
   if (element_count_ == 0) return;
   const std::byte* first = static_cast<const std::byte*>(data_) + facts_.byte_offset;
+  // Outlives the loop below, which reads through `first` (a broadcast's
+  // axes, stride 0, do not nest: they are gathered from this copy).
+  std::vector<std::byte> staging;
   if (!host_accessible()) {
     if (visit_in_windows(visit)) return;
     // Axes that do not nest: the whole extent over once, then gather.
-    std::vector<std::byte> staging(static_cast<std::size_t>(end_byte_ - lowest_byte_));
+    staging.resize(static_cast<std::size_t>(end_byte_ - lowest_byte_));
     runtime_->copy(placement_.context, transfer_device(), staging.data(), first + lowest_byte_,
                    staging.size());
     first = staging.data() - lowest_byte_;

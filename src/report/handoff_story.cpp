@@ -76,9 +76,9 @@ std::string text_at(const json& object, const char* key) {
   return value.is_string() ? value.get<std::string>() : value.is_null() ? "" : value.dump();
 }
 
-// Whose fault the case's outcome is: a crash or hang is the side whose call
-// the worker announced; the rest is what the worker judged.
-std::string fault_of(const RecordedCase& recorded) {
+}  // namespace
+
+std::string handoff_fault(const RecordedCase& recorded) {
   const std::string& message = recorded.result.message;
   Outcome outcome = recorded.result.outcome;
   if (outcome == Outcome::crash || outcome == Outcome::timeout) {
@@ -90,6 +90,8 @@ std::string fault_of(const RecordedCase& recorded) {
   std::string judged = text_at(recorded.result.evidence, "fault");
   return judged.empty() ? "none" : judged;
 }
+
+namespace {
 
 // "float32", "int8", "float32x4": the dtype's code without its kDL, its
 // bits and, for vectors, its lanes.
@@ -319,7 +321,7 @@ void print_handoff(Printer& printer, const suite::CheckRun& run, const Handoff& 
   print_emitted(printer, handoff.emitted);
   printer.field("consumer", evidence_at(direct, "consumer"), consumer_text(direct));
   const RecordedCase& deciding = deciding_step(handoff);
-  std::string fault = &deciding == handoff.emitted ? "producer" : fault_of(direct);
+  std::string fault = &deciding == handoff.emitted ? "producer" : handoff_fault(direct);
   std::string verdict = verdict_text(deciding, fault);
   printer.field("verdict", verdict, verdict);
   printer.data("outcome", suite::to_string(deciding.result.outcome));
@@ -335,11 +337,13 @@ void print_handoff(Printer& printer, const suite::CheckRun& run, const Handoff& 
 
 }  // namespace
 
-// The producer's devices it made no array on: nothing was handed over there.
+// The producer's devices it made no array on, and a pair that cannot share
+// a process: nothing was handed over there.
 void print_not_handed_over(Printer& printer, const suite::CheckRun& run) {
   ListScope list(printer, "not_handed_over", TextView{"not handed over:", 2, {}});
   for (const RecordedCase& recorded : run.cases) {
-    if (!ran(recorded) || last_segment(recorded.spec.id) != "array") continue;
+    std::string step = last_segment(recorded.spec.id);
+    if (!ran(recorded) || (step != "array" && step != "import")) continue;
     ObjectScope entry(printer, "");
     printer.data("case_id", recorded.spec.id);
     printer.field("reason", recorded.result.message, recorded.result.message);

@@ -19,6 +19,12 @@ inline constexpr const char* kHandoffSchema = "dlpack-usm.handoff/1";
 
 void print_handoffs(Printer& printer, const suite::CheckRun& run);
 
+// Whose fault a handoff step's outcome is: "none", "producer", "consumer",
+// "unknown" (a crash with no call announced) or "tool". A crash or hang is
+// the side whose call the worker announced; the rest is what the worker
+// judged.
+std::string handoff_fault(const suite::RecordedCase& recorded);
+
 // The story as text, fitted to `width` columns (0: whole lines).
 std::string handoff_story(const suite::CheckRun& run, std::size_t width);
 // The JSON document, with its envelope and the gate's decision.

@@ -23,6 +23,7 @@ LAYERS = [
     "producer",     # a producer observed: capsules read, the protocol's steps
     "consumer",     # a consumer observed: a cell offered, its result read back
     "profile",      # a library's producer side observed: cells made, requests asked
+    "handoff",      # one library's tensor handed to another, observed; its remedies
     "device_ids",   # device-ids: one allocation exported by every kDLOneAPI producer
     "_worker",      # the Python worker of the tool's runner
     "repro",        # a crash report's standalone snippet: a cell and EXPR outside the tool

@@ -12,10 +12,13 @@
    and unfolded, the header sticky when scrolled, the tooltip of a known
    cell on hover, and no script of a report run;
 3. a screenshot (--screenshot --window-size) of the expected size that is
-   not blank (colours of the legend and the cells, not one background).
+   not blank (colours of the legend and the cells, not one background);
+4. the pairwise grid at the top (fixtures/pairs): N x N, every measured pair
+   a link that opens the list of its handoffs, and its filter keeping the
+   pairs with a failure alone.
 
 The page is made from the committed profiles (fixtures/consumer_profiles,
-fixtures/profiles) and tests/data/matrix/profile-tinyarray.json, whose
+fixtures/profiles, the pairwise reports of fixtures/pairs) and tests/data/matrix/profile-tinyarray.json, whose
 exception message carries a <script>. Skips (77) only where Chromium is not
 installed, and fails then too where DLPACK_USM_REQUIRE_PEERS=1 or
 DLPACK_USM_REQUIRE_USM=1 (CI; scripts/setup.sh installs it).
@@ -110,7 +113,8 @@ class DomFacts(html.parser.HTMLParser):
 
 def make_page(tool, source, work):
     inputs = sorted(glob.glob(os.path.join(source, "fixtures/consumer_profiles/*.json")) +
-                    glob.glob(os.path.join(source, "fixtures/profiles/*.json")))
+                    glob.glob(os.path.join(source, "fixtures/profiles/*.json")) +
+                    glob.glob(os.path.join(source, "fixtures/pairs/*.json")))
     inputs.append(os.path.join(source, "tests/data/matrix/profile-tinyarray.json"))
     page = os.path.join(work, "matrix.html")
     subprocess.run([tool, "report", "matrix", *inputs, "--format", "html", "--output", page],
@@ -258,10 +262,60 @@ def check_sticky_header_and_tooltip(tools, failures):
     tools.wait_for('document.getElementById("tip").hidden')
 
 
+GRID_FACTS = """(() => {
+  const grid = document.getElementById("pair-grid");
+  if (!grid) return null;
+  const visible = (cell) => {
+    const link = cell.querySelector("a");
+    return link !== null && getComputedStyle(link).visibility === "visible";
+  };
+  const cells = [...grid.querySelectorAll("td.pair")];
+  const rect = grid.getBoundingClientRect();
+  return {rows: grid.tBodies[0].rows.length, columns: grid.tHead.rows[0].cells.length - 1,
+          filterShown: !document.getElementById("pair-filter").hidden,
+          measured: cells.filter((cell) => cell.querySelector("a")).length,
+          visibleLinks: cells.filter(visible).length,
+          visibleFailing: cells.filter((cell) => cell.dataset.result === "fails" && visible(cell))
+            .length,
+          failing: cells.filter((cell) => cell.dataset.result === "fails").length,
+          width: rect.width, height: rect.height};
+})()"""
+
+
+def check_pair_grid(tools, failures):
+    """The pairwise grid at the top: a row per producer and a column per
+    consumer, measured cells linked; its filter keeps the failing pairs; a
+    cell's link opens the list of its handoffs."""
+    grid = tools.evaluate(GRID_FACTS)
+    failures.check(grid is not None, "the page has the pairwise grid (#pair-grid)")
+    if grid is None:
+        return
+    failures.check(grid["rows"] >= 2 and grid["rows"] == grid["columns"],
+                   f"the grid is N x N with N >= 2: {grid}")
+    failures.check(grid["width"] > 100 and grid["height"] > 40, f"the grid is visible: {grid}")
+    failures.check(grid["filterShown"], "the script shows the grid's filter")
+    failures.check(grid["visibleLinks"] == grid["measured"] > 0,
+                   f"every measured pair is a link: {grid}")
+    tools.evaluate('document.getElementById("pairs-failing").click()')
+    only = tools.evaluate(GRID_FACTS)
+    failures.check(only["visibleLinks"] == only["failing"] == only["visibleFailing"],
+                   f"'pairs with a failure only' keeps the failing pairs alone: {only}")
+    tools.evaluate('document.getElementById("pairs-failing").click()')
+    target = tools.evaluate('(() => { const link = document.querySelector("#pair-grid td.pair a");'
+                            ' link.click(); return link.getAttribute("href").slice(1); })()')
+    tools.wait_for(f'document.getElementById("{target}").open === true')
+    opened = tools.evaluate(f'(() => {{ const d = document.getElementById("{target}"); '
+                            'return [location.hash, d.querySelectorAll("li").length]; })()')
+    failures.check(opened[0] == "#" + target and opened[1] > 0,
+                   f"the link opens its pair's handoffs: {opened}")
+
+
 def check_with_script(browser, page, failures):
     tools = headless_chromium.DevTools(browser, WINDOW, timeout=60)
     try:
         tools.open("file://" + page)
+        check_pair_grid(tools, failures)
+        tools.evaluate('location.hash = ""')
         check_filters(tools, failures)
         check_sticky_header_and_tooltip(tools, failures)
     finally:

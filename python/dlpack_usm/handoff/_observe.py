@@ -36,9 +36,21 @@ def _emitted(x, origin):
     return emitted, findings, tensor_json.device(base.capsule)
 
 
+def _settle(obj):
+    """Waits for the work queued on a SYCL array's queue (dpctl's, dpnp's):
+    the handoff asks whether the data arrives, not whether a runtime orders
+    one queue after another, which the stream cases judge with their control
+    (check --python-producer). Nothing for other arrays."""
+    queue = getattr(obj, "sycl_queue", None)
+    wait = getattr(queue, "wait", None)
+    if callable(wait):
+        wait()
+
+
 def _read(obj, side, what):
     """The View of `obj`'s own export, or (None, why it cannot be read)."""
     try:
+        _settle(obj)
         with calling(f"{side}reading {what} back through its __dlpack__"):
             return _readback.read_back(obj), None
     except BridgeError as error:
@@ -71,6 +83,7 @@ def _offer(remedy, x, device):
 def _consumed(consumer, consumer_text, offered, summary):
     """(action, fields): what the consumer did with `offered`."""
     with calling(f"{CONSUMER}{consumer_text}(x), x offering {summary}", consumer=True):
+        _settle(offered)
         result, raised = _case._call(consumer, offered)
     if raised is not None:
         return "declined", {"exception": describe_exception(raised),
@@ -111,10 +124,17 @@ def observe(x, origin, consumer, consumer_text, remedy_name):
     """The record fields of one handoff (the worker's record adds id and
     duration): outcome, message, findings, exchange, and the evidence the
     story is told from."""
-    if remedy_name == "emitted":
-        return observe_emitted(x, origin)
+    try:
+        if remedy_name == "emitted":
+            return observe_emitted(x, origin)
+        emitted, producer_findings, device = _emitted(x, origin)
+    except NotApplicable as declined:
+        # The producer's own decline: a library may decline any export.
+        return {"outcome": "not_supported", "exchange": "refused",
+                "message": f"the producer declined: {declined.message}",
+                "decline_reason": declined.message, "findings": [],
+                "evidence": {"remedy": remedy_name, "reason": declined.message}}
     remedy = REMEDIES[remedy_name]
-    emitted, producer_findings, device = _emitted(x, origin)
     evidence = {"remedy": remedy.name, "code": remedy.code.format(consumer=consumer_text)}
     offered = _offer(remedy, x, device)
     expected, unread = _read(offered if remedy.compare_with_offered else x, PRODUCER, "x")

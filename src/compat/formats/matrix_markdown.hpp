@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compat/matrix_model.hpp"
 
@@ -17,6 +18,8 @@ namespace dlpack_usm::compat {
 std::string matrix_to_markdown(const CompatibilityMatrix& matrix, const MatrixOptions& options);
 std::string matrix_summary_to_markdown(const CompatibilityMatrix& matrix);
 
+// One row of a GFM table: "| a | b |" and a newline.
+std::string matrix_markdown_row(const std::vector<std::string>& cells);
 // `text` as literal Markdown text (one line; markup and HTML escaped).
 std::string matrix_markdown_text(std::string_view text);
 // `text` as an inline code span; `in_table` escapes the pipes GFM tables

@@ -4,6 +4,7 @@
 
 #include "common/printable.hpp"
 #include "common/text_width.hpp"
+#include "compat/formats/pair_grid_text.hpp"
 #include "compat/matrix_notes.hpp"
 #include "compat/matrix_outcomes.hpp"
 #include "report/text_table.hpp"
@@ -109,7 +110,8 @@ std::string notes_text(const MatrixNotes& notes, std::size_t width) {
 std::string matrix_to_text(const CompatibilityMatrix& matrix, const MatrixOptions& options) {
   MatrixNotes notes;
   std::string table = cells_table(matrix, options, notes);
-  return headline(matrix, options) + text_libraries(matrix) + text_legend(options.width) + table +
+  return headline(matrix, options) + pair_grid_text(matrix.pairs, options.width) +
+         text_libraries(matrix) + text_legend(options.width) + table +
          notes_text(notes, options.width);
 }
 

@@ -46,9 +46,9 @@ ProfileCell accepted(std::string value) {
 CompatibilityMatrix sample() {
   ProfileCell clean_decline = declined("TypeError");
   clean_decline.status = "not_supported";
-  LibraryProfile a{"a.json", "consume report", "alib", "1.0", "", {}};
+  LibraryProfile a{"a.json", "consume report", "alib", "1.0", "", {}, false, {}};
   a.cells = {declined(kHostile), accepted("int8")};
-  LibraryProfile b{"b.json", "profile report", "blib", "2.0", "gpu", {}};
+  LibraryProfile b{"b.json", "profile report", "blib", "2.0", "gpu", {}, false, {}};
   b.cells = {clean_decline, accepted("int8")};
   return build_matrix({a, b});
 }

@@ -28,7 +28,8 @@ ProfileCell cell(std::string direction, std::string device, std::string memory, 
 }
 
 LibraryProfile library(std::string name, std::string version, std::vector<ProfileCell> cells) {
-  return {name + ".json", "profile report", name, std::move(version), "", std::move(cells)};
+  return {
+      name + ".json", "profile report", name, std::move(version), "", std::move(cells), false, {}};
 }
 
 TEST(MatrixPlace, DevicesOfDifferentMachinesLineUpByMemoryKind) {

@@ -81,6 +81,19 @@ std::vector<CaseSpec> PythonHandoffCaseSource::cases() {
     steps.insert(steps.end(), handoff_remedies().begin(), handoff_remedies().end());
   }
   std::vector<CaseSpec> cases;
+  if (description_.contains("probe_error")) {
+    // Both libraries could not even be imported in one worker: the pair's
+    // one case says so (the grid shows it as a failure of the pair).
+    CaseSpec spec =
+        python_case_spec(target_, fmt::format("{}/import", target_.label()), "python-handoff");
+    spec.consumer_library = target_.consumer;
+    // The cell of a producer EXPR's one tensor: --cell given selects it.
+    spec.cell = "given";
+    spec.details = std::make_shared<const NotSupportedCase>(fmt::format(
+        "the two libraries cannot share a process: {}", description_.value("probe_error", "")));
+    cases.push_back(std::move(spec));
+    return cases;
+  }
   auto add_place = [&](const HandoffPlace& place) {
     for (const std::string& step : steps) cases.push_back(handoff_case(target_, place, step));
   };

@@ -1,0 +1,62 @@
+// The pairwise grid: a row per producer and a column per consumer over the
+// same sorted libraries, each cell counting the tensors that worked, were
+// declined and failed, and a failure a defect of the library whose fault
+// it is (none where nobody's is known).
+#include <gtest/gtest.h>
+
+#include "compat/formats/pair_grid_text.hpp"
+#include "compat/pair_grid.hpp"
+
+namespace dlpack_usm::compat {
+namespace {
+
+PairCase handed(std::string producer, std::string consumer, std::string result,
+                std::string fault = "") {
+  PairCase one;
+  one.producer = std::move(producer);
+  one.consumer = std::move(consumer);
+  one.tensor = "c-order";
+  one.result = std::move(result);
+  one.fault = std::move(fault);
+  one.rule = one.result == "fails" ? "DLP-CONSUMER-CHECKSUM" : "";
+  one.note = "note";
+  one.repro = "dlpack-usm check --python-handoff a b";
+  return one;
+}
+
+TEST(PairGrid, CountsEachPairAndChargesEachDefect) {
+  PairGrid grid = build_pair_grid(
+      {handed("numpy", "dpnp", "works"), handed("numpy", "dpnp", "declines"),
+       handed("dpnp", "numpy", "declines"), handed("dpnp", "dpnp", "fails", "consumer"),
+       handed("numpy", "numpy", "fails", "")});
+  ASSERT_EQ(grid.libraries, (std::vector<std::string>{"dpnp", "numpy"}));
+  const PairCell& numpy_to_dpnp = grid.cells[1][0];
+  EXPECT_EQ(numpy_to_dpnp.kind(), "mixed");
+  EXPECT_EQ(numpy_to_dpnp.text(), "1 work, 1 declined");
+  EXPECT_EQ(grid.cells[0][1].kind(), "declines");
+  EXPECT_EQ(grid.cells[0][1].text(), "1/1 declined");
+  EXPECT_EQ(grid.cells[0][0].kind(), "fails");
+  EXPECT_EQ(grid.cells[0][0].text(), "1 of 1 fails");
+  // dpnp's own failure is its defect; numpy's with no known fault is none.
+  EXPECT_EQ(grid.summaries[0].defects, (std::vector<std::size_t>{3}));
+  EXPECT_TRUE(grid.summaries[1].defects.empty());
+  EXPECT_EQ(grid.summaries[1].as_producer.total(), 3u);
+  EXPECT_EQ(grid.summaries[1].as_consumer.total(), 2u);
+  EXPECT_EQ(PairGrid::anchor(1, 0), "pair-1-0");
+}
+
+TEST(PairGrid, TheLibraryLineNamesItsDefectsWithTheirRepro) {
+  PairGrid grid = build_pair_grid({handed("dpnp", "dpnp", "fails", "consumer")});
+  EXPECT_EQ(pair_library_line(grid.summaries[0]),
+            "as producer 1 of 1 fails; as consumer 1 of 1 fails; 1 defect found");
+  EXPECT_EQ(pair_defect_text(grid.cases[0]),
+            "DLP-CONSUMER-CHECKSUM: note (dpnp to dpnp, c-order); repro: dlpack-usm check "
+            "--python-handoff a b");
+  std::string text = pair_grid_text(grid, 0);
+  EXPECT_NE(text.find("producer \\ consumer"), std::string::npos) << text;
+  EXPECT_NE(text.find("    - DLP-CONSUMER-CHECKSUM"), std::string::npos) << text;
+  EXPECT_TRUE(pair_grid_text(build_pair_grid({}), 0).empty());
+}
+
+}  // namespace
+}  // namespace dlpack_usm::compat
