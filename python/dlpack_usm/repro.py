@@ -12,12 +12,18 @@ tensor to the consumer as the case did:
 
     from dlpack_usm.repro import handoff
     handoff("dpnp", "torch", "direct", cell="f-order")
+
+A producer's step (check --python-producer EXPR) is asked of EXPR's object
+as the case asked it, and gives the step's findings:
+
+    from dlpack_usm.repro import producer_step
+    print(producer_step("numpy.arange(6.0)[::-2]", "versioned"))
 """
 
 from ._worker._target import consumer_of
 from .consumer._offered_producer import OfferedProducer
 
-__all__ = ["consumer", "handoff", "offered"]
+__all__ = ["consumer", "handoff", "offered", "producer_step"]
 
 
 def offered(cell, memory="cpu", device_id=0):
@@ -47,6 +53,22 @@ def handoff(producer, consumer, remedy="direct", cell=None, device_index=0):
     target.prepare()
     x = made(target, {"device_index": device_index, "cell": cell, **_cell_axis(cell)})
     return target.consumer(REMEDIES[remedy].offer(x, None))
+
+
+def producer_step(producer, step, max_version="1.3"):
+    """The findings of step `step` ("capsule", "versioned", "device-agrees",
+    ... as `check --list` names them after "producer/") of the producer
+    EXPR, asked with `max_version` as `check --python-producer EXPR` asks:
+    the capsule read first, then the step's calls, in this process."""
+    from ._worker._producer_steps import inspected_capsule
+    from ._worker._target import Target
+    from .producer import _steps
+    target = Target({"role": "producer", "text": producer, "max_version": max_version})
+    target.prepare()
+    inspected = inspected_capsule(target)
+    if step == "capsule" or inspected.check is None:
+        return inspected.findings
+    return _steps.run_step(inspected.check, step)
 
 
 def _cell_axis(cell):

@@ -40,7 +40,9 @@ def contained(tmp_path_factory):
     """One run of the producers of this file, with the consumer probe (numpy
     asks __dlpack_device__ too)."""
     arguments = [word for expression in PRODUCERS for word in ("--python-producer", expression)]
-    found = engine_runs.check(*arguments, "--timeout", "3",
+    # Two jobs, as on the CI machine: a producer's steps share a worker (and
+    # so the setup a crash is charged to) however many cores there are.
+    found = engine_runs.check(*arguments, "--timeout", "3", "--jobs", "2",
                               tmp_path=tmp_path_factory.mktemp("contained"))
     assert found.result.returncode == 1, found.result.stdout + found.result.stderr
     assert "Traceback" not in found.result.stderr, found.result.stderr
@@ -130,6 +132,22 @@ def test_a_producer_that_crashes_is_named_with_its_signal(contained):
         'the case died on signal 11 (Segmentation fault) in "__dlpack__(max_version=(0, 8))"')
     # The worker's traceback of the crash, from the producer's code.
     assert "producers.py" in crashed["message"]
+
+
+def test_a_producer_crash_gives_a_snippet_that_crashes_alone(contained):
+    # The snippet asks the same step of EXPR's object in a plain interpreter
+    # (dlpack_usm.repro.producer_step): the same signal, outside the tool.
+    snippet = contained.of(SEGV).step("legacy-max-version")["snippet"]
+    assert "producer_step(" in snippet and "'legacy-max-version'" in snippet, snippet
+    alone = subprocess.run(["sh", "-c", snippet], env=package_environment(), capture_output=True,
+                           text=True, timeout=120)
+    assert alone.returncode in (-signal.SIGSEGV, 128 + signal.SIGSEGV), alone
+    assert "Fatal Python error: Segmentation fault" in alone.stderr, alone.stderr
+    # A step that finds nothing prints its empty list of findings.
+    snippet = contained.of(SEGV).step("versioned")["snippet"]
+    quiet = subprocess.run(["sh", "-c", snippet], env=package_environment(), capture_output=True,
+                           text=True, timeout=120)
+    assert (quiet.returncode, quiet.stdout) == (0, "[]\n"), quiet
 
 
 def test_a_producer_that_hangs_is_killed_at_the_timeout():

@@ -46,7 +46,8 @@ class _Inspected:
                                   lambda: evaluate(target.text), flagged=True)
 
 
-def _inspected(target):
+def inspected_capsule(target):
+    """The capsule of the target's object, read once per worker."""
     if getattr(target, "inspected", None) is None:
         target.inspected = _Inspected(target)
     return target.inspected
@@ -85,7 +86,7 @@ def _outcome(found):
 
 def run_step(target, case):
     """The record of step case["step"] ("capsule": the capsule's own)."""
-    inspected = _inspected(target)
+    inspected = inspected_capsule(target)
     if inspected.check is None:
         if case["step"] == "capsule" and inspected.findings:
             return record(case, _outcome(inspected.findings), inspected.reason,

@@ -1,4 +1,4 @@
-// The standalone snippet of a Python consumer's crash report: EXPR and the
+// The standalone snippet of a Python case's crash report: EXPR and the
 // cell reach Python as literals that nothing in them can end (quotes,
 // backslashes, newlines, the here-document's EOF), and the interpreter and
 // package are the workers'.
@@ -53,6 +53,20 @@ TEST(PythonSnippet, HandoffSnippetGivesTheProducersTensorToTheConsumer) {
             "python3 -X faulthandler - <<'EOF'\n"
             "from dlpack_usm.repro import handoff\n"
             "handoff('dpnp', 'lambda x: f(x)', 'host-copy', cell='f-order', device_index=1)\n"
+            "EOF");
+}
+
+TEST(PythonSnippet, ProducerSnippetAsksTheStepWithTheCasesMaxVersion) {
+  PythonTarget target;
+  target.role = PythonRole::producer;
+  target.text = "producers.EndsProcess('segv')";
+  target.max_version = "1.1";
+  target.setup = {"python3", ""};
+  EXPECT_EQ(producer_snippet(target, "versioned"),
+            "python3 -X faulthandler - <<'EOF'\n"
+            "from dlpack_usm.repro import producer_step\n"
+            "print(producer_step('producers.EndsProcess(\\'segv\\')', 'versioned', "
+            "max_version='1.1'))\n"
             "EOF");
 }
 

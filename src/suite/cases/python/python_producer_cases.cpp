@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "rules/rule_ids.hpp"
+#include "suite/cases/python/python_snippet.hpp"
 #include "suite/cases/python/python_worker.hpp"
 
 namespace dlpack_usm::suite {
@@ -85,6 +86,7 @@ std::vector<CaseSpec> PythonProducerCaseSource::cases() {
     spec.rules.emplace_back(ids::kPluginHang);
     spec.crash_rule = std::string(ids::kPluginCrash);
     spec.timeout_rule = std::string(ids::kPluginHang);
+    spec.snippet = producer_snippet(target_, step.name);
     spec.details = std::make_shared<const PythonCase>(
         target_, nlohmann::json{{"kind", "step"},
                                 {"step", step.name},

@@ -66,4 +66,14 @@ std::string handoff_snippet(const PythonTarget& target, const std::string& remed
       python_literal(remedy), where);
 }
 
+std::string producer_snippet(const PythonTarget& target, const std::string& step) {
+  return fmt::format(
+      "{} <<'EOF'\n"
+      "from dlpack_usm.repro import producer_step\n"
+      "print(producer_step({}, {}, max_version={}))\n"
+      "EOF",
+      interpreter_command(target), python_literal(target.text), python_literal(step),
+      python_literal(target.max_version));
+}
+
 }  // namespace dlpack_usm::suite

@@ -1,4 +1,4 @@
-// The standalone snippet a crash report of a Python consumer case gives
+// The standalone snippet a crash report of a Python case gives
 // (issue 35): a shell here-document that runs the consumer on the tensor
 // the case offered in a plain interpreter, with no runner, worker or
 // containment around it (dlpack_usm.repro), so that the crash happens where
@@ -27,5 +27,9 @@ std::string consumer_snippet(const PythonTarget& target, const std::string& cell
 // to the consumer as `remedy` gives it.
 std::string handoff_snippet(const PythonTarget& target, const std::string& remedy,
                             const std::string& cell, int device_index);
+
+// The snippet of producer step `step` ("versioned", "capsule", ...): EXPR's
+// capsule read and the step asked, as the worker asks, its findings printed.
+std::string producer_snippet(const PythonTarget& target, const std::string& step);
 
 }  // namespace dlpack_usm::suite
