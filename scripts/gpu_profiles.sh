@@ -6,8 +6,9 @@
 # profiles of torch, cupy and jax (fixtures/consumer_profiles/), numpy's as a
 # comparison with the CI machine's, torch's with two PoCL root devices, the
 # `check` of PoCL's two roots (its owner answer named once, nothing else
-# blocked charged to the tool), the CUDA and owner-answer tests, and the
-# consume bench (bench/consume_bench.py). Everything goes to OUT.
+# blocked charged to the tool), the pairwise grid of torch, cupy, jax and
+# numpy (fixtures/pairs/pairs-gpu.json), the CUDA and owner-answer tests,
+# and the consume bench (bench/consume_bench.py). Everything goes to OUT.
 # Usage: scripts/gpu_profiles.sh [OUT] [JOBS]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,12 @@ POCL_DEVICES="cpu cpu" python3 -m dlpack_usm consume torch.from_dlpack \
 # PoCL's two root devices: the owner answer, named once.
 POCL_DEVICES="cpu cpu" $build/dlpack-usm list-devices --runtime opencl 2>&1 | grep -A3 -i "owner" | head -12
 POCL_DEVICES="cpu cpu" $build/dlpack-usm check --runtime opencl 2>&1 | grep -vE '^\s+repro:' | tail -14
+
+# The pairwise grid of the CUDA libraries (fixtures/pairs/pairs-gpu.json).
+begin=$(date +%s)
+python3 scripts/pairwise.py --python python3 --label gpu --dlpack-usm $build/dlpack-usm \
+  --only torch --only cupy --only jax --only numpy --output "$out/pairs-gpu.json"
+echo "pairwise: $(( $(date +%s) - begin )) s"
 
 ctest --test-dir $build -j"$jobs" -R 'Cuda|OwnerAnswer|owner_answer|ConsumerVerdict' \
   --output-on-failure 2>&1 | tail -6

@@ -37,7 +37,10 @@ PEERS = {
                          "array_api_strict.from_dlpack"),
     "dpnp": ("dpnp", "dpnp", "dpnp.from_dlpack"),
     "jax": ("jax", "jax.numpy", "jax.numpy.from_dlpack"),
-    "ndonnx": ("ndonnx", "ndonnx", "ndonnx.from_dlpack"),
+    # ndonnx makes no array with a device= (ONNX controls the device), so the
+    # cells of a MODULE producer would all be missing: one array of its own.
+    "ndonnx": ("ndonnx", "ndonnx.asarray(numpy.arange(15, dtype=numpy.float32).reshape(3, 5))",
+               "ndonnx.from_dlpack"),
     "tensorflow": ("tensorflow",
                    "tensorflow.reshape(tensorflow.range(15, dtype=tensorflow.float32), (3, 5))",
                    "tensorflow.experimental.dlpack.from_dlpack"),
@@ -45,7 +48,11 @@ PEERS = {
                "paddle.from_dlpack"),
     "warp": ("warp", "warp.array(numpy.arange(15, dtype=numpy.float32).reshape(3, 5))",
              "warp.from_dlpack"),
-    "mlx": ("mlx.core", "__import__('mlx.core').core.arange(15.0).reshape(3, 5)", None),
+    "mlx": ("mlx.core", "mlx.core.arange(15.0).reshape(3, 5)", None),
+    # scikit-learn-intelex: oneDAL's tables speak DLPack both ways (its host
+    # build here; kDLOneAPI with a SYCL device and dpctl).
+    "onedal": ("onedal.datatypes", "onedal.datatypes.to_table(numpy.arange(15.0).reshape(3, 5))",
+               "onedal.datatypes.to_table"),
     # On a CUDA machine, torch's tensor on its first GPU (else on its CPU),
     # and cupy's arrays, which live on the current CUDA device.
     "torch": ("torch", "torch.arange(15.0, device='cuda' if torch.cuda.is_available() else "

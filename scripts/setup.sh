@@ -11,9 +11,10 @@
 # setup.sh --peers adds the optional step: the DLPack peers of the pairwise
 # matrix (scripts/pairwise.py) in a venv of their own, the libraries of one
 # handoff having to share one interpreter: jax, tensorflow-cpu,
-# paddlepaddle, warp-lang, mlx (with its CPU backend), ndonnx and
-# apache-tvm-ffi beside numpy, array-api-strict and dpnp/dpctl (about 2 GB;
-# the README's first command leaves it out).
+# paddlepaddle, warp-lang, mlx (with its CPU backend), ndonnx,
+# apache-tvm-ffi and scikit-learn-intelex (oneDAL's tables) beside numpy,
+# array-api-strict and dpnp/dpctl (about 2 GB; the README's first command
+# leaves it out).
 set -euo pipefail
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -35,7 +36,8 @@ done
 PEERS_PREFIX=${DLPACK_USM_PEERS_PREFIX:-/opt/dlpack-usm/peers}
 PEER_PACKAGES=("numpy==2.4.6" "array-api-strict==2.6.1" "dpctl==0.22.1" "dpnp==0.20.0"
   "apache-tvm-ffi==0.1.15.post2" "jax==0.10.2" "tensorflow-cpu==2.21.0"
-  "paddlepaddle==3.3.1" "warp-lang==1.19.0" "mlx[cpu]==0.32.4" "ndonnx==0.23.0")
+  "paddlepaddle==3.3.1" "warp-lang==1.19.0" "mlx[cpu]==0.32.4" "ndonnx==0.23.0"
+  "scikit-learn-intelex==2026.2.0")
 
 # Where Intel's runtime goes; the .icd file names the library by absolute path.
 INTEL_OCL_PREFIX=${DLPACK_USM_INTEL_OCL_PREFIX:-/opt/dlpack-usm/intel-opencl-rt}

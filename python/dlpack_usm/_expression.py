@@ -27,8 +27,29 @@ class _NoModule(NameError):
         self.error = error
 
 
+def _dotted_names(expression):
+    """Every chain of names EXPR reads (["mlx", "core", "arange"] for
+    mlx.core.arange(...)), root first."""
+    import ast
+    chains = []
+    for node in ast.walk(ast.parse(expression, mode="eval")):
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if parts and isinstance(node, ast.Name):
+            chains.append([node.id, *reversed(parts)])
+    return chains
+
+
 class _Modules(dict):
-    """Names an expression uses that are not builtins: imported on demand."""
+    """Names an expression uses that are not builtins: imported on demand,
+    with the submodules the expression reads through them (mlx.core, which
+    `import mlx` leaves out)."""
+
+    def __init__(self, expression):
+        super().__init__()
+        self.chains = _dotted_names(expression)
 
     def __missing__(self, name):
         if hasattr(builtins, name):
@@ -37,8 +58,25 @@ class _Modules(dict):
             module = importlib.import_module(name)
         except ImportError as error:
             raise _NoModule(name, error) from None
+        for chain in self.chains:
+            if chain[0] == name:
+                _import_submodules(module, chain)
         self[name] = module
         return module
+
+
+def _import_submodules(module, chain):
+    """Imports chain[1], then chain[2] ... below `module` while each is a
+    submodule its parent does not hold yet; stops at the first that is not
+    one (an attribute, a function)."""
+    for depth in range(1, len(chain) - 1):
+        if hasattr(module, chain[depth]):
+            module = getattr(module, chain[depth])
+            continue
+        try:
+            module = importlib.import_module(".".join(chain[:depth + 1]))
+        except ImportError:
+            return
 
 
 def interpreter():
@@ -100,7 +138,8 @@ def _import_failure(error, name=None):
 
 def evaluate(expression):
     try:
-        return eval(expression, {"__builtins__": builtins}, _Modules())  # noqa: S307 - the user's own expression
+        names = _Modules(expression)
+        return eval(expression, {"__builtins__": builtins}, names)  # noqa: S307 - the user's own expression
     except SyntaxError as error:
         raise BridgeError(f"EXPR is not a Python expression: {error.msg}",
                           "quote it, e.g. \"numpy.arange(6).reshape(2, 3)\"") from None

@@ -140,3 +140,47 @@ def test_a_profile_of_a_mistyped_module_offers_the_installed_one():
 
 def test_a_name_that_is_a_builtin_is_not_imported():
     assert _expression.evaluate("len([1, 2])") == 2
+
+
+def test_a_submodule_the_expression_reads_is_imported(monkeypatch, tmp_path):
+    # mlx.core.arange(...): `import mlx` leaves mlx.core out, the expression
+    # reads through it, so it is imported too; an attribute that is no
+    # submodule (a function) is read as it is.
+    package = tmp_path / "outer_pkg_xyz"
+    package.mkdir()
+    (package / "__init__.py").write_text("def double(x):\n    return 2 * x\n")
+    (package / "inner.py").write_text("def answer():\n    return 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert _expression.evaluate("outer_pkg_xyz.inner.answer() + outer_pkg_xyz.double(1)") == 44
+    with pytest.raises(BridgeError, match="AttributeError"):
+        _expression.evaluate("outer_pkg_xyz.missing_xyz.answer()")
+
+
+def test_a_version_is_the_packages_else_its_distributions(monkeypatch, tmp_path):
+    from dlpack_usm._package_version import package_version
+    (tmp_path / "versioned_xyz.py").write_text("__version__ = '1.2.3'\n")
+    (tmp_path / "unversioned_xyz.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    __import__("versioned_xyz")
+    __import__("unversioned_xyz")
+    assert package_version("versioned_xyz") == "1.2.3"
+    # No __version__ and no distribution of that name.
+    assert package_version("unversioned_xyz") == "unknown"
+    # pytest has both; its distribution's version is its own.
+    from importlib import metadata
+    assert package_version("pytest") == metadata.version("pytest")
+
+
+def test_of_several_failing_probes_the_first_on_the_command_line_is_reported():
+    # The probes run --jobs at once; which one ends first must not decide
+    # which error the user reads.
+    import subprocess
+    from conftest import package_environment
+    from dlpack_usm import _frontend
+    result = subprocess.run(
+        [_frontend.binary(), "check", "--python", sys.executable, "--jobs", "2",
+         "--python-consumer", f"{MISSING}_first.f", "--python-consumer", f"{MISSING}_second.f"],
+        capture_output=True, text=True, env=package_environment(), timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert f"'{MISSING}_first'" in result.stderr and f"{MISSING}_second" not in result.stderr, \
+        result.stderr

@@ -243,7 +243,8 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   // A Python library is imported once before its cases are planned: what
   // it is, and the devices it has, decide them. Stopped there: no report.
-  if (!python.empty() && !python.probe(self, options.suite_dir.string(), options.timeout)) {
+  if (!python.empty() && !python.probe(self, options.suite_dir.string(), options.timeout,
+                                       static_cast<std::size_t>(options.jobs))) {
     return 128 + suite::stop_signal();
   }
   suite::CaseSources sources = case_sources_of(args, options, python);

@@ -200,25 +200,26 @@ bool PythonLibraries::offers_usm() const {
 }
 
 bool PythonLibraries::probe(const std::string& self, const std::string& suite_dir,
-                            std::chrono::milliseconds case_timeout) {
+                            std::chrono::milliseconds case_timeout, std::size_t jobs) {
   auto handoffs = std::count_if(targets_.begin(), targets_.end(), [](const PythonTarget& target) {
     return target.role == PythonRole::handoff;
   });
-  for (const PythonTarget& target : targets_) {
-    std::optional<nlohmann::json> described;
-    try {
-      described = suite::probe_python(self, suite_dir, target, case_timeout);
-    } catch (const Error& error) {
+  std::optional<std::vector<suite::ProbeOutcome>> outcomes =
+      suite::probe_pythons(self, suite_dir, targets_, case_timeout, jobs);
+  if (!outcomes) return false;
+  for (std::size_t i = 0; i < targets_.size(); ++i) {
+    suite::ProbeOutcome& outcome = (*outcomes)[i];
+    if (outcome.error) {
       // In a pairwise run, two libraries that cannot share a process (their
       // imports crash, or one breaks the other's) are that pair's result,
       // not the end of the run; a single handoff's error stays an error.
+      const Error& error = *outcome.error;
       bool pair_result = error.code() == ExitCode::environment || error.code() == ExitCode::usage;
-      if (target.role != PythonRole::handoff || handoffs < 2 || !pair_result) throw;
-      described = nlohmann::json{
+      if (targets_[i].role != PythonRole::handoff || handoffs < 2 || !pair_result) throw error;
+      outcome.described = nlohmann::json{
           {"name", nullptr}, {"version", nullptr}, {"probe_error", std::string(error.what())}};
     }
-    if (!described) return false;
-    described_.push_back(std::move(*described));
+    described_.push_back(std::move(*outcome.described));
   }
   return true;
 }

@@ -58,10 +58,10 @@ class PythonLibraries {
   // its USM to one (a consumer, a library's consumer side).
   bool has_producer() const;
   bool offers_usm() const;
-  // Probes each library (python_probe.hpp); false when a stop signal ended
-  // a probe. Throws the probe's Error.
+  // Probes each library (python_probe.hpp), `jobs` at once; false when a
+  // stop signal ended a probe. Throws the first probe's Error in their order.
   bool probe(const std::string& self, const std::string& suite_dir,
-             std::chrono::milliseconds case_timeout);
+             std::chrono::milliseconds case_timeout, std::size_t jobs);
   // Their case sources, appended to `sources`.
   void add_sources(suite::CaseSources& sources) const;
   // What the report's "plugins" says of each (role, interface "python", name,

@@ -56,6 +56,18 @@ std::string schema_of(const json& document) {
   return schema != document.end() && schema->is_string() ? schema->get<std::string>() : "";
 }
 
+// The day a report's run started ("2026-11-29" of its started_at), "" where
+// it names none the page could show.
+std::string started_day(const json& document) {
+  auto started = document.find("started_at");
+  if (started == document.end() || !started->is_string()) return {};
+  const std::string& text = started->get_ref<const std::string&>();
+  bool dated = text.size() >= 10 && text[4] == '-' && text[7] == '-' &&
+               std::all_of(text.begin(), text.begin() + 10,
+                           [](char c) { return c == '-' || (c >= '0' && c <= '9'); });
+  return dated ? text.substr(0, 10) : std::string();
+}
+
 }  // namespace
 
 std::vector<LibraryProfile> read_matrix_input(const std::filesystem::path& path) {
@@ -86,9 +98,12 @@ std::vector<LibraryProfile> read_matrix_input(const std::filesystem::path& path)
   } else {
     fail_input(input, what_it_is(document));
   }
+  std::string day = started_day(document);
   for (LibraryProfile& profile : profiles) {
     profile.file = input.file;
     profile.kind = kind;
+    profile.measured = day;
+    for (PairCase& handed : profile.pairs) handed.measured = day;
   }
   return profiles;
 }

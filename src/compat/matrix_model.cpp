@@ -133,7 +133,10 @@ std::vector<std::size_t> assign_columns(const std::vector<LibraryProfile>& profi
       machines.insert(std::upper_bound(machines.begin(), machines.end(), profile.machine),
                       profile.machine);
     }
-    column.files.push_back(fmt::format("{} ({})", profile.file, profile.kind));
+    column.files.push_back(
+        profile.measured.empty()
+            ? fmt::format("{} ({})", profile.file, profile.kind)
+            : fmt::format("{} ({}, {})", profile.file, profile.kind, profile.measured));
   }
   std::vector<std::size_t> index_of;
   for (const LibraryProfile& profile : profiles) {

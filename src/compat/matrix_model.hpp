@@ -39,8 +39,9 @@ struct LibraryProfile {
   std::string file;
   std::string kind;  // "profile report", "consume report", "check report"
   std::string library;
-  std::string version;  // "" where the report names none
-  std::string machine;  // the profile report's machine label, if any
+  std::string version;   // "" where the report names none
+  std::string machine;   // the profile report's machine label, if any
+  std::string measured;  // the day the report's run started ("2026-11-29"), "" where unknown
   std::vector<ProfileCell> cells;
   // A handoff's (two libraries at once): the tensors it handed over, for
   // the pairwise grid, and no cells of a column.
@@ -54,8 +55,9 @@ struct MatrixColumn {
   std::string library;
   std::string version;
   std::vector<std::string> machines;  // the labels the profile reports give, sorted
-  std::vector<std::string> files;     // with their kinds: "numpy.json (consume report)"
-  std::size_t cells = 0;              // its cells in the matrix (two inputs of one cell: one)
+  // With their kinds and days: "numpy.json (consume report, 2026-11-29)".
+  std::vector<std::string> files;
+  std::size_t cells = 0;  // its cells in the matrix (two inputs of one cell: one)
 
   std::string title() const;  // "numpy 2.4.6", "torch 2.11.0 (gpu)", "numpy 2.5.2 (ci, gpu)"
 };

@@ -1,6 +1,7 @@
 #include "compat/pair_grid.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -24,6 +25,12 @@ std::size_t index_of(const std::vector<std::string>& libraries, const std::strin
 }
 
 // A failure is the defect of the library whose fault it is.
+void note_day(PairLibrary& library, const std::string& day) {
+  std::vector<std::string>& days = library.measured;
+  auto at = std::lower_bound(days.begin(), days.end(), day);
+  if (!day.empty() && (at == days.end() || *at != day)) days.insert(at, day);
+}
+
 void note_defect(PairGrid& grid, const PairCase& handed, std::size_t index) {
   if (handed.result != "fails") return;
   const std::string& library = handed.fault == "producer"   ? handed.producer
@@ -66,7 +73,11 @@ PairGrid build_pair_grid(std::vector<PairCase> cases) {
                        grid.libraries.end());
   std::size_t size = grid.libraries.size();
   grid.cells.assign(size, std::vector<PairCell>(size));
-  for (const std::string& library : grid.libraries) grid.summaries.push_back({library, {}, {}, {}});
+  for (const std::string& library : grid.libraries) {
+    PairLibrary summary;
+    summary.library = library;
+    grid.summaries.push_back(std::move(summary));
+  }
   for (std::size_t i = 0; i < grid.cases.size(); ++i) {
     const PairCase& handed = grid.cases[i];
     std::size_t producer = index_of(grid.libraries, handed.producer);
@@ -74,6 +85,8 @@ PairGrid build_pair_grid(std::vector<PairCase> cases) {
     count(grid.cells[producer][consumer], handed, i);
     count(grid.summaries[producer].as_producer, handed, i);
     count(grid.summaries[consumer].as_consumer, handed, i);
+    note_day(grid.summaries[producer], handed.measured);
+    note_day(grid.summaries[consumer], handed.measured);
     note_defect(grid, handed, i);
   }
   return grid;

@@ -24,6 +24,7 @@ struct PairCase {
   std::string rule;      // the worst finding's rule id, if any
   std::string case_id;   // the step that decided it
   std::string repro;     // a command line that runs that step again
+  std::string measured;  // the day its run started ("2026-11-29"), "" where unknown
 };
 
 struct PairCell {
@@ -43,9 +44,10 @@ struct PairCell {
 // What one library did on either side, in a line.
 struct PairLibrary {
   std::string library;
-  PairCell as_producer;              // every tensor it handed to any consumer
-  PairCell as_consumer;              // every tensor it was handed by any producer
-  std::vector<std::size_t> defects;  // failures that are its fault (indices into cases)
+  PairCell as_producer;               // every tensor it handed to any consumer
+  PairCell as_consumer;               // every tensor it was handed by any producer
+  std::vector<std::size_t> defects;   // failures that are its fault (indices into cases)
+  std::vector<std::string> measured;  // the days its handoffs ran, sorted
 };
 
 struct PairGrid {

@@ -19,6 +19,7 @@ LAYERS = [
     "_location",    # written by CMake: where the library and the binary are
     "_bridge",      # libdlpack_usm through ctypes, errors, capsules, a contained call
     "rules",        # the rule catalog, read through the bridge
+    "_package_version",  # the version a report names for an imported package
     "_expression",  # EXPR evaluated, modules imported on first use
     "producer",     # a producer observed: capsules read, the protocol's steps
     "consumer",     # a consumer observed: a cell offered, its result read back

@@ -11,6 +11,7 @@ import types
 from .._bridge import capsules, library
 from .._bridge.errors import BridgeError
 from .._expression import evaluate
+from .._package_version import package_version
 from ..producer._inspect import producer_label
 from ..profile import _library
 
@@ -21,8 +22,7 @@ KNOWN_PACKAGES = ("numpy", "dpnp", "dpctl", "torch", "cupy", "jax", "jaxlib", "a
 
 def package_versions():
     """The versions of the packages people ask about, among those imported."""
-    return {name: str(getattr(sys.modules[name], "__version__", "unknown"))
-            for name in KNOWN_PACKAGES if name in sys.modules}
+    return {name: package_version(name) for name in KNOWN_PACKAGES if name in sys.modules}
 
 
 def cuda_devices():
@@ -119,8 +119,7 @@ class Target:
             described = {"name": module, "version": version, "kind": kind}
         elif self.role == "consumer":
             top = self.text.split(".")[0].split("(")[0]
-            described = {"name": top, "version": str(getattr(sys.modules.get(top), "__version__",
-                                                             "unknown"))}
+            described = {"name": top, "version": package_version(top)}
         else:
             described = _library.describe(self.text)
             described["devices"] = _library.discover_with_memory(
@@ -140,8 +139,7 @@ class Target:
         else:
             producer = dict(_library.describe(self.text), kind="module")
         top = self.spec["consumer"].split(".")[0].split("(")[0]
-        consumer = {"name": top, "version": str(getattr(sys.modules.get(top), "__version__",
-                                                        "unknown"))}
+        consumer = {"name": top, "version": package_version(top)}
         described = {"name": f"{producer['name']} to {consumer['name']}",
                      "version": f"{producer['version']}, {consumer['version']}",
                      "producer": producer, "consumer": consumer,

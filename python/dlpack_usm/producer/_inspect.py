@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from .._bridge import capsules, dlpack, library, tensor_json
 from .._bridge.errors import BridgeError, ProducerRaised
+from .._package_version import package_version
 from ..rules import Finding
 from . import _cuda, _sycl
 from ._foreign import calling
@@ -42,8 +43,8 @@ def producer_label(obj):
     module = module.split(".")[0]
     version = "unknown"
     try:
-        package = __import__(module)
-        version = str(getattr(package, "__version__", "unknown"))
+        __import__(module)
+        version = package_version(module)
     except BaseException:  # noqa: B036 - a producer that cannot be imported by name still gets a label
         pass
     return module, version, type(obj).__qualname__

@@ -6,10 +6,10 @@ device an array made on each says it is on."""
 
 import importlib
 import re
-import sys
 
 from .._bridge.errors import BridgeError, describe_exception
 from .._expression import install_hint, interpreter
+from .._package_version import package_version
 from ..producer._foreign import calling
 from ._cells import on
 
@@ -36,8 +36,7 @@ def import_namespace(module):
 def describe(module):
     """{"module", "name", "version"}: the top-level package's name and version."""
     top = module.split(".")[0]
-    version = getattr(sys.modules.get(top), "__version__", None)
-    return {"module": module, "name": top, "version": str(version or "unknown")}
+    return {"module": module, "name": top, "version": package_version(top)}
 
 
 def devices(namespace, named=None):

@@ -27,7 +27,10 @@ std::string pair_library_line(const PairLibrary& library) {
                             ? "no defect found"
                             : fmt::format("{} defect{} found", library.defects.size(),
                                           library.defects.size() == 1 ? "" : "s");
-  return fmt::format("{}; {}; {}", emits, accepts, defects);
+  std::string measured = library.measured.empty()
+                             ? std::string()
+                             : fmt::format("; measured {}", fmt::join(library.measured, ", "));
+  return fmt::format("{}; {}; {}{}", emits, accepts, defects, measured);
 }
 
 std::string pair_defect_text(const PairCase& handed) {

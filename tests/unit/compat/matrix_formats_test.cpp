@@ -46,9 +46,9 @@ ProfileCell accepted(std::string value) {
 CompatibilityMatrix sample() {
   ProfileCell clean_decline = declined("TypeError");
   clean_decline.status = "not_supported";
-  LibraryProfile a{"a.json", "consume report", "alib", "1.0", "", {}, false, {}};
+  LibraryProfile a{"a.json", "consume report", "alib", "1.0", "", "", {}, false, {}};
   a.cells = {declined(kHostile), accepted("int8")};
-  LibraryProfile b{"b.json", "profile report", "blib", "2.0", "gpu", {}, false, {}};
+  LibraryProfile b{"b.json", "profile report", "blib", "2.0", "gpu", "2026-11-28", {}, false, {}};
   b.cells = {clean_decline, accepted("int8")};
   return build_matrix({a, b});
 }
@@ -130,6 +130,9 @@ TEST(MatrixHtml, ReportTextNeverBecomesMarkupAndThePageLoadsNothing) {
   // A real table without the script: the two libraries, the legend, the symbols.
   EXPECT_EQ(count(page, "<th scope=\"col\" class=\"lib\">"), 2u);
   EXPECT_NE(page.find("<th scope=\"col\" class=\"lib\">blib 2.0 (gpu)</th>"), std::string::npos);
+  // Each column's version and machine (its title) and the day it was measured.
+  EXPECT_NE(page.find("b.json (profile report, 2026-11-28)"), std::string::npos);
+  EXPECT_NE(page.find("a.json (consume report)"), std::string::npos);  // no day known
   EXPECT_NE(page.find("<section id=\"legend\""), std::string::npos);
   EXPECT_NE(page.find(">-!</td>"), std::string::npos);
   EXPECT_NE(page.find("<tr class=\"row agree\""), std::string::npos);

@@ -57,6 +57,7 @@ TEST(MatrixInputs, AProfileReportGivesBothDirectionsCompletedFromItsResults) {
   EXPECT_EQ(tiny.library, "tinyarray");
   EXPECT_EQ(tiny.version, "1.2");
   EXPECT_EQ(tiny.machine, "ci");
+  EXPECT_EQ(tiny.measured, "2026-11-26");  // the day of its started_at
   EXPECT_EQ(tiny.kind, "profile report");
   EXPECT_EQ(tiny.cells.size(), 11u);
   // The worst finding (the error, not the warning before it).

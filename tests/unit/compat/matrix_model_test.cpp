@@ -28,8 +28,15 @@ ProfileCell cell(std::string direction, std::string device, std::string memory, 
 }
 
 LibraryProfile library(std::string name, std::string version, std::vector<ProfileCell> cells) {
-  return {
-      name + ".json", "profile report", name, std::move(version), "", std::move(cells), false, {}};
+  return {name + ".json",
+          "profile report",
+          name,
+          std::move(version),
+          "",
+          "",
+          std::move(cells),
+          false,
+          {}};
 }
 
 TEST(MatrixPlace, DevicesOfDifferentMachinesLineUpByMemoryKind) {

@@ -58,5 +58,24 @@ TEST(PairGrid, TheLibraryLineNamesItsDefectsWithTheirRepro) {
   EXPECT_TRUE(pair_grid_text(build_pair_grid({}), 0).empty());
 }
 
+TEST(PairGrid, EachLibrarySaysTheDaysItWasMeasured) {
+  // Two runs (two machines or two days): a library in both names both days,
+  // once each; one in a run without a date names none.
+  PairCase first = handed("numpy", "dpnp", "works");
+  first.measured = "2026-11-29";
+  PairCase second = handed("numpy", "torch", "works");
+  second.measured = "2026-11-27";
+  PairCase again = handed("torch", "numpy", "works");
+  again.measured = "2026-11-27";
+  PairGrid grid = build_pair_grid({first, second, again, handed("jax", "jax", "works")});
+  ASSERT_EQ(grid.libraries, (std::vector<std::string>{"dpnp", "jax", "numpy", "torch"}));
+  EXPECT_EQ(grid.summaries[2].measured, (std::vector<std::string>{"2026-11-27", "2026-11-29"}));
+  EXPECT_EQ(grid.summaries[3].measured, (std::vector<std::string>{"2026-11-27"}));
+  EXPECT_TRUE(grid.summaries[1].measured.empty());
+  EXPECT_EQ(pair_library_line(grid.summaries[0]),
+            "hands nothing over (no producer here); as consumer 1/1 work; no defect found; "
+            "measured 2026-11-29");
+}
+
 }  // namespace
 }  // namespace dlpack_usm::compat

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -69,23 +70,74 @@ std::optional<nlohmann::json> answer_of(ChildProcess& child, const PythonTarget&
   return described;
 }
 
+// The description `child` sent, or the Error it ended with.
+ProbeOutcome settle(ChildProcess& child, const PythonTarget& target,
+                    std::chrono::milliseconds timeout) {
+  try {
+    std::optional<nlohmann::json> described = answer_of(child, target);
+    if (!described || !described->is_array() || described->size() != 1 ||
+        !(*described)[0].is_object()) {
+      fail_probe(child, target, timeout);
+    }
+    return {(*described)[0], std::nullopt};
+  } catch (const Error& error) {
+    return {std::nullopt, error};
+  }
+}
+
 }  // namespace
 
 std::optional<nlohmann::json> probe_python(const std::string& self, const std::string& suite_dir,
                                            const PythonTarget& target,
                                            std::chrono::milliseconds case_timeout) {
+  std::optional<std::vector<ProbeOutcome>> outcomes =
+      probe_pythons(self, suite_dir, std::span(&target, 1), case_timeout, 1);
+  if (!outcomes) return std::nullopt;
+  if (outcomes->front().error) throw *outcomes->front().error;
+  return outcomes->front().described;
+}
+
+std::optional<std::vector<ProbeOutcome>> probe_pythons(const std::string& self,
+                                                       const std::string& suite_dir,
+                                                       std::span<const PythonTarget> targets,
+                                                       std::chrono::milliseconds case_timeout,
+                                                       std::size_t jobs) {
   std::chrono::milliseconds timeout =
       probe_deadline(std::max(case_timeout, std::chrono::milliseconds(60000)));
-  ChildProcess child(python_worker_argv(self, target.setup, suite_dir, getpid()), timeout,
-                     describe_input(target));
-  wait_for_child(child);
-  if (stop_requested()) return std::nullopt;
-  std::optional<nlohmann::json> described = answer_of(child, target);
-  if (!described || !described->is_array() || described->size() != 1 ||
-      !(*described)[0].is_object()) {
-    fail_probe(child, target, timeout);
+  std::vector<ProbeOutcome> outcomes(targets.size());
+  // The probes running, by index; a destroyed ChildProcess kills its group.
+  std::vector<std::unique_ptr<ChildProcess>> running(targets.size());
+  std::size_t next = 0, active = 0;
+  while (next < targets.size() || active > 0) {
+    for (; active < std::max<std::size_t>(jobs, 1) && next < targets.size(); ++next, ++active) {
+      running[next] = std::make_unique<ChildProcess>(
+          python_worker_argv(self, targets[next].setup, suite_dir, getpid()), timeout,
+          describe_input(targets[next]));
+    }
+    if (stop_requested()) return std::nullopt;
+    std::vector<ChildProcess*> open;
+    auto wake = ChildProcess::Clock::now() + std::chrono::milliseconds(200);
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      ChildProcess* child = running[i].get();
+      if (child == nullptr) continue;
+      bool ended = child->output_closed() && child->reap();
+      if (!ended && child->past_deadline()) {
+        child->kill_group();
+        child->wait();
+        ended = true;
+      }
+      if (!ended) {
+        open.push_back(child);
+        wake = std::min(wake, child->deadline());
+        continue;
+      }
+      outcomes[i] = settle(*child, targets[i], timeout);
+      running[i].reset();
+      --active;
+    }
+    if (!open.empty()) read_children(open, wake);
   }
-  return (*described)[0];
+  return outcomes;
 }
 
 }  // namespace dlpack_usm::suite

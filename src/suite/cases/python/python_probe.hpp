@@ -10,11 +10,15 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "common/error.hpp"
 #include "suite/cases/python/python_target.hpp"
 
 namespace dlpack_usm::suite {
@@ -26,5 +30,21 @@ namespace dlpack_usm::suite {
 std::optional<nlohmann::json> probe_python(const std::string& self, const std::string& suite_dir,
                                            const PythonTarget& target,
                                            std::chrono::milliseconds case_timeout);
+
+// How one of several probes ended: the description, or the Error it ended
+// with (as probe_python throws it).
+struct ProbeOutcome {
+  std::optional<nlohmann::json> described;
+  std::optional<Error> error;
+};
+
+// The probes of `targets`, at most `jobs` at once (a pairwise run imports
+// two libraries per pair: run one after the other, the imports were most of
+// its time), in the order of `targets`; nullopt when a stop signal came.
+std::optional<std::vector<ProbeOutcome>> probe_pythons(const std::string& self,
+                                                       const std::string& suite_dir,
+                                                       std::span<const PythonTarget> targets,
+                                                       std::chrono::milliseconds case_timeout,
+                                                       std::size_t jobs);
 
 }  // namespace dlpack_usm::suite
