@@ -24,13 +24,14 @@ std::size_t index_of(const std::vector<std::string>& libraries, const std::strin
                                   libraries.begin());
 }
 
-// A failure is the defect of the library whose fault it is.
+// The day of a handoff among the library's days, once.
 void note_day(PairLibrary& library, const std::string& day) {
   std::vector<std::string>& days = library.measured;
   auto at = std::lower_bound(days.begin(), days.end(), day);
   if (!day.empty() && (at == days.end() || *at != day)) days.insert(at, day);
 }
 
+// A failure is the defect of the library whose fault it is.
 void note_defect(PairGrid& grid, const PairCase& handed, std::size_t index) {
   if (handed.result != "fails") return;
   const std::string& library = handed.fault == "producer"   ? handed.producer

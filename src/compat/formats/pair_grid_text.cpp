@@ -44,6 +44,8 @@ std::string pair_grid_text(const PairGrid& grid, std::size_t width) {
   std::vector<std::string> header{"producer \\ consumer"};
   header.insert(header.end(), grid.libraries.begin(), grid.libraries.end());
   report::TextTable table(header);
+  // Fifteen libraries make no grid 80 columns hold: a record per producer.
+  table.stack_when_too_wide();
   for (std::size_t p = 0; p < grid.libraries.size(); ++p) {
     std::vector<std::string> row{grid.libraries[p]};
     for (const PairCell& cell : grid.cells[p]) row.push_back(cell.text());
@@ -55,7 +57,11 @@ std::string pair_grid_text(const PairGrid& grid, std::size_t width) {
     text += wrap_after(fmt::format("  {}: ", library.library), pair_library_line(library), "    ",
                        width);
     for (std::size_t index : library.defects) {
-      text += wrap_after("    - ", pair_defect_text(grid.cases[index]), "      ", width);
+      // The repro stays one line, whatever the width: it is pasted.
+      PairCase handed = grid.cases[index];
+      std::string repro = std::exchange(handed.repro, {});
+      text += wrap_after("    - ", pair_defect_text(handed), "      ", width);
+      if (!repro.empty()) text += fmt::format("      repro: {}\n", repro);
     }
   }
   return text + "\n";

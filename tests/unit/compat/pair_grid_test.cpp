@@ -58,6 +58,25 @@ TEST(PairGrid, TheLibraryLineNamesItsDefectsWithTheirRepro) {
   EXPECT_TRUE(pair_grid_text(build_pair_grid({}), 0).empty());
 }
 
+TEST(PairGrid, TheTextFitsItsWidthAndKeepsEachReproWhole) {
+  // Too many libraries for the width: a record per producer, no cell cut;
+  // a defect's repro on a line of its own, whole, since it is pasted.
+  PairGrid grid =
+      build_pair_grid({handed("numpy 2.4.6 (ci)", "dpnp 0.20.0 (ci)", "works"),
+                       handed("dpnp 0.20.0 (ci)", "torch 2.11.0 (gpu)", "fails", "consumer")});
+  std::string text = pair_grid_text(grid, 40);
+  EXPECT_NE(text.find("\n      repro: dlpack-usm check --python-handoff a b\n"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("…"), std::string::npos) << text;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    std::string line = text.substr(start, end - start);
+    if (line.find("repro: ") == std::string::npos) {
+      EXPECT_LE(line.size(), 40u) << line;
+    }
+  }
+}
+
 TEST(PairGrid, EachLibrarySaysTheDaysItWasMeasured) {
   // Two runs (two machines or two days): a library in both names both days,
   // once each; one in a run without a date names none.
