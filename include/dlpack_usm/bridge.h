@@ -28,7 +28,7 @@
  * Compatibility: functions are only ever added. A change to an existing
  * function, or an addition, bumps DLPACK_USM_BRIDGE_ABI_VERSION; the
  * library's symbols carry the version node of the ABI that added them
- * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_13; version 10 added no function). */
+ * (DLPACK_USM_BRIDGE_1 to DLPACK_USM_BRIDGE_14; version 10 added no function). */
 #ifndef DLPACK_USM_BRIDGE_H
 #define DLPACK_USM_BRIDGE_H
 
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define DLPACK_USM_BRIDGE_ABI_VERSION 13u
+#define DLPACK_USM_BRIDGE_ABI_VERSION 14u
 
 /* The library is built with hidden visibility; these are its exports. */
 #if defined(__GNUC__)
@@ -303,6 +303,34 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_write_output(const char* path, const
  * anywhere, "::" at the start) with their first character escaped.
  * *result_json is {"text"}. */
 DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_printable(const char* text, char** result_json);
+
+/* ABI version 14: what a C program needs to call a plugin (plugin.h) as
+ * `check` does, with no tool around it: the standalone snippet of a C
+ * plugin's crash report is such a program. */
+struct DlpackUsmHost;
+struct DlpackUsmProduceRequest;
+
+/* The host table `check --runtime RUNTIME` hands a plugin ("opencl",
+ * "sycl" or "auto"; NULL is "auto"): every root device with its platform's
+ * default context. It lives as long as the process, and the offers
+ * (dlpack_usm_bridge_consumer_offer) and produce requests that follow are
+ * made on that runtime; asking again for another runtime is an error (2).
+ * *result_json is {"runtime": the one chosen}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_plugin_host(const char* runtime,
+                                                        const struct DlpackUsmHost** host,
+                                                        char** result_json);
+
+/* The produce request `check --producer` makes for one tensor of its
+ * matrix, on the runtime of dlpack_usm_bridge_plugin_host (which must come
+ * first): `request_json` is {"device_id": N, "sub_device": -1 or the index
+ * of the root's sub-device, "memory": "host" | "device" | "shared",
+ * "dtype": a DLPack dtype name ("float32"), "layout": "C" | "F" | "strided"
+ * | "offset" | "negative" | "size0" | "ndim0", "version": "0.8" | "1.0" |
+ * "1.3", "read_only": BOOL}. The consumer queue is NULL: the elements must
+ * be ready when produce returns. *request stays valid until the next call.
+ * *result_json is {"shape", "strides", "byte_offset", "allocation_bytes"}. */
+DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_produce_request(
+    const char* request_json, const struct DlpackUsmProduceRequest** request, char** result_json);
 
 #ifdef __cplusplus
 }

@@ -31,9 +31,56 @@ def versioned():
     del capsule
 
 
-def test_the_abi_version_is_13():
-    # 13 added dlpack_usm_bridge_printable (the core's escaping of outside text).
-    assert library.library().dlpack_usm_bridge_abi_version() == library.ABI_VERSION == 13
+def test_the_abi_version_is_14():
+    # 14 added the plugin host and produce request (a C plugin's crash snippet).
+    assert library.library().dlpack_usm_bridge_abi_version() == library.ABI_VERSION == 14
+
+
+class HostHead(ctypes.Structure):
+    # The first fields of plugin.h's DlpackUsmHost.
+    _fields_ = [("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32),
+                ("tool_version", ctypes.c_char_p), ("root_device_count", ctypes.c_int32)]
+
+
+def call_out(function, text):
+    """(exit code, the pointer written, the JSON answer) of a bridge call
+    that writes one pointer and an answer."""
+    lib = library.library()
+    out, result = ctypes.c_void_p(), ctypes.c_void_p()
+    code = function(text, ctypes.byref(out), ctypes.byref(result))
+    answer = json.loads(ctypes.string_at(result.value).decode())
+    lib.dlpack_usm_bridge_free(result)
+    return code, out.value, answer
+
+
+def test_the_plugin_host_and_a_produce_request_are_what_check_hands_a_plugin():
+    # ABI 14, for a C plugin's crash snippet. "auto" is the runtime this
+    # process's offers use already, so the other tests' offers stay as
+    # they are.
+    lib = library.library()
+    code, host, answer = call_out(lib.dlpack_usm_bridge_plugin_host, b"auto")
+    assert code == 0 and host and answer["runtime"] in ("opencl", "sycl"), answer
+    head = HostHead.from_address(host)
+    assert head.abi_version == 4 and head.tool_version == library.tool_version().encode()
+    again = call_out(lib.dlpack_usm_bridge_plugin_host, b"auto")
+    assert again[:2] == (0, host)
+    code, _, answer = call_out(lib.dlpack_usm_bridge_plugin_host, b"no-such-runtime")
+    assert code == 2 and "made on 'auto' already" in answer["error"], answer
+    if head.root_device_count == 0:
+        pytest.skip("no OpenCL or SYCL device here to ask a produce request of")
+    request = {"device_id": 0, "memory": "device", "dtype": "float32", "layout": "F",
+               "version": "1.3", "read_only": False}
+    code, made, answer = call_out(lib.dlpack_usm_bridge_produce_request,
+                                  json.dumps(request).encode())
+    assert code == 0 and made, answer
+    assert answer == {"shape": [3, 5], "strides": [1, 3], "byte_offset": 0,
+                      "allocation_bytes": 60}
+    code, made, answer = call_out(lib.dlpack_usm_bridge_produce_request,
+                                  json.dumps({**request, "dtype": "float7"}).encode())
+    assert code == 2 and made is None and "'float7', not one of" in answer["error"], answer
+    code, made, answer = call_out(lib.dlpack_usm_bridge_produce_request,
+                                  json.dumps({**request, "device_id": "0"}).encode())
+    assert code == 2 and "no integer" in answer["error"], answer
 
 
 def test_printable_escapes_what_a_terminal_or_the_ci_would_act_on():

@@ -18,6 +18,7 @@
 #include "bridge/consumer_offer.hpp"
 #include "bridge/cuda_facts.hpp"
 #include "bridge/dlpack_names.hpp"
+#include "bridge/plugin_repro.hpp"
 #include "bridge/run_summary.hpp"
 #include "bridge/sycl_exchange.hpp"
 #include "bridge/tensor_inspection.hpp"
@@ -216,6 +217,38 @@ int dlpack_usm_bridge_consumer_offer(const char* request_json, void** managed_te
     }
     ordered_json info;
     *managed_tensor = dlpack_usm::bridge::offer_cell(request, info);
+    return info;
+  });
+}
+
+int dlpack_usm_bridge_plugin_host(const char* runtime, const struct DlpackUsmHost** host,
+                                  char** result_json) {
+  if (host != nullptr) *host = nullptr;
+  return guarded(result_json, [&] {
+    if (host == nullptr) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_plugin_host was given a NULL host");
+    }
+    std::string name;
+    *host = dlpack_usm::bridge::plugin_host(runtime != nullptr ? runtime : "auto", name);
+    return ordered_json{{"runtime", name}};
+  });
+}
+
+int dlpack_usm_bridge_produce_request(const char* request_json,
+                                      const struct DlpackUsmProduceRequest** request,
+                                      char** result_json) {
+  if (request != nullptr) *request = nullptr;
+  return guarded(result_json, [&] {
+    if (request_json == nullptr || request == nullptr) {
+      throw Error(ExitCode::usage, "dlpack_usm_bridge_produce_request was given a NULL argument");
+    }
+    nlohmann::json parsed = nlohmann::json::parse(request_json, nullptr, false);
+    if (!parsed.is_object()) {
+      throw Error(ExitCode::usage, "the produce request is no JSON object",
+                  "pass {\"device_id\": N, \"memory\": KIND, \"dtype\": ...} (bridge.h)");
+    }
+    ordered_json info;
+    *request = dlpack_usm::bridge::produce_request(parsed, info);
     return info;
   });
 }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "bridge/plugin_repro.hpp"
 #include "common/error.hpp"
 #include "dlpack/names.hpp"
 #include "matrix/consumer_verdict.hpp"
@@ -62,6 +63,11 @@ ordered_json classes_json() {
 }  // namespace
 
 runtime::Runtime& offer_runtime(std::string* name) {
+  // A C program that asked for a plugin's host table is offered tensors on
+  // that table's runtime: a plugin reads them in those contexts.
+  if (runtime::Runtime* host_runtime = plugin_host_runtime(name); host_runtime != nullptr) {
+    return *host_runtime;
+  }
   runtime::SelectedRuntime found = runtime::find_runtime(
       {runtime::RuntimeChoice::automatic, runtime::LibrariesUnderTest::sycl_handles});
   if (name != nullptr) *name = found.name;

@@ -18,7 +18,8 @@ namespace dlpack_usm::bridge {
 // The runtime the consumer offers use: what --runtime auto chooses for a
 // consumer that takes SYCL's handles (runtime/selection.hpp), so that a SYCL
 // consumer in the same process shares its default contexts: SYCL where
-// dpctl's C interface loads, OpenCL otherwise. `name` is "sycl" or "opencl".
+// dpctl's C interface loads, OpenCL otherwise; the runtime of the plugin
+// host table where a C program asked for one. `name` is "sycl" or "opencl".
 runtime::Runtime& offer_runtime(std::string* name = nullptr);
 
 // {"runtime", "devices": [{"name", "device_id", "kinds", "first_kind"}],

@@ -120,7 +120,7 @@ void print_snippet(Printer& printer, const RecordedCase& recorded) {
                  result.exchange == suite::ExchangeOutcome::crash ||
                  result.exchange == suite::ExchangeOutcome::hang;
   if (!charged || recorded.spec.snippet.empty()) return;
-  printer.line("  standalone, in your own interpreter (no tool around it), the lines below:");
+  printer.line("  standalone (no tool around it: paste the lines below into a shell):");
   // Not indented: a here-document's end line must start its line.
   std::string_view rest = recorded.spec.snippet;
   while (!rest.empty()) {

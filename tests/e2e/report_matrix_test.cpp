@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "e2e_files.hpp"
@@ -155,9 +156,11 @@ TEST(ReportMatrix, ChecksOfTheFixturePluginsShowWhatEachProducerGetsWrong) {
   // C-order cell is an invalid capsule, the correct library's is emitted.
   std::istringstream lines(result.out);
   std::string line, c_order;
+  // The root device's row ("USM device", or "USM device #1" where the root
+  // has another id, as on the GPU machine), not a sub-device's ("#0.3").
+  const std::regex sub_device("USM device #[0-9]+\\.");
   while (std::getline(lines, line)) {
-    if (line.find(" c-order ") != std::string::npos &&
-        line.find("USM device #") == std::string::npos) {
+    if (line.find(" c-order ") != std::string::npos && !std::regex_search(line, sub_device)) {
       c_order = line;
     }
   }

@@ -7,7 +7,7 @@ import os
 
 from .errors import BridgeError, UnreadableTensor
 
-ABI_VERSION = 13
+ABI_VERSION = 14
 
 _library = None
 
@@ -69,6 +69,8 @@ _SIGNATURES = {
     "python_steps": (_INT, [_OUT]),
     "exchange_api_table": (_INT, [_U64, _OUT]),
     "printable": (_INT, [_TEXT, _OUT]),
+    "plugin_host": (_INT, [_TEXT, _OUT, _OUT]),
+    "produce_request": (_INT, [_TEXT, _OUT, _OUT]),
     "free": (None, [_POINTER]),
 }
 

@@ -32,10 +32,13 @@ struct Stamp {
   friend bool operator==(const Stamp&, const Stamp&) = default;
 };
 
-std::optional<Stamp> stamp_of(const std::string& path) {
+// Of a regular file, or with `folder` of a directory.
+std::optional<Stamp> stamp_of(const std::string& path, bool folder = false) {
   struct stat info {};
-  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
-  return Stamp{static_cast<long long>(info.st_size),
+  if (stat(path.c_str(), &info) != 0 || !(folder ? S_ISDIR(info.st_mode) : S_ISREG(info.st_mode))) {
+    return std::nullopt;
+  }
+  return Stamp{folder ? 0 : static_cast<long long>(info.st_size),
                static_cast<long long>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec};
 }
 
@@ -90,6 +93,49 @@ std::optional<Entry> parse_entry(const std::string& text) {
   return entry;
 }
 
+constexpr std::string_view kAbsentHeader = "dlpack-usm dpctl-absent 1";
+
+// An interpreter's "no dpctl": it, its stamp, and each folder it searched.
+struct AbsentEntry {
+  std::string interpreter;
+  Stamp interpreter_stamp;
+  std::vector<std::pair<std::string, Stamp>> searched;
+};
+
+std::string absent_text(const AbsentEntry& entry) {
+  std::string text =
+      fmt::format("{}\ninterpreter {}\ninterpreter-stamp {} {}\n", kAbsentHeader, entry.interpreter,
+                  entry.interpreter_stamp.size, entry.interpreter_stamp.mtime_ns);
+  for (const auto& [folder, stamp] : entry.searched) {
+    text += fmt::format("searched {} {}\n", stamp.mtime_ns, folder);
+  }
+  return text;
+}
+
+std::optional<AbsentEntry> parse_absent(const std::string& text) {
+  std::istringstream in(text);
+  std::string header;
+  AbsentEntry entry;
+  if (!std::getline(in, header) || header != kAbsentHeader ||
+      !value_of(in, "interpreter", entry.interpreter) ||
+      !stamp_of_line(in, "interpreter-stamp", entry.interpreter_stamp)) {
+    return std::nullopt;
+  }
+  std::string value;
+  while (value_of(in, "searched", value)) {
+    std::size_t space = value.find(' ');
+    Stamp stamp;
+    std::istringstream number(value.substr(0, space));
+    if (space == std::string::npos || !(number >> stamp.mtime_ns) || !number.eof()) {
+      return std::nullopt;
+    }
+    entry.searched.emplace_back(value.substr(space + 1), stamp);
+  }
+  // Every line read, and at least one folder: anything else is no entry.
+  if (entry.searched.empty() || !in.eof()) return std::nullopt;
+  return entry;
+}
+
 // The file's text, where it is a regular file of this user's that no one
 // else may write: it names a library the tool will load.
 std::optional<std::string> read_own_file(const std::string& path) {
@@ -106,6 +152,17 @@ std::optional<std::string> read_own_file(const std::string& path) {
   return text;
 }
 
+// Replaces the cache file `path` atomically, its folder made where missing.
+void write_entry(const std::string& path, const std::string& text) {
+  std::error_code ignored;
+  fs::create_directories(fs::path(path).parent_path(), ignored);
+  try {
+    write_file_atomically(path, text);
+  } catch (const Error&) {
+    // A read-only or full home: the interpreter is asked next time too.
+  }
+}
+
 }  // namespace
 
 std::string dpctl_cache_path() {
@@ -116,6 +173,12 @@ std::string dpctl_cache_path() {
   if (home != nullptr && *home == '/')
     return fmt::format("{}/.cache/dlpack-usm/dpctl-location", home);
   return {};
+}
+
+std::string dpctl_absent_path() {
+  std::string location = dpctl_cache_path();
+  if (location.empty()) return {};
+  return (fs::path(location).parent_path() / "dpctl-absent").string();
 }
 
 std::optional<DpctlCandidate> recall_dpctl(const std::string& interpreter,
@@ -134,6 +197,39 @@ std::optional<DpctlCandidate> recall_dpctl(const std::string& interpreter,
                         entry->version};
 }
 
+bool recall_no_dpctl(const std::string& interpreter) {
+  std::string path = dpctl_absent_path();
+  if (path.empty()) return false;
+  std::optional<std::string> text = read_own_file(path);
+  std::optional<AbsentEntry> entry = text ? parse_absent(*text) : std::nullopt;
+  if (!entry || entry->interpreter != interpreter ||
+      stamp_of(interpreter) != entry->interpreter_stamp) {
+    return false;
+  }
+  for (const auto& [folder, stamp] : entry->searched) {
+    if (stamp_of(folder, true) != stamp) return false;
+  }
+  return true;
+}
+
+void remember_no_dpctl(const std::string& interpreter, const std::vector<std::string>& searched) {
+  std::string path = dpctl_absent_path();
+  std::optional<Stamp> interpreter_stamp = stamp_of(interpreter);
+  if (path.empty() || !interpreter_stamp || searched.empty() ||
+      interpreter.find('\n') != std::string::npos) {
+    return;
+  }
+  AbsentEntry entry{interpreter, *interpreter_stamp, {}};
+  for (const std::string& folder : searched) {
+    std::optional<Stamp> stamp = stamp_of(folder, true);
+    // A folder that is gone, or a name that is no line, leaves nothing to
+    // compare with next time.
+    if (!stamp || folder.find('\n') != std::string::npos) return;
+    entry.searched.emplace_back(folder, *stamp);
+  }
+  write_entry(path, absent_text(entry));
+}
+
 void remember_dpctl(const std::string& interpreter, const DpctlCandidate& answer) {
   std::string path = dpctl_cache_path();
   std::optional<Stamp> interpreter_stamp = stamp_of(interpreter);
@@ -142,14 +238,7 @@ void remember_dpctl(const std::string& interpreter, const DpctlCandidate& answer
   bool one_line = (interpreter + answer.path + answer.version).find('\n') == std::string::npos;
   if (path.empty() || !interpreter_stamp || !library_stamp || !one_line) return;
   Entry entry{interpreter, *interpreter_stamp, answer.path, *library_stamp, answer.version};
-  std::error_code ignored;
-  fs::path directory = fs::path(path).parent_path();
-  fs::create_directories(directory, ignored);
-  try {
-    write_file_atomically(path, entry_text(entry));
-  } catch (const Error&) {
-    // A read-only or full home: the interpreter is asked next time too.
-  }
+  write_entry(path, entry_text(entry));
 }
 
 }  // namespace dlpack_usm::runtime::sycl

@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/sycl/dpctl_location.hpp"
 
@@ -30,5 +31,16 @@ std::optional<DpctlCandidate> recall_dpctl(const std::string& interpreter,
 
 // Keeps what `interpreter` answered, replacing the file atomically.
 void remember_dpctl(const std::string& interpreter, const DpctlCandidate& answer);
+
+// The answer "no dpctl" is kept too, in dpctl-absent beside the location
+// (a machine without dpctl, as the GPU machine, would start Python on every
+// command to hear it again): the interpreter, its stamp, and every folder
+// it searched (its sys.path under -I) with its modification time. It is
+// trusted while the interpreter is as it was and none of those folders
+// changed: installing dpctl, or a .pth file of an editable install, adds an
+// entry to one of them, which changes its modification time.
+std::string dpctl_absent_path();
+bool recall_no_dpctl(const std::string& interpreter);
+void remember_no_dpctl(const std::string& interpreter, const std::vector<std::string>& searched);
 
 }  // namespace dlpack_usm::runtime::sycl

@@ -43,19 +43,36 @@ bool file_exists(const std::string& path, const std::string& what,
   return exists;
 }
 
+// The folders after the first two lines of an interpreter's answer.
+std::vector<std::string> searched_folders(const std::string& output, std::size_t after) {
+  std::vector<std::string> folders;
+  std::size_t begin = output.find('\n', after);
+  while (begin != std::string::npos && begin + 1 < output.size()) {
+    std::size_t end = output.find('\n', begin + 1);
+    std::string folder = output.substr(begin + 1, end - begin - 1);
+    if (!folder.empty()) folders.push_back(std::move(folder));
+    begin = end;
+  }
+  return folders;
+}
+
 // Runs `python` (no shell, with a deadline: an interpreter that hangs is an
 // answer, not the tool's hang) with a short program printing the package
-// directory and the version; find_spec and importlib.metadata do not import
-// dpctl itself.
+// directory and the version, and where there is none the folders it
+// searched (`searched`, for the cache of that answer); find_spec and
+// importlib.metadata do not import dpctl itself.
 std::optional<DpctlCandidate> ask_interpreter(const std::string& python,
                                               const std::string& found_by,
-                                              std::vector<std::string>* tried) {
-  ContainedAnswer answer = run_program({python, "-I", "-c",
-                                        "import importlib.util as u, importlib.metadata as m; "
-                                        "s = u.find_spec('dpctl'); "
-                                        "print(s.submodule_search_locations[0] if s else ''); "
-                                        "print(m.version('dpctl') if s else '')"},
-                                       probe_deadline(kInterpreterDeadline), 4096);
+                                              std::vector<std::string>* tried,
+                                              std::vector<std::string>& searched) {
+  ContainedAnswer answer =
+      run_program({python, "-I", "-c",
+                   "import os, sys, importlib.util as u, importlib.metadata as m; "
+                   "s = u.find_spec('dpctl'); "
+                   "print(s.submodule_search_locations[0] if s else ''); "
+                   "print(m.version('dpctl') if s else ''); "
+                   "s or print('\\n'.join(p for p in sys.path if os.path.isdir(p)))"},
+                  probe_deadline(kInterpreterDeadline), 16384);
   if (!answer.ok()) {
     tried->push_back(fmt::format("{} ({}) {}", python, found_by, answer.how));
     return std::nullopt;
@@ -65,6 +82,7 @@ std::optional<DpctlCandidate> ask_interpreter(const std::string& python,
   std::string package = output.substr(0, newline);
   if (package.empty()) {
     tried->push_back(fmt::format("{} ({}): no dpctl package", python, found_by));
+    if (newline != std::string::npos) searched = searched_folders(output, newline + 1);
     return std::nullopt;
   }
   std::string version =
@@ -102,9 +120,16 @@ std::optional<DpctlCandidate> ask_or_recall(const std::string& python, const std
                                             std::vector<std::string>* tried) {
   if (!file.empty()) {
     if (auto remembered = recall_dpctl(file, found_by)) return remembered;
+    if (recall_no_dpctl(file)) {
+      tried->push_back(fmt::format("{} ({}): no dpctl package, remembered in {}", python, found_by,
+                                   dpctl_absent_path()));
+      return std::nullopt;
+    }
   }
-  std::optional<DpctlCandidate> found = ask_interpreter(python, found_by, tried);
+  std::vector<std::string> searched;
+  std::optional<DpctlCandidate> found = ask_interpreter(python, found_by, tried, searched);
   if (found && !file.empty()) remember_dpctl(file, *found);
+  if (!found && !file.empty() && !searched.empty()) remember_no_dpctl(file, searched);
   return found;
 }
 

@@ -46,6 +46,10 @@ class DpctlCache : public testing::Test {
   static void write(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
   }
+  static std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
 
   // Another modification time, as a reinstall gives.
   static void touch_later(const fs::path& path) {
@@ -126,6 +130,56 @@ TEST_F(DpctlCache, AnUnwritableCacheOnlyCostsTheNextRunTheInterpreter) {
   write(dir_ / "cache" / "dlpack-usm", "a file where the directory would be");
   remember_dpctl(python_.string(), answer());
   EXPECT_FALSE(recall_dpctl(python_.string(), "the interpreter"));
+}
+
+// "No dpctl" is kept too (a machine without dpctl would start Python on
+// every command): while the interpreter and every folder it searched are
+// as they were.
+TEST_F(DpctlCache, RecallsThatThereIsNoDpctlUntilAFolderItSearchedChanges) {
+  fs::path site = dir_ / "site";
+  fs::path stdlib = dir_ / "venv";
+  EXPECT_FALSE(recall_no_dpctl(python_.string()));
+  remember_no_dpctl(python_.string(), {stdlib.string(), site.string()});
+  EXPECT_EQ(dpctl_absent_path(), (dir_ / "cache" / "dlpack-usm" / "dpctl-absent").string());
+  EXPECT_TRUE(recall_no_dpctl(python_.string()));
+  EXPECT_FALSE(recall_no_dpctl("/usr/bin/python3"));
+  // The location and the absence are two files: neither replaces the other.
+  EXPECT_FALSE(recall_dpctl(python_.string(), "the interpreter"));
+
+  // pip install dpctl adds entries to site-packages: its time changes.
+  touch_later(site);
+  EXPECT_FALSE(recall_no_dpctl(python_.string()));
+  remember_no_dpctl(python_.string(), {stdlib.string(), site.string()});
+  ASSERT_TRUE(recall_no_dpctl(python_.string()));
+  touch_later(python_);
+  EXPECT_FALSE(recall_no_dpctl(python_.string()));
+}
+
+TEST_F(DpctlCache, AnAbsenceWithAFolderGoneOrNoneSearchedIsNotKept) {
+  remember_no_dpctl(python_.string(), {});
+  EXPECT_FALSE(recall_no_dpctl(python_.string()));
+  remember_no_dpctl(python_.string(), {(dir_ / "site").string(), (dir_ / "gone").string()});
+  EXPECT_FALSE(recall_no_dpctl(python_.string()));
+  remember_no_dpctl(python_.string(), {(dir_ / "site").string()});
+  ASSERT_TRUE(recall_no_dpctl(python_.string()));
+  fs::remove_all(dir_ / "site");
+  EXPECT_FALSE(recall_no_dpctl(python_.string()));
+}
+
+TEST_F(DpctlCache, AnAbsenceFileOthersMayWriteOrMalformedIsNotRead) {
+  remember_no_dpctl(python_.string(), {(dir_ / "site").string()});
+  ASSERT_TRUE(recall_no_dpctl(python_.string()));
+  chmod(dpctl_absent_path().c_str(), 0666);
+  EXPECT_FALSE(recall_no_dpctl(python_.string()));
+  chmod(dpctl_absent_path().c_str(), 0644);
+  std::string kept = read_text(dpctl_absent_path());
+  for (const std::string& broken :
+       {kept + "library /x\n", kept.substr(0, kept.find("searched")),
+        kept.substr(0, kept.rfind(' ')) + "\n", std::string("dlpack-usm dpctl-absent 2\n")}) {
+    write(dpctl_absent_path(), broken);
+    chmod(dpctl_absent_path().c_str(), 0644);
+    EXPECT_FALSE(recall_no_dpctl(python_.string())) << broken;
+  }
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "matrix/offered_tensor.hpp"
 #include "rules/rule_ids.hpp"
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"
+#include "suite/cases/plugin/plugin_snippet.hpp"
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/producer_cases.hpp"
 #include "suite/model/case_findings.hpp"
@@ -323,6 +324,15 @@ std::vector<CaseSpec> ConsumerCaseSource::cases() {
     }
   }
   block_valid_cells(runtime(), cases);
+  // Each cell's C snippet: the same tensor offered to the plugin's consume
+  // in a program of its own.
+  SnippetTarget target = snippet_target(plugin_spec().path);
+  add_snippets(runtime().inventory(), cases, [&](const CaseSpec& spec, const DeviceInfo& device) {
+    const auto* consume = dynamic_cast<const ConsumeCase*>(spec.details.get());
+    if (consume == nullptr) return std::string();
+    return plugin_consume_snippet(target, consume->shape.name, facts::to_string(consume->kind),
+                                  device.dlpack_device_id());
+  });
   return cases;
 }
 

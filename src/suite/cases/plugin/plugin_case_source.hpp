@@ -37,6 +37,7 @@ class PluginCaseSource : public CaseSource {
 
  protected:
   runtime::Runtime& runtime() { return runtime_(); }
+  const plugin::PluginSpec& plugin_spec() const { return spec_; }
   // One case on its device, with the library loaded.
   virtual CaseResult run_on(PluginSession& session, const CaseSpec& spec,
                             const runtime::DeviceInfo& device) = 0;

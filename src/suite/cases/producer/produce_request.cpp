@@ -29,9 +29,8 @@ std::uint32_t layout_code(exchange::Order order) {
 
 }  // namespace
 
-ProduceRequest make_produce_request(PluginSession& session, const runtime::DeviceInfo& device,
+ProduceRequest make_produce_request(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
                                     const matrix::MatrixTensor& tensor) {
-  runtime::Runtime& runtime = session.runtime();
   ProduceRequest request;
   request.dtype = *dlpack::parse_dtype(tensor.dtype);
   request.element_bytes = facts::element_storage_bytes(request.dtype);

@@ -31,8 +31,13 @@ struct ProduceRequest {
   bool versioned() const { return version >= dlpack::Release{1, 0}; }
 };
 
-ProduceRequest make_produce_request(PluginSession& session, const runtime::DeviceInfo& device,
+ProduceRequest make_produce_request(runtime::Runtime& runtime, const runtime::DeviceInfo& device,
                                     const matrix::MatrixTensor& tensor);
+inline ProduceRequest make_produce_request(PluginSession& session,
+                                           const runtime::DeviceInfo& device,
+                                           const matrix::MatrixTensor& tensor) {
+  return make_produce_request(session.runtime(), device, tensor);
+}
 
 // The request with another shape, compact row-major (the stream cases ask
 // for more elements than the matrix's 3x5).

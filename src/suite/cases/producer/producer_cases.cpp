@@ -14,6 +14,7 @@
 #include "plugin/host_table.hpp"
 #include "rules/rule_ids.hpp"
 #include "suite/cases/owner_answer/owner_answer_cases.hpp"
+#include "suite/cases/plugin/plugin_snippet.hpp"
 #include "suite/cases/plugin/produced_tensor.hpp"
 #include "suite/cases/producer/produce_request.hpp"
 #include "suite/cases/producer/producer_lifetime.hpp"
@@ -224,6 +225,16 @@ std::vector<CaseSpec> ProducerCaseSource::cases() {
   OwnerAnswerBlocks blocks(runtime());
   ProducerCaseList list(blocks, stream_attempts_);
   matrix::walk_live_matrix(runtime().inventory(), kProducerReadOnlyVersions, list);
+  if (plugin_spec().exchange_api()) return std::move(list.cases);
+  // Each tensor's C snippet: the same request made of the plugin's produce
+  // in a program of its own.
+  SnippetTarget target = snippet_target(plugin_spec().path);
+  auto snippet_of = [&](const CaseSpec& spec, const DeviceInfo& device) {
+    const auto* produce = dynamic_cast<const ProduceCase*>(spec.details.get());
+    if (produce == nullptr) return std::string();
+    return plugin_produce_snippet(target, device.ref, produce->tensor);
+  };
+  add_snippets(runtime().inventory(), list.cases, snippet_of);
   return std::move(list.cases);
 }
 
