@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "exchange/address_order.hpp"
 #include "exchange/layout.hpp"
+#include "exchange/pattern.hpp"
 #include "exchange/rule_ids.hpp"
 #include "exchange/rule_refusal.hpp"
 #include "facts/derived.hpp"
@@ -156,8 +157,8 @@ bool ImportedView::visit_in_windows(
     const std::function<void(std::uint64_t index, const std::byte* element)>& visit) const {
   // Every element lies a multiple of its size above the lowest byte, so a
   // window a multiple of that size never cuts one.
-  constexpr std::uint64_t kWindowBytes = std::uint64_t{16} << 20;
-  std::uint64_t window = std::max(element_bytes_, kWindowBytes / element_bytes_ * element_bytes_);
+  std::uint64_t window =
+      std::max(element_bytes_, kStagingWindowBytes / element_bytes_ * element_bytes_);
   auto extent = static_cast<std::uint64_t>(end_byte_ - lowest_byte_);
   const std::byte* lowest =
       static_cast<const std::byte*>(data_) + facts_.byte_offset + lowest_byte_;

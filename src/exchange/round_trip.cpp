@@ -64,10 +64,6 @@ RoundTripReport plan_round_trip(runtime::Runtime& runtime, const RoundTripReques
   return report;
 }
 
-// Host memory a round trip holds beside the allocation: one window of the
-// pattern going to the device, or of the tensor coming back.
-constexpr std::uint64_t kWindowBytes = std::uint64_t{16} << 20;
-
 // Allocates the tensor's memory and writes the pattern through the device,
 // a window of host staging at a time.
 std::shared_ptr<runtime::UsmBuffer> allocate_pattern(runtime::Runtime& runtime,
@@ -80,7 +76,7 @@ std::shared_ptr<runtime::UsmBuffer> allocate_pattern(runtime::Runtime& runtime,
   report.allocate_call = runtime.call_name(runtime::RuntimeCall::allocate, request.kind);
   report.copy_call = runtime.call_name(runtime::RuntimeCall::copy, request.kind);
   auto* allocation = static_cast<std::byte*>(buffer->data());
-  write_pattern_windows(report.layout, report.element_bytes, kWindowBytes,
+  write_pattern_windows(report.layout, report.element_bytes, kStagingWindowBytes,
                         [&](std::uint64_t offset, std::span<const std::byte> bytes) {
                           runtime.copy(buffer->context(), request.device, allocation + offset,
                                        bytes.data(), bytes.size());

@@ -1,5 +1,9 @@
 #include "compat/formats/matrix_text.hpp"
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "common/printable.hpp"
@@ -25,15 +29,34 @@ std::string headline(const CompatibilityMatrix& matrix, const MatrixOptions& opt
   return wrap_after("", text, "  ", options.width);
 }
 
-std::string text_libraries(const CompatibilityMatrix& matrix) {
-  report::TextTable table({"library", "cells", "from"});
-  for (const MatrixColumn& column : matrix.columns) {
+// The cells table's heading of library `index` where the table is too wide
+// for full names: A to Z, then AA, AB, ...
+std::string column_letter(std::size_t index) {
+  std::string letters;
+  for (std::size_t rest = index + 1; rest > 0; rest = (rest - 1) / 26) {
+    letters.insert(letters.begin(), static_cast<char>('A' + (rest - 1) % 26));
+  }
+  return letters;
+}
+
+// `lettered`: the cells table heads its columns with letters, which this
+// table's first column gives.
+std::string text_libraries(const CompatibilityMatrix& matrix, bool lettered, std::size_t width) {
+  std::vector<std::string> header{"library", "cells", "from"};
+  if (lettered) header.insert(header.begin(), "column");
+  report::TextTable table(std::move(header));
+  for (std::size_t c = 0; c < matrix.columns.size(); ++c) {
+    const MatrixColumn& column = matrix.columns[c];
     for (std::size_t i = 0; i < column.files.size(); ++i) {
-      table.add_row({i == 0 ? column.title() : "", i == 0 ? std::to_string(column.cells) : "",
-                     column.files[i]});
+      std::vector<std::string> row{i == 0 ? column.title() : "",
+                                   i == 0 ? std::to_string(column.cells) : "", column.files[i]};
+      if (lettered) row.insert(row.begin(), i == 0 ? column_letter(c) : "");
+      table.add_row(std::move(row));
     }
   }
-  return fmt::format("\nlibraries:\n{}", table.render("  "));
+  table.keep_whole(0);
+  table.stack_when_too_wide();
+  return fmt::format("\nlibraries:\n{}", table.render("  ", width));
 }
 
 std::string meanings(const MatrixOutcome& outcome) {
@@ -51,7 +74,10 @@ std::string text_legend(std::size_t width) {
     table.add_row({std::string(1, outcome.symbol), outcome.name, meanings(outcome)});
   }
   table.add_row({"?", "other", "an outcome this dlpack-usm does not know (see its note)"});
-  return fmt::format("\nlegend:\n{}", table.render("  ")) +
+  table.keep_whole(0);
+  table.keep_whole(1);
+  table.stack_when_too_wide();
+  return fmt::format("\nlegend:\n{}", table.render("  ", width)) +
          wrap_after("  ",
                     "After the symbol: ! the cell warns, !! it fails the gate; a number is its "
                     "note below. Blank: not measured.",
@@ -77,18 +103,85 @@ std::vector<std::string> row_fields(const CompatibilityMatrix& matrix, const Mat
   return fields;
 }
 
-std::string cells_table(const CompatibilityMatrix& matrix, const MatrixOptions& options,
-                        MatrixNotes& notes) {
-  std::vector<std::string> header{"direction", "axis", "value", "memory"};
-  for (const MatrixColumn& column : matrix.columns) header.push_back(printable(column.title()));
-  report::TextTable table(std::move(header));
+// The fields of every row shown, numbering the notes as they come.
+std::vector<std::vector<std::string>> shown_rows(const CompatibilityMatrix& matrix,
+                                                 const MatrixOptions& options, MatrixNotes& notes) {
+  std::vector<std::vector<std::string>> rows;
   const MatrixRow* previous = nullptr;
   for (const MatrixRow& row : matrix.rows) {
     if (options.fold && matrix.folds(row)) continue;
-    table.add_row(row_fields(matrix, row, previous, notes));
+    rows.push_back(row_fields(matrix, row, previous, notes));
     previous = &row;
   }
-  return fmt::format("\n{}", table.render());
+  return rows;
+}
+
+constexpr std::size_t kRowKeys = 4;  // direction, axis, value, memory
+
+// The table of the row keys and library columns [first, last), each
+// library headed by `headings`. `sectioned`: direction and axis are a line
+// of their own above their rows, not two columns, for narrow widths.
+report::TextTable cells_part(const std::vector<std::vector<std::string>>& rows,
+                             const std::vector<std::string>& headings, std::size_t first,
+                             std::size_t last, bool sectioned) {
+  std::vector<std::string> header{"direction", "axis", "value", "memory"};
+  if (sectioned) header.erase(header.begin(), header.begin() + 2);
+  std::size_t keys = header.size();
+  header.insert(header.end(), headings.begin() + first, headings.begin() + last);
+  report::TextTable table(std::move(header));
+  for (const std::vector<std::string>& row : rows) {
+    if (sectioned && !(row[0].empty() && row[1].empty())) {
+      std::vector<std::string> heading(keys + last - first);
+      heading[0] = fmt::format("{} {}:", row[0], row[1]);
+      table.add_row(std::move(heading));
+    }
+    std::vector<std::string> part(row.begin() + kRowKeys - keys, row.begin() + kRowKeys);
+    if (sectioned) part[0] = "  " + part[0];
+    part.insert(part.end(), row.begin() + kRowKeys + first, row.begin() + kRowKeys + last);
+    table.add_row(std::move(part));
+  }
+  return table;
+}
+
+std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0;
+  for (std::size_t begin = 0; begin < text.size();) {
+    std::size_t end = std::min(text.find('\n', begin), text.size());
+    widest = std::max(widest, display_columns(std::string_view(text).substr(begin, end - begin)));
+    begin = end + 1;
+  }
+  return widest;
+}
+
+// Where the table with the libraries' names is wider than `width`, its
+// libraries are headed by letters (the libraries table says which) and cut
+// into parts that fit, each repeating the row keys: a cell is never cut.
+std::string cells_table(const CompatibilityMatrix& matrix, const MatrixOptions& options,
+                        MatrixNotes& notes, bool& lettered) {
+  std::vector<std::vector<std::string>> rows = shown_rows(matrix, options, notes);
+  std::vector<std::string> names;
+  for (const MatrixColumn& column : matrix.columns) names.push_back(printable(column.title()));
+  std::string whole = cells_part(rows, names, 0, names.size(), false).render();
+  lettered = options.width != 0 && widest_line(whole) > options.width;
+  if (!lettered) return "\n" + whole;
+  std::vector<std::string> letters;
+  for (std::size_t c = 0; c < names.size(); ++c) letters.push_back(column_letter(c));
+  std::string text;
+  for (std::size_t first = 0; first < letters.size();) {
+    // As many columns as fit, and at least one.
+    std::size_t last = first + 1;
+    while (last < letters.size() &&
+           widest_line(cells_part(rows, letters, first, last + 1, true).render()) <=
+               options.width) {
+      ++last;
+    }
+    text += last - first == 1 ? fmt::format("\ncolumn {} of {}:\n", letters[first], letters.size())
+                              : fmt::format("\ncolumns {}-{} of {}:\n", letters[first],
+                                            letters[last - 1], letters.size());
+    text += cells_part(rows, letters, first, last, true).render();
+    first = last;
+  }
+  return text;
 }
 
 std::string notes_text(const MatrixNotes& notes, std::size_t width) {
@@ -109,9 +202,10 @@ std::string notes_text(const MatrixNotes& notes, std::size_t width) {
 
 std::string matrix_to_text(const CompatibilityMatrix& matrix, const MatrixOptions& options) {
   MatrixNotes notes;
-  std::string table = cells_table(matrix, options, notes);
+  bool lettered = false;
+  std::string table = cells_table(matrix, options, notes, lettered);
   return headline(matrix, options) + pair_grid_text(matrix.pairs, options.width) +
-         text_libraries(matrix) + text_legend(options.width) + table +
+         text_libraries(matrix, lettered, options.width) + text_legend(options.width) + table +
          notes_text(notes, options.width);
 }
 

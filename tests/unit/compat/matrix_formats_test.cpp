@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/text_width.hpp"
 #include "compat/formats/matrix_html.hpp"
 #include "compat/formats/matrix_markdown.hpp"
 #include "compat/formats/matrix_text.hpp"
@@ -98,6 +99,27 @@ TEST(MatrixText, AWidthWrapsTheHeadlineAndNotesButNotARepro) {
   EXPECT_NE(whole.find("a number is its note below. Blank: not measured.\n"), std::string::npos);
   EXPECT_EQ(fitted.find("a number is its note below. Blank: not measured.\n"), std::string::npos);
   EXPECT_GT(line_count(fitted), line_count(whole));
+}
+
+// At a width too narrow for the libraries' names the cells table heads its
+// columns with letters, which the libraries table names, and comes in parts
+// that fit; nothing a person reads is wider than the width but a repro, and
+// without a width the table is as it was, one part with the names.
+TEST(MatrixText, ANarrowWidthLettersTheLibrariesAndSplitsTheTable) {
+  std::string whole = matrix_to_text(sample(), {.fold = false});
+  EXPECT_EQ(whole.find("columns A-"), std::string::npos) << whole;
+  EXPECT_NE(whole.find("alib 1.0  blib 2.0 (gpu)"), std::string::npos) << whole;
+  std::string fitted = matrix_to_text(sample(), {.fold = false, .width = 40});
+  // The libraries table says which letter is which library.
+  EXPECT_NE(fitted.find("\n  A\n      library: alib 1.0\n"), std::string::npos) << fitted;
+  EXPECT_NE(fitted.find("consumer dtype:"), std::string::npos) << fitted;
+  EXPECT_NE(fitted.find("\ncolumns A-B of 2:\nvalue"), std::string::npos) << fitted;
+  std::istringstream lines(fitted);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("repro: ") == std::string::npos) {
+      EXPECT_LE(display_columns(line), 40u) << line << "\n" << fitted;
+    }
+  }
 }
 
 TEST(MatrixMarkdown, TextIsEscapedAndAgreeingRowsGoIntoDetails) {
