@@ -61,6 +61,12 @@ def package_environment(env=None):
     return environment
 
 
+def no_width_environment():
+    """This environment without COLUMNS: text reports as a file gets them,
+    a row per line whatever the terminal that runs the tests."""
+    return {name: value for name, value in os.environ.items() if name != "COLUMNS"}
+
+
 def numpy_declines_with():
     """The exception numpy.from_dlpack declines an unsupported dtype or
     device with: RuntimeError up to numpy 2.4 (the CI machine), BufferError,

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import require
+from conftest import no_width_environment, require
 
 np = require("numpy")
 
@@ -72,7 +72,8 @@ def test_report_matrix_shows_the_oracle_rows(tmp_path):
     profile_rows(tmp_path)
     matrix = subprocess.run([_frontend.binary(), "report", "matrix",
                              os.path.join(str(tmp_path), "profile-report.json")],
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=120,
+                            env=no_width_environment())
     assert matrix.returncode == 0, matrix.stderr
     lines = matrix.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("producer   copy"))

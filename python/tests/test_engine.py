@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from conftest import require, run_package
+from conftest import no_width_environment, require, run_package
 
 np = require("numpy")
 
@@ -228,7 +228,7 @@ def test_report_matrix_reads_the_check_report_of_a_profile(tmp_path):
                          "c-order", "--report", str(report))
     assert result.returncode == 0, result.stdout + result.stderr
     matrix = subprocess.run([binary(), "report", "matrix", str(report)], capture_output=True,
-                            text=True, timeout=60)
+                            text=True, timeout=60, env=no_width_environment())
     assert matrix.returncode == 0, matrix.stdout + matrix.stderr
     lines = matrix.stdout.splitlines()
     assert any(line.startswith("producer") and "read-only" in line for line in lines), lines

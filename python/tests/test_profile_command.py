@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import package_environment, require, run_package
+from conftest import no_width_environment, package_environment, require, run_package
 
 import engine_runs
 
@@ -242,9 +242,12 @@ def test_the_python_manual_names_every_cell_request_axis_and_outcome(tmp_path):
     words |= {cell[len("dtype-"):] for cell in cells if cell.startswith("dtype-")}
     words |= {request.split("=")[0] for _, request in answers}
     profile(tmp_path, "numpy", "--device", "cpu", "--cell", "c-order")
+    # No COLUMNS: the legend a row per outcome, as in a file (with a width it
+    # may become a record per outcome).
     matrix = subprocess.run([_frontend.binary(), "report", "matrix",
                              str(tmp_path / "profile-report.json")],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=60,
+                            env=no_width_environment())
     assert matrix.returncode == 0, matrix.stderr
     outcomes = {line.split()[1] for line in matrix.stdout.splitlines()
                 if "producer:" in line and len(line.split()) > 2}
