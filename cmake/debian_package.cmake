@@ -18,7 +18,7 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "The dlpack-usm developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # dpkg-shlibdeps derives the libraries the binaries link (libc6, libstdc++6,
-# libgcc-s1, libfmt9, libsimdjson14). The OpenCL ICD loader is opened with
+# libgcc-s1, libfmt9). The OpenCL ICD loader is opened with
 # dlopen, so dpkg-shlibdeps cannot see it: it is named here. A device runtime (any
 # opencl-icd) and python3 (for the bridge's package) are what makes the tool
 # useful, not what makes it run.

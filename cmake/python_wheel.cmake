@@ -2,12 +2,13 @@
 # scikit-build-core, which sets SKBUILD and installs into the wheel's
 # folders). The package goes to site-packages with the bridge library beside
 # it; the tool to the environment's bin/ (so `dlpack-usm` is on PATH once the
-# venv is active), with its conformance suite and manuals under the
-# environment's share/, where the tool looks for them (bin/../share, as in
-# any other prefix). Plugin authors get the headers, the CMake package and
-# pkg-config there too: include/dlpack_usm, share/cmake/dlpack-usm and
-# share/pkgconfig of the environment (PKG_CONFIG_PATH=$VIRTUAL_ENV/share/
-# pkgconfig, or CMAKE_PREFIX_PATH=$VIRTUAL_ENV).
+# venv is active), with its conformance suite, manuals and the crash
+# snippets' reproduction program under the environment's share/, where the
+# tool looks for them (bin/../share, as in any other prefix). Plugin authors
+# get the headers, the CMake package and pkg-config there too:
+# include/dlpack_usm, share/cmake/dlpack-usm and share/pkgconfig of the
+# environment (PKG_CONFIG_PATH=$VIRTUAL_ENV/share/pkgconfig, or
+# CMAKE_PREFIX_PATH=$VIRTUAL_ENV).
 
 # A wheel holds no symbolic links: one file under the library's soname.
 install(FILES $<TARGET_FILE:dlpack_usm_bridge> DESTINATION dlpack_usm RENAME libdlpack_usm.so.1)
@@ -19,6 +20,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/python-wheel/_location.py DESTINATION 
 
 install(TARGETS dlpack-usm RUNTIME DESTINATION ${SKBUILD_SCRIPTS_DIR})
 install(DIRECTORY conformance/ DESTINATION ${SKBUILD_DATA_DIR}/share/dlpack-usm/conformance)
+install(FILES share/plugin_repro.c DESTINATION ${SKBUILD_DATA_DIR}/share/dlpack-usm)
 file(GLOB DLPACK_USM_MAN1 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/man/*.1)
 file(GLOB DLPACK_USM_MAN7 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/man/*.7)
 install(FILES ${DLPACK_USM_MAN1} DESTINATION ${SKBUILD_DATA_DIR}/share/man/man1)

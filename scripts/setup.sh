@@ -68,7 +68,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config git ca-certificates groff-base \
-  libcli11-dev libfmt-dev nlohmann-json3-dev libdlpack-dev libsimdjson-dev \
+  libcli11-dev libfmt-dev nlohmann-json3-dev libdlpack-dev \
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers clinfo pocl-opencl-icd \
   googletest libgtest-dev libbenchmark-dev \
   clang-14 libclang-rt-14-dev \

@@ -306,7 +306,8 @@ DLPACK_USM_BRIDGE_API int dlpack_usm_bridge_printable(const char* text, char** r
 
 /* ABI version 14: what a C program needs to call a plugin (plugin.h) as
  * `check` does, with no tool around it: the standalone snippet of a C
- * plugin's crash report is such a program. */
+ * plugin's crash report builds and runs such a program (plugin_repro.c,
+ * installed in share/dlpack-usm). */
 struct DlpackUsmHost;
 struct DlpackUsmProduceRequest;
 

@@ -1,8 +1,8 @@
 // What a C program needs to call a plugin as `check` does, with no tool
 // around it (bridge.h, ABI 14): the host table of a runtime and the produce
 // request of one tensor of the live matrix. The standalone snippet of a C
-// plugin's crash report is such a program, so that the crash happens where
-// the plugin's author can run a debugger.
+// plugin's crash report builds and runs such a program (share/plugin_repro.c),
+// so that the crash happens where the plugin's author can run a debugger.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // The text forms of capsule-file values, read from their text alone: an
 // address written "0x...", a dtype name ("float32x4"), flag names. Both
 // readers of capsule files use these (the reference reader over nlohmann's
-// values, the line reader over simdjson's), so a value means the same
+// values, the line reader over the bytes it scans), so a value means the same
 // whichever reader met it; each reader words its own refusal of nullopt.
 #pragma once
 

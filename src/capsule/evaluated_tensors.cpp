@@ -12,11 +12,17 @@
 namespace dlpack_usm::capsule {
 namespace {
 
-// A batch is the work of a few dozen microseconds: large enough that
-// handing it between threads costs little, small enough that the batches in
-// flight hold a few hundred KiB.
-constexpr std::size_t kBatchLines = 256;
-constexpr std::size_t kBatchBytes = std::size_t{64} << 10;
+// The batches in flight hold about a MiB of text whatever the number of
+// workers: on few cores that makes a batch the work of a few hundred
+// microseconds, so that handing batches between threads costs little (a
+// twentieth of the time at 64 KiB a batch on 2 cores); on many, a batch is
+// never under 64 KiB.
+// Lines are counted too: a tensor with findings keeps them in its batch
+// until it is printed.
+constexpr std::size_t kBytesInFlight = std::size_t{1} << 20;
+constexpr std::size_t kLinesInFlight = 1280;
+constexpr std::size_t kLeastBatchBytes = std::size_t{64} << 10;
+constexpr std::size_t kLeastBatchLines = 64;
 constexpr std::size_t kMostWorkers = 8;
 
 // Lines of a file, one after another, and what judging them gave.
@@ -37,7 +43,9 @@ struct Batch {
   std::exception_ptr problem;
   bool ready = false;
 
-  bool full() const { return slots.size() >= kBatchLines || text.size() >= kBatchBytes; }
+  bool full(std::size_t most_lines, std::size_t most_bytes) const {
+    return slots.size() >= most_lines || text.size() >= most_bytes;
+  }
   void clear() {
     text.clear();
     slots.clear();
@@ -82,7 +90,12 @@ void judge_batch(const std::string& file, Batch& batch, Judge& judge) {
 class Judges final : public JsonLineConsumer {
  public:
   Judges(const std::string& file, const EvaluatedTensorHandler& handler, std::size_t workers)
-      : file_(file), handler_(handler), workers_(workers), most_batches_(2 * workers + 1) {}
+      : file_(file),
+        handler_(handler),
+        workers_(workers),
+        most_batches_(2 * workers + 1),
+        batch_lines_(std::max(kLeastBatchLines, kLinesInFlight / most_batches_)),
+        batch_bytes_(std::max(kLeastBatchBytes, kBytesInFlight / most_batches_)) {}
   Judges(const Judges&) = delete;
   Judges& operator=(const Judges&) = delete;
 
@@ -100,7 +113,7 @@ class Judges final : public JsonLineConsumer {
     current_->slots.push_back(
         {current_->text.size(), line.text.size(), line.number, line.column, line.index});
     current_->text.append(line.text);
-    if (current_->full()) submit();
+    if (current_->full(batch_lines_, batch_bytes_)) submit();
   }
 
   void finish() override {
@@ -182,6 +195,8 @@ class Judges final : public JsonLineConsumer {
   const EvaluatedTensorHandler& handler_;
   std::size_t workers_;
   std::size_t most_batches_;
+  std::size_t batch_lines_;
+  std::size_t batch_bytes_;
   std::vector<std::unique_ptr<Batch>> batches_;  // every batch made
   std::vector<Batch*> spare_;
   Batch* current_ = nullptr;      // being filled

@@ -1,16 +1,17 @@
 // The fast reader of one JSON line of a capsule file: `capsule check` of a
 // capture with millions of tensors spends its time here. The line's tensor
-// object is read with simdjson's On-Demand parser straight into Facts: no
+// object is scanned byte by byte (line_scanner.hpp) straight into Facts: no
 // document tree, and once its buffers have grown to the largest tensor,
 // nothing allocated per tensor.
 //
 // It reads only what it reads exactly as the reference reader does
 // (capsule_fields.cpp over nlohmann::json, which words every refusal).
 // Anything else it declines: a syntax or type error, an unknown or repeated
-// key, a string with an escape, a major version the model does not know,
-// ndim past the reader's limit. The caller then hands the line to the
-// reference reader, whose facts or message are the answer, so the two
-// readers never differ (tests/e2e/capsule_fast_paths_test.cpp).
+// key, a string with an escape or a byte past printable ASCII, a fraction, a
+// major version the model does not know, ndim past the reader's limit. The
+// caller then hands the line to the reference reader, whose facts or
+// message are the answer, so the two readers never differ
+// (tests/e2e/capsule_fast_paths_test.cpp, tests/fuzz/line_reader_fuzzer.cpp).
 #pragma once
 
 #include <memory>
@@ -29,14 +30,12 @@ class TensorLineReader {
   TensorLineReader& operator=(const TensorLineReader&) = delete;
 
   // Reads the tensor object of `line` (its text without the newline, with
-  // at least 64 readable bytes after it: the parser reads past the end)
-  // into `facts`, whose buffers it reuses; the facts' origin is `origin`,
+  // at least 64 readable bytes after it, capsule_file.hpp's kLinePadding:
+  // the scanner reads past the end) into `facts`, whose buffers it reuses;
+  // the facts' origin is `origin`,
   // with the line's own "origin" after it in parentheses. False where the
   // reference reader must read the line; `facts` then means nothing.
   bool read(std::string_view line, std::string_view origin, facts::TensorFacts& facts);
-
-  // False in a build without simdjson, whose reader declines every line.
-  static bool reads_lines();
 
  private:
   struct State;

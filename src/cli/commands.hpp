@@ -15,6 +15,9 @@ namespace dlpack_usm::cli {
 struct Invocation {
   int exit_code = 0;
   std::vector<std::string> command_line;  // as typed, for reports
+  // Set by a command that only read the runtimes: once its output is
+  // flushed, main() ends the process without the runtimes' own teardown.
+  bool skip_runtime_teardown = false;
 };
 
 void add_list_devices_command(CLI::App& app, Invocation& invocation);

@@ -58,18 +58,24 @@ bool header_only(const facts::TensorFacts& tensor) {
 struct Pass {
   const RuleContext& context;
   std::vector<Finding>& findings;
-  bool only_header;
+  const std::vector<char>& runs;  // per place in tensor_rules()
 };
 
-// Inlined into every slot below: the indirect call must be the slot's own.
-[[gnu::always_inline]] inline void run_rule(const RuleDefinition& rule, const Pass& pass) {
-  if (pass.only_header) {
-    // The declared version is one this model cannot place, so version
-    // ranges say nothing; the header rules hold for every major.
-    if (rule.scope != Scope::header) return;
-  } else if (!applies_to(rule.info, pass.context.release)) {
-    return;
+// Whether each of `rules` runs for a tensor judged by `release`.
+void choose_rules(const std::vector<const RuleDefinition*>& rules, dlpack::Release release,
+                  bool only_header, std::vector<char>& runs) {
+  runs.resize(rules.size());
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    // A declared version this model cannot place makes version ranges say
+    // nothing; the header rules hold for every major.
+    runs[i] = only_header ? rules[i]->scope == Scope::header : applies_to(rules[i]->info, release);
   }
+}
+
+// Inlined into every slot below: the indirect call must be the slot's own.
+[[gnu::always_inline]] inline void run_rule(const RuleDefinition& rule, const Pass& pass,
+                                            std::size_t place) {
+  if (pass.runs[place] == 0) return;
   Reporter report(rule.info, pass.findings);
   rule.check(pass.context, report);
 }
@@ -82,7 +88,7 @@ constexpr std::size_t kSlots = 96;
 
 template <std::size_t I>
 void run_slot(const std::vector<const RuleDefinition*>& rules, const Pass& pass) {
-  if (I < rules.size()) run_rule(*rules[I], pass);
+  if (I < rules.size()) run_rule(*rules[I], pass, I);
 }
 
 template <std::size_t... I>
@@ -192,10 +198,15 @@ void evaluate_into(const facts::TensorFacts& tensor, Evaluation& evaluation) {
   facts::derive_into(tensor, evaluation.derived);
   const RuleContext context{tensor, evaluation.derived, judged_release(tensor)};
   evaluation.findings.clear();
-  const Pass pass{context, evaluation.findings, header_only(tensor)};
   const std::vector<const RuleDefinition*>& rules = tensor_rules();
+  std::pair<dlpack::Release, bool> reading{context.release, header_only(tensor)};
+  if (evaluation.runs_for != reading) {
+    choose_rules(rules, reading.first, reading.second, evaluation.runs);
+    evaluation.runs_for = reading;
+  }
+  const Pass pass{context, evaluation.findings, evaluation.runs};
   run_slots(rules, pass, std::make_index_sequence<kSlots>{});
-  for (std::size_t i = kSlots; i < rules.size(); ++i) run_rule(*rules[i], pass);
+  for (std::size_t i = kSlots; i < rules.size(); ++i) run_rule(*rules[i], pass, i);
 }
 
 bool has_errors(const std::vector<Finding>& findings) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dlpack/names.hpp"
@@ -90,6 +91,11 @@ std::vector<Finding> evaluate(const facts::TensorFacts& tensor);
 struct Evaluation {
   facts::DerivedFacts derived;
   std::vector<Finding> findings;  // of the last tensor evaluated
+  // Which of the catalog's tensor rules run for the release (and header-only
+  // reading) last judged: a capture's tensors share one, so the rules'
+  // version ranges are compared once, not for every tensor.
+  std::optional<std::pair<dlpack::Release, bool>> runs_for;
+  std::vector<char> runs;
 };
 void evaluate_into(const facts::TensorFacts& tensor, Evaluation& evaluation);
 

@@ -1,5 +1,5 @@
 // capsule check's fast paths against the reference path, byte for byte.
-// Fast: the line reader (simdjson), buffers reused from tensor to tensor,
+// Fast: the line reader (its own scanner), buffers reused from tensor to tensor,
 // lines judged on worker threads and handed back in file order, streamed
 // printers, as the binary runs them. Reference: the reference reader alone
 // (LineReading::reference), rules::evaluate on fresh buffers per tensor,

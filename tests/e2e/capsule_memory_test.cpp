@@ -30,12 +30,9 @@ namespace fs = std::filesystem;
 constexpr std::uintmax_t kFileBytes = std::uintmax_t{32} << 20;
 // What a run on a large file may hold beyond a one-tensor run: four times
 // the largest tensor's text (6 KiB here) and allocator slack. The file's
-// text is sixteen times as much. A build without simdjson (the GPU
-// machine's Ubuntu 24.04) reads every line with the reference reader,
-// whose allocations leave more slack (2.6 MiB measured there): still an
-// eighth of the file.
+// text is sixteen times as much.
 long allowed_growth_kib() {
-  return capsule::TensorLineReader::reads_lines() ? 2 * 1024 : 4 * 1024;
+  return 2 * 1024;
 }
 
 // One tensor of about 6 KiB of text: 1000 dimensions of extent 1.

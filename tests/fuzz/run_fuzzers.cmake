@@ -50,8 +50,13 @@ file(MAKE_DIRECTORY ${scratch} ${BUILD_DIR}/artifacts)
 string(REPLACE "_fuzzer" "" corpus_name ${FUZZER})
 set(options -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048 -max_len=65536
     -print_final_stats=1 -artifact_prefix=${BUILD_DIR}/artifacts/${FUZZER}-)
-if(EXISTS ${SOURCE_DIR}/tests/fuzz/${corpus_name}.dict)
-  list(APPEND options -dict=${SOURCE_DIR}/tests/fuzz/${corpus_name}.dict)
+# The line reader reads the keys and values of the capsule-file format.
+set(dict_name ${corpus_name})
+if(corpus_name STREQUAL "line_reader")
+  set(dict_name capsule_file)
+endif()
+if(EXISTS ${SOURCE_DIR}/tests/fuzz/${dict_name}.dict)
+  list(APPEND options -dict=${SOURCE_DIR}/tests/fuzz/${dict_name}.dict)
 endif()
 execute_process(
   COMMAND ${BUILD_DIR}/build/${FUZZER} ${options} ${scratch}

@@ -60,7 +60,8 @@ dpkg-deb --extract "$deb" "$root"
 tool="$root/usr/bin/dlpack-usm"
 for file in usr/bin/dlpack-usm usr/include/dlpack_usm/plugin.h usr/include/dlpack_usm/dlpack_abi.h \
   usr/include/dlpack_usm/bridge.h \
-  usr/share/dlpack-usm/conformance/manifest.json usr/share/man/man1/dlpack-usm.1 \
+  usr/share/dlpack-usm/conformance/manifest.json usr/share/dlpack-usm/plugin_repro.c \
+  usr/share/man/man1/dlpack-usm.1 \
   usr/share/man/man7/dlpack-usm-plugin.7 usr/share/dlpack-usm/python/dlpack_usm/__init__.py \
   usr/share/dlpack-usm/python/dlpack_usm/_bridge/library.py \
   usr/share/cmake/dlpack-usm/dlpack-usm-config.cmake usr/share/pkgconfig/dlpack-usm.pc; do

@@ -31,7 +31,8 @@ wheel=$(echo "$work/dist/dlpack_usm-$version-"*.whl)
 "$python" -m zipfile -l "$wheel" >"$work/wheel-contents.txt"
 for entry in dlpack_usm/__main__.py dlpack_usm/libdlpack_usm.so.1 dlpack_usm/_location.py \
   dlpack_usm/_bridge/library.py "data/scripts/dlpack-usm" \
-  "data/data/share/dlpack-usm/conformance/manifest.json" "data/data/share/man/man1/dlpack-usm.1"; do
+  "data/data/share/dlpack-usm/conformance/manifest.json" "data/data/share/man/man1/dlpack-usm.1" \
+  "data/data/share/dlpack-usm/plugin_repro.c"; do
   grep -q "$entry" "$work/wheel-contents.txt" || { echo "the wheel lacks $entry:"; cat "$work/wheel-contents.txt"; exit 1; }
 done
 if grep -qE '(^|/)(tests|fixtures|bench)/' "$work/wheel-contents.txt"; then

@@ -39,7 +39,7 @@ void* operator new(std::size_t size) {
 void* operator new[](std::size_t size) {
   return counted_allocation(size);
 }
-// The nothrow forms too (std::stable_sort's buffer, simdjson's parser): each
+// The nothrow forms too (std::stable_sort's buffer): each
 // form of new this binary uses must come from malloc, as its delete frees,
 // or AddressSanitizer reports an alloc-dealloc mismatch.
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
@@ -122,9 +122,6 @@ std::size_t allocations_of(Step&& step) {
 }
 
 TEST(StreamAllocations, ATensorWithoutFindingsCostsNoAllocation) {
-  if (!TensorLineReader::reads_lines()) {
-    GTEST_SKIP() << "built without simdjson: the reference reader reads every line";
-  }
   std::vector<std::string> lines = clean_lines();
   TensorLineReader reader;
   facts::TensorFacts facts;

@@ -16,6 +16,7 @@
 
 #include "capsule/capsule_file.hpp"
 #include "capsule/tensor_line_reader.hpp"
+#include "capsule_test_support.hpp"
 #include "common/error.hpp"
 
 namespace dlpack_usm::capsule {
@@ -24,25 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Every field of the facts, in a form gtest can compare and print.
-std::string described(const facts::TensorFacts& facts) {
-  json out = to_capsule_json(facts);
-  out["abi"] = facts.abi == facts::Abi::legacy ? "legacy" : "versioned";
-  out["flags_value"] = facts.flags;
-  out["body_read"] = facts.body_read;
-  out["data_value"] = facts.data;
-  out["device_type_value"] = facts.device_type;
-  out["dtype_value"] = {facts.dtype.code, facts.dtype.bits, facts.dtype.lanes};
-  out["byte_offset_value"] = facts.byte_offset;
-  out["origin_value"] = facts.origin;
-  out["reader_notes"] = facts.reader_notes;
-  if (facts.runtime) {
-    out["owner_sub_device_index"] = facts.runtime->owner_sub_device_index.has_value()
-                                        ? json(*facts.runtime->owner_sub_device_index)
-                                        : json("absent");
-  }
-  return out.dump();
-}
+using testing::described;
 
 // The text of `line` with the padding the line reader reads past.
 struct PaddedLine {
@@ -91,9 +74,6 @@ std::vector<std::string> vector_lines() {
 }
 
 TEST(TensorLineReader, ReadsEveryVectorAsTheReferenceReaderDoes) {
-  if (!TensorLineReader::reads_lines()) {
-    GTEST_SKIP() << "built without simdjson: every line goes to the reference reader";
-  }
   std::vector<std::string> lines = vector_lines();
   ASSERT_GT(lines.size(), 100U);
   TensorLineReader reader;
@@ -122,9 +102,6 @@ std::string tensor_with(const std::string& top, const std::string& body) {
 }
 
 TEST(TensorLineReader, ReadsEveryFormOfEveryFieldAsTheReferenceReaderDoes) {
-  if (!TensorLineReader::reads_lines()) {
-    GTEST_SKIP() << "built without simdjson: every line goes to the reference reader";
-  }
   const std::string versioned = R"("version": {"major": 1, "minor": 3}, )";
   const std::string plain = R"("data": "0x1000", "dtype": "float32")";
   std::vector<std::string> lines = {
@@ -196,9 +173,6 @@ TEST(TensorLineReader, DeclinesWhatItCannotReadExactly) {
 // One Facts through lines of every shape: nothing of a line stays for the
 // next (the runtime section, shape and strides, the recorded origin).
 TEST(TensorLineReader, ReusedFactsCarryNothingFromOneLineToTheNext) {
-  if (!TensorLineReader::reads_lines()) {
-    GTEST_SKIP() << "built without simdjson: every line goes to the reference reader";
-  }
   std::vector<std::string> lines = vector_lines();
   std::reverse(lines.begin(), lines.end());
   TensorLineReader reader;

@@ -1,7 +1,5 @@
 #include "suite/cases/plugin/plugin_snippet.hpp"
 
-#include <unistd.h>
-
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -21,67 +19,21 @@ bool has_file(const fs::path& path) {
   return fs::is_regular_file(path, error);
 }
 
-// `text` as a C string literal: quotes, backslashes and every byte outside
-// printable ASCII escaped (octal, which no following digit can extend).
-std::string c_literal(const std::string& text) {
-  std::string literal = "\"";
-  for (unsigned char c : text) {
-    if (c == '\\' || c == '"') {
-      literal += '\\';
-      literal += static_cast<char>(c);
-    } else if (c >= 0x20 && c < 0x7f && c != '?') {
-      literal += static_cast<char>(c);
-    } else {
-      literal += fmt::format("\\{:03o}", c);
-    }
-  }
-  return literal + "\"";
-}
-
-// The C program's opening: both libraries loaded, the bridge's function
-// `bridge_function` (whose second argument is an `asked`) and the plugin's
-// table looked up, the host table made.
-std::string program_head(const SnippetTarget& target, const std::string& bridge_function,
-                         const std::string& asked) {
-  return fmt::format(
-      "#include <dlfcn.h>\n"
-      "#include <stdio.h>\n"
-      "#include <string.h>\n"
-      "#include <dlpack_usm/dlpack_abi.h>\n"
-      "#include <dlpack_usm/plugin.h>\n"
-      "\n"
-      "int main(void) {{\n"
-      "  void* bridge = dlopen({bridge}, RTLD_NOW);\n"
-      "  void* library = dlopen({library}, RTLD_NOW);\n"
-      "  if (!bridge || !library) {{ fprintf(stderr, \"%s\\n\", dlerror()); return 2; }}\n"
-      "  int (*host_of)(const char*, const DlpackUsmHost**, char**) =\n"
-      "      (int (*)(const char*, const DlpackUsmHost**, char**))dlsym(bridge,\n"
-      "          \"dlpack_usm_bridge_plugin_host\");\n"
-      "  int (*ask)(const char*, {asked}, char**) =\n"
-      "      (int (*)(const char*, {asked}, char**))dlsym(bridge, \"{function}\");\n"
-      "  const DlpackUsmPlugin* (*entry)(const DlpackUsmHost*) =\n"
-      "      (const DlpackUsmPlugin* (*)(const DlpackUsmHost*))dlsym(library,\n"
-      "          DLPACK_USM_PLUGIN_ENTRY);\n"
-      "  const DlpackUsmHost* host = NULL;\n"
-      "  char* answer = NULL;\n"
-      "  if (!host_of || !ask || !entry || host_of({runtime}, &host, &answer) != 0) {{\n"
-      "    fprintf(stderr, \"no host table: %s\\n\", answer ? answer : dlerror());\n"
-      "    return 3;\n"
-      "  }}\n"
-      "  const DlpackUsmPlugin* plugin = entry(host);\n",
-      fmt::arg("bridge", c_literal(target.files.bridge_library)),
-      fmt::arg("library", c_literal(target.library)), fmt::arg("asked", asked),
-      fmt::arg("function", bridge_function), fmt::arg("runtime", c_literal(target.runtime)));
-}
-
-// Writes the program, compiles it and runs it: one paste.
-std::string here_document(const ToolFiles& files, const std::string& program) {
+// The two lines that build the shipped reproduction program and run it on
+// one case: `dlpack_usm_repro MODE BRIDGE LIBRARY RUNTIME REQUEST_JSON`,
+// each word quoted for the shell. "" where the tool found no copy of the
+// program: a snippet that cannot build is worse than the case's repro line
+// alone.
+std::string repro_command(const SnippetTarget& target, const std::string& mode,
+                          const std::string& request_json) {
+  const ToolFiles& files = target.files;
+  if (files.repro_source.empty()) return {};
   std::string include =
       files.include_dir.empty() ? std::string() : " -I" + shell_word(files.include_dir);
-  return "cat > dlpack_usm_repro.c <<'EOF'\n" + program +
-         "EOF\n"
-         "cc -g dlpack_usm_repro.c -o dlpack_usm_repro" +
-         include + " -ldl && ./dlpack_usm_repro";
+  return fmt::format("cc -g {} -o dlpack_usm_repro{} -ldl &&\n  ./dlpack_usm_repro {} {} {} {} {}",
+                     shell_word(files.repro_source), include, mode,
+                     shell_word(files.bridge_library), shell_word(target.library),
+                     shell_word(target.runtime), shell_word(request_json));
 }
 
 }  // namespace
@@ -95,6 +47,15 @@ ToolFiles tool_files() {
     files.include_dir = (prefix / "include").lexically_normal().string();
   } else if (has_file(fs::path(DLPACK_USM_SOURCE_INCLUDE_DIR) / "dlpack_usm" / "plugin.h")) {
     files.include_dir = DLPACK_USM_SOURCE_INCLUDE_DIR;
+  }
+  // The reproduction program from the same place: an install's, else the
+  // source tree's.
+  if (fs::path installed = prefix / "share" / "dlpack-usm" / "plugin_repro.c";
+      has_file(installed)) {
+    files.repro_source = installed.lexically_normal().string();
+  } else if (fs::path source = fs::path(DLPACK_USM_SOURCE_SHARE_DIR) / "plugin_repro.c";
+             has_file(source)) {
+    files.repro_source = source.string();
   }
   // As the Python package finds it: DLPACK_USM_LIBRARY, then the build
   // tree's (beside the binary), then an install's; else the loader's search.
@@ -132,26 +93,7 @@ std::string plugin_consume_snippet(const SnippetTarget& target, const std::strin
       {"memory", memory},
       {"device_id", device_id},
       {"version", "1.3"}}.dump();
-  std::string program =
-      program_head(target, "dlpack_usm_bridge_consumer_offer", "void**") +
-      fmt::format(
-          "  void* tensor = NULL;\n"
-          "  if (ask({}, &tensor, &answer) != 0 || !tensor) {{\n"
-          "    fprintf(stderr, \"no tensor: %s\\n\", answer ? answer : \"\");\n"
-          "    return 3;\n"
-          "  }}\n"
-          "  if (!plugin || !plugin->consume) {{ fprintf(stderr, \"no consume\\n\"); return 2; }}\n"
-          "  printf(\"offered: %s\\n\", answer);\n"
-          "  fflush(stdout);\n"
-          "  int versioned = strstr(answer, \"\\\"dltensor_versioned\\\"\") != NULL;\n"
-          "  DlpackUsmConsumeResult result = {{sizeof result}};\n"
-          "  int status = plugin->consume(host, tensor, versioned, &result);\n"
-          "  printf(\"consume returned %d, accepted %d: %s\\n\", status, result.accepted,\n"
-          "         result.reason);\n"
-          "  return 0;\n"
-          "}}\n",
-          c_literal(request));
-  return here_document(target.files, program);
+  return repro_command(target, "consume", request);
 }
 
 std::string plugin_produce_snippet(const SnippetTarget& target, const runtime::DeviceRef& device,
@@ -165,32 +107,7 @@ std::string plugin_produce_snippet(const SnippetTarget& target, const runtime::D
       {"version", tensor.version},
       {"read_only",
        tensor.read_only}}.dump();
-  std::string program =
-      program_head(target, "dlpack_usm_bridge_produce_request", "const DlpackUsmProduceRequest**") +
-      fmt::format(
-          "  const DlpackUsmProduceRequest* request = NULL;\n"
-          "  if (ask({}, &request, &answer) != 0) {{\n"
-          "    fprintf(stderr, \"no request: %s\\n\", answer ? answer : \"\");\n"
-          "    return 3;\n"
-          "  }}\n"
-          "  if (!plugin || !plugin->produce) {{ fprintf(stderr, \"no produce\\n\"); return 2; }}\n"
-          "  printf(\"asked: %s\\n\", answer);\n"
-          "  fflush(stdout);\n"
-          "  void* tensor = NULL;\n"
-          "  char message[256] = \"\";\n"
-          "  int status = plugin->produce(host, request, &tensor, message, sizeof message);\n"
-          "  printf(\"produce returned %d: %s\\n\", status, message);\n"
-          "  if (status == DLPACK_USM_OK && tensor && request->dlpack_major >= 1) {{\n"
-          "    DLManagedTensorVersioned* made = tensor;\n"
-          "    if (made->deleter) made->deleter(made);\n"
-          "  }} else if (status == DLPACK_USM_OK && tensor) {{\n"
-          "    DLManagedTensor* made = tensor;\n"
-          "    if (made->deleter) made->deleter(made);\n"
-          "  }}\n"
-          "  return 0;\n"
-          "}}\n",
-          c_literal(request));
-  return here_document(target.files, program);
+  return repro_command(target, "produce", request);
 }
 
 }  // namespace dlpack_usm::suite

@@ -1,10 +1,12 @@
 // The standalone snippet a crash report of a C plugin's case gives (issue
-// 35): a shell here-document that writes a small C program, compiles it
-// against plugin.h and runs it. The program asks libdlpack_usm (bridge.h,
-// ABI 14) for the host table and the very tensor or request the case used,
-// and calls the plugin's consume or produce once, with no worker,
-// containment or watchdog around it: the crash happens where gdb or a
-// sanitizer sees it.
+// 35): two shell lines that compile the shipped reproduction program
+// (share/plugin_repro.c, installed as share/dlpack-usm/plugin_repro.c)
+// against plugin.h and run it with the case's own words: consume or
+// produce, libdlpack_usm, the library, the runtime and the request. The
+// program asks libdlpack_usm (bridge.h, ABI 14) for the host table and the
+// very tensor or request the case used, and calls the plugin's consume or
+// produce once, with no worker, containment or watchdog around it: the
+// crash happens where gdb or a sanitizer sees it.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +21,13 @@
 namespace dlpack_usm::suite {
 
 // Where the snippet finds the tool's files: plugin.h's folder ("" where
-// neither an install's nor the build tree's is there) and libdlpack_usm.
+// neither an install's nor the build tree's is there), libdlpack_usm and
+// plugin_repro.c ("" where neither an install's nor the source tree's is
+// there: then no snippet).
 struct ToolFiles {
   std::string include_dir;
   std::string bridge_library;
+  std::string repro_source;
 };
 ToolFiles tool_files();
 
@@ -37,11 +42,12 @@ struct SnippetTarget {
 SnippetTarget snippet_target(const std::string& library_path);
 
 // Consumer case `cell` offered in `memory` USM on root device `device_id`
-// to the plugin's consume.
+// to the plugin's consume ("" without plugin_repro.c).
 std::string plugin_consume_snippet(const SnippetTarget& target, const std::string& cell,
                                    const std::string& memory, std::int32_t device_id);
 
-// Producer case `tensor` on `device` asked of the plugin's produce.
+// Producer case `tensor` on `device` asked of the plugin's produce ("" without
+// plugin_repro.c).
 std::string plugin_produce_snippet(const SnippetTarget& target, const runtime::DeviceRef& device,
                                    const matrix::MatrixTensor& tensor);
 
