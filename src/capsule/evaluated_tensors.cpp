@@ -12,13 +12,11 @@
 namespace dlpack_usm::capsule {
 namespace {
 
-// The batches in flight hold about a MiB of text whatever the number of
-// workers: on few cores that makes a batch the work of a few hundred
-// microseconds, so that handing batches between threads costs little (a
-// twentieth of the time at 64 KiB a batch on 2 cores); on many, a batch is
-// never under 64 KiB.
-// Lines are counted too: a tensor with findings keeps them in its batch
-// until it is printed.
+// The batches in flight share about a MiB of text and 1280 lines whatever
+// the number of workers, so that memory stays bounded on many cores, while
+// on few a batch is large enough that handing it between threads costs
+// little (256 lines on 2 cores). Lines are counted as well as bytes: a
+// tensor with findings keeps them in its batch until it is printed.
 constexpr std::size_t kBytesInFlight = std::size_t{1} << 20;
 constexpr std::size_t kLinesInFlight = 1280;
 constexpr std::size_t kLeastBatchBytes = std::size_t{64} << 10;

@@ -209,6 +209,40 @@ TEST(Evaluate, UnknownMajorRunsOnlyHeaderRules) {
   EXPECT_EQ(fired_ids(tensor), (std::vector<std::string>{"DLP-VERSION-MAJOR", "DLP-DELETER-NULL"}));
 }
 
+// One Evaluation reused from tensor to tensor (as capsule check's workers
+// reuse it) remembers which rules run for the release it judged last: a
+// tensor of another release, a legacy one or an unknown major must get the
+// rules of its own, the findings a fresh evaluate() gives.
+TEST(Evaluate, AReusedEvaluationFollowsEachTensorsRelease) {
+  facts::TensorFacts row_major = clean_tensor();
+  row_major.strides.reset();
+  row_major.version = {1, 1};
+  facts::TensorFacts null_strides = row_major;
+  null_strides.version = {1, 2};
+  facts::TensorFacts legacy = row_major;
+  legacy.abi = facts::Abi::legacy;
+  legacy.version = {0, 0};
+  facts::TensorFacts unknown_major = clean_tensor();
+  unknown_major.version = {2, 0};
+  unknown_major.has_deleter = false;
+  Evaluation evaluation;
+  for (int round = 0; round < 2; ++round) {
+    for (const facts::TensorFacts* tensor :
+         {&row_major, &null_strides, &row_major, &legacy, &unknown_major, &null_strides}) {
+      evaluate_into(*tensor, evaluation);
+      std::vector<std::string> reused;
+      for (const Finding& finding : evaluation.findings) reused.push_back(finding.rule_id);
+      std::vector<std::string> fresh;
+      for (const Finding& finding : evaluate(*tensor)) fresh.push_back(finding.rule_id);
+      EXPECT_EQ(reused, fresh) << "version " << tensor->version.major << "."
+                               << tensor->version.minor;
+    }
+  }
+  evaluate_into(null_strides, evaluation);
+  EXPECT_EQ(evaluation.findings.size(), 1U);
+  EXPECT_EQ(evaluation.findings.front().rule_id, "DLP-STRIDES-NULL");
+}
+
 TEST(Evaluate, FindingsCarryTheirRulesSeverity) {
   facts::TensorFacts tensor = clean_tensor();
   tensor.dtype.lanes = 4;
