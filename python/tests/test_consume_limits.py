@@ -37,7 +37,7 @@ def test_max_failures_ends_the_run_with_the_rest_not_run(tmp_path):
                          "--report", str(report), env={"DLPACK_USM_STATUS_INTERVAL_S": "0"})
     assert result.returncode == 1, result.stdout + result.stderr
     reason = "the run stopped after 2 failures (--max-failures 2)"
-    assert f"not run: {reason}" in result.stdout, result.stdout
+    assert f"1 case not run: {reason}" in result.stdout, result.stdout
     assert "gate: FAILED" in result.stdout
     assert " elapsed" not in result.stderr, "an interval of 0 prints no status line"
     document = json.loads(report.read_text())

@@ -38,6 +38,35 @@ int verdict_rank(std::string_view heading) {
   return 4;
 }
 
+// The suffix a stop adds to a failure whose re-run it cut short
+// (suite/runner/runner.cpp): the failure is the one it was before the stop.
+constexpr std::string_view kCutReRun = " (without its re-run: ";
+
+std::string_view without_cut_re_run(std::string_view message) {
+  std::size_t at = message.rfind(kCutReRun);
+  if (at == std::string_view::npos || message.back() != ')') return message;
+  return message.substr(0, at);
+}
+
+// Whether `reason`, as the run's stop_reasons has it, left `recorded`
+// unrun: the case's message is the reason, or in a merged run the reason is
+// "LABEL: message" and the case's id "LABEL/..." (report_merge.cpp).
+bool left_unrun_by(const RecordedCase& recorded, std::string_view reason) {
+  const suite::CaseResult& result = recorded.result;
+  if (result.outcome != suite::Outcome::not_run) return false;
+  std::string_view message = result.message;
+  if (reason == message) return true;
+  std::size_t label_size = reason.size() - std::min(reason.size(), message.size() + 2);
+  std::string_view label = reason.substr(0, label_size);
+  return label_size > 0 && reason.substr(label_size) == fmt::format(": {}", message) &&
+         std::string_view(result.id).substr(0, label_size + 1) == fmt::format("{}/", label);
+}
+
+bool left_unrun_by_a_stop(const suite::CheckRun& run, const RecordedCase& recorded) {
+  return std::any_of(run.stop_reasons.begin(), run.stop_reasons.end(),
+                     [&](const std::string& reason) { return left_unrun_by(recorded, reason); });
+}
+
 using GroupKey = std::tuple<std::string, std::vector<std::string>, std::string>;
 
 // Groups the cases `wanted` picks under `heading_of` their case.
@@ -48,11 +77,13 @@ std::vector<CaseGroup> group_cases(const suite::CheckRun& run, Wanted wanted, He
   for (const RecordedCase& recorded : run.cases) {
     if (!ran(recorded) || !wanted(recorded)) continue;
     std::vector<std::string> rules = deciding_rules(recorded);
-    GroupKey key{heading_of(recorded), rules, message_pattern(recorded.result.message)};
+    std::string_view message = without_cut_re_run(recorded.result.message);
+    GroupKey key{heading_of(recorded), rules, message_pattern(message)};
     auto [at, added] = index.emplace(key, groups.size());
     if (added) groups.push_back({std::get<0>(key), rules, {}, false});
     CaseGroup& group = groups[at->second];
-    if (!group.cases.empty() && group.cases.front()->result.message != recorded.result.message) {
+    if (!group.cases.empty() &&
+        without_cut_re_run(group.cases.front()->result.message) != message) {
       group.messages_vary = true;
     }
     group.cases.push_back(&recorded);
@@ -166,13 +197,17 @@ void print_groups_left(Printer& printer, std::size_t groups, std::string_view in
                            left == 1 ? "" : "s"));
 }
 
-void print_grouped_failures(Printer& printer, const std::vector<CaseGroup>& groups) {
+// The groups, under a line that counts their cases and those a stop left
+// unrun (which the stop's own line tells of, under the groups).
+void print_grouped_failures(Printer& printer, const std::vector<CaseGroup>& groups,
+                            std::size_t stopped) {
   if (groups.empty()) return;
   std::size_t count = 0;
   for (const CaseGroup& group : groups) count += group.cases.size();
   printer.line("");
-  printer.line(fmt::format("{} not ok, in {} (-v lists each case):", plural(count, "case"),
-                           plural(groups.size(), "group")));
+  printer.line(fmt::format("{} not ok, in {}{} (-v lists each case):", plural(count, "case"),
+                           plural(groups.size(), "group"),
+                           stopped == 0 ? "" : fmt::format(", and {} not run", stopped)));
   for (std::size_t g = 0; g < groups.size() && g < kGroupsShown; ++g) {
     print_group(printer, groups[g]);
   }
@@ -268,12 +303,31 @@ std::vector<std::string> deciding_rules(const RecordedCase& recorded) {
 
 std::vector<CaseGroup> group_failures(const suite::CheckRun& run) {
   std::vector<CaseGroup> groups = group_cases(
-      run, [](const RecordedCase& c) { return c.result.verdict != Verdict::ok; },
+      run,
+      [&run](const RecordedCase& c) {
+        return c.result.verdict != Verdict::ok && !left_unrun_by_a_stop(run, c);
+      },
       [](const RecordedCase& c) { return std::string(suite::to_string(c.result.verdict)); });
   std::stable_sort(groups.begin(), groups.end(), [](const CaseGroup& a, const CaseGroup& b) {
     return verdict_rank(a.heading) < verdict_rank(b.heading);
   });
   return groups;
+}
+
+std::vector<StoppedCases> stopped_cases(const suite::CheckRun& run) {
+  std::vector<StoppedCases> stopped;
+  for (const std::string& reason : run.stop_reasons) {
+    auto count = std::count_if(run.cases.begin(), run.cases.end(),
+                               [&](const RecordedCase& c) { return left_unrun_by(c, reason); });
+    if (count > 0) stopped.push_back({reason, static_cast<std::size_t>(count)});
+  }
+  return stopped;
+}
+
+std::size_t stopped_case_count(const suite::CheckRun& run) {
+  std::size_t count = 0;
+  for (const StoppedCases& stop : stopped_cases(run)) count += stop.count;
+  return count;
 }
 
 std::vector<CaseGroup> group_warnings(const suite::CheckRun& run) {
@@ -288,7 +342,7 @@ std::vector<CaseGroup> group_warnings(const suite::CheckRun& run) {
 void print_failures(Printer& printer, const suite::CheckRun& run, SummaryDetail detail) {
   if (detail == SummaryDetail::quiet) return;
   if (detail == SummaryDetail::grouped) {
-    print_grouped_failures(printer, group_failures(run));
+    print_grouped_failures(printer, group_failures(run), stopped_case_count(run));
   } else {
     for (const RecordedCase& recorded : run.cases) {
       if (ran(recorded) && recorded.result.verdict != Verdict::ok) {

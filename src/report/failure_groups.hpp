@@ -39,8 +39,23 @@ std::vector<std::string> deciding_rules(const suite::RecordedCase& recorded);
 
 // The cases that ran and whose verdict is not ok, grouped by verdict, rules
 // and message pattern: the groups that fail the gate first, then in the
-// order their first case comes in the run.
+// order their first case comes in the run. A case whose re-run a stop cut
+// short ("... (without its re-run: REASON)") joins the group of its message
+// without that suffix, and the cases a stop left unrun are no group: they
+// are the stop's (stopped_cases).
 std::vector<CaseGroup> group_failures(const suite::CheckRun& run);
+
+// The cases a limit left unrun (--max-consecutive-hangs, --max-failures),
+// counted under each of the run's stop reasons that left some. They say
+// nothing of a library, so one crashing library reads as its crash's group
+// and one "not run: REASON (N cases)" line, not as a group of its own.
+struct StoppedCases {
+  std::string reason;  // as run.stop_reasons has it
+  std::size_t count = 0;
+};
+std::vector<StoppedCases> stopped_cases(const suite::CheckRun& run);
+// The cases of stopped_cases, all reasons together.
+std::size_t stopped_case_count(const suite::CheckRun& run);
 // The warnings the gate let pass, grouped by rules and message pattern.
 std::vector<CaseGroup> group_warnings(const suite::CheckRun& run);
 

@@ -2,7 +2,10 @@
 # One bug reads as one block (issue 35): `dlpack-usm check --producer` on the
 # fixture producer whose only bug is that it leaves byte_offset 0 gives at
 # most 3 failure groups in the text summary, at most 3 `::error` annotations
-# with --format github, and a --summary-md step summary under 60 lines.
+# with --format github, and a --summary-md step summary under 60 lines. The
+# fixture producer that crashes on every case, stopped by
+# --max-consecutive-hangs, reads as one group (its crash) and the stop's one
+# line, and as two `::error` annotations.
 # Arguments: TOOL WORK_DIR FIXTURE_PLUGIN_DIR
 set -euo pipefail
 tool=$1 work=$2 plugins=$3
@@ -27,7 +30,7 @@ fail() {
 }
 # "N cases not ok, in G groups (-v lists each case):"; no such line means
 # no failure, which this library must have.
-groups=$(sed -nE 's/^[0-9]+ cases? not ok, in ([0-9]+) groups? .*/\1/p' "$work/out.txt")
+groups=$(sed -nE 's/^[0-9]+ cases? not ok, in ([0-9]+) groups?[ ,].*/\1/p' "$work/out.txt")
 test -n "$groups" || fail "no failure groups in the summary"
 test "$groups" -le 3 || fail "$groups failure groups, more than 3"
 errors=$(grep -c '^::error ' "$work/out.txt" || true)
@@ -42,3 +45,17 @@ failing=$(grep -v '^#' "$work/failures.txt" | grep -c . || true)
 test "$failing" -gt "$groups" || fail "$failing failing cases listed, not more than the groups"
 echo "one bug: $groups groups, $errors ::error and $warnings ::warning annotations," \
   "a $lines-line step summary, $failing failing cases in --failures"
+
+# The crashing producer: the stop's cases are counted on the stop's line.
+crasher="$plugins/libfixture_producer_crash.so"
+status=0
+"$tool" check --producer "$crasher" --format github >"$work/crash.txt" 2>"$work/crash-err.txt" ||
+  status=$?
+test "$status" = 1 || { echo "the crash run exited $status, not 1"; cat "$work/crash-err.txt"; exit 1; }
+crash_groups=$(sed -nE 's/^[0-9]+ cases? not ok, in ([0-9]+) groups?[ ,].*/\1/p' "$work/crash.txt")
+test "$crash_groups" = 1 || { cat "$work/crash.txt"; echo "the crash reads as ${crash_groups:-no} groups"; exit 1; }
+grep -qE '^[0-9]+ cases? not run: the producer libfixture_producer_crash.so hung or crashed' \
+  "$work/crash.txt" || { cat "$work/crash.txt"; echo "no stop line with its count"; exit 1; }
+crash_errors=$(grep -c '^::error ' "$work/crash.txt" || true)
+test "$crash_errors" = 2 || { cat "$work/crash.txt"; echo "$crash_errors ::error annotations, not 2"; exit 1; }
+echo "one crashing producer: $crash_groups group, the stop's line, $crash_errors ::error annotations"

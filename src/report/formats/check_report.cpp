@@ -1,16 +1,19 @@
 #include "report/formats/check_report.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "report/envelope.hpp"
+#include "report/failure_groups.hpp"
 #include "report/formats/run_labels.hpp"
 #include "report/inventory_report.hpp"
 #include "report/json_printer.hpp"
 #include "report/profile_report.hpp"
 #include "report/text_printer.hpp"
 #include "report/text_table.hpp"
+#include "report/words.hpp"
 #include "suite/model/record_json.hpp"
 
 namespace dlpack_usm::report {
@@ -113,10 +116,17 @@ void print_header(Printer& printer, const CheckRun& run) {
   printer.data("options", Value(run.options));
 }
 
-// Why cases were left unrun (--max-failures, a library that kept hanging),
-// just above the gate line.
+// Why cases were left unrun (--max-failures, a library that kept hanging)
+// and how many each stop left, just above the gate line.
 void print_stop_reasons(Printer& printer, const CheckRun& run) {
-  for (const std::string& reason : run.stop_reasons) printer.line("not run: " + reason);
+  std::vector<StoppedCases> stopped = stopped_cases(run);
+  for (const std::string& reason : run.stop_reasons) {
+    auto stop = std::find_if(stopped.begin(), stopped.end(),
+                             [&](const StoppedCases& s) { return s.reason == reason; });
+    printer.line(stop == stopped.end()
+                     ? "not run: " + reason
+                     : fmt::format("{} not run: {}", plural(stop->count, "case"), reason));
+  }
 }
 
 }  // namespace

@@ -164,7 +164,16 @@ std::string check_run_annotations(const suite::CheckRun& run) {
   }
   std::string out;
   for (const Annotation& annotation : annotations) out += annotation_line(annotation);
-  if (run.interrupted) {
+  // A stop (a library that kept crashing) is one annotation with its
+  // reason and count, not a group of not_run cases.
+  for (const StoppedCases& stop : stopped_cases(run)) {
+    out += fmt::format("::error title=dlpack-usm::{}\n",
+                       escape_workflow_message(fmt::format(
+                           "{} case{} not run: {}; the cases that did not run prove nothing, "
+                           "so the gate fails",
+                           stop.count, stop.count == 1 ? "" : "s", stop.reason)));
+  }
+  if (run.interrupted && run.stop_reasons.empty()) {
     out += fmt::format(
         "::error title=dlpack-usm::{}\n",
         escape_workflow_message("the run was interrupted: the cases that did not run prove "

@@ -115,13 +115,26 @@ std::string groups_left_text(std::size_t groups, std::string_view where) {
       left, left == 1 ? "" : "s", where);
 }
 
-std::string failures_section(const std::vector<CaseGroup>& groups) {
-  if (groups.empty()) return {};
+// The cases a stop left unrun: a line each stop, under the groups' table.
+std::string stopped_text(const std::vector<StoppedCases>& stopped) {
+  std::string out;
+  for (const StoppedCases& stop : stopped) {
+    out += fmt::format("{} case{} not run: {}.\n\n", stop.count, stop.count == 1 ? "" : "s",
+                       markdown_text(stop.reason));
+  }
+  return out;
+}
+
+std::string failures_section(const std::vector<CaseGroup>& groups,
+                             const std::vector<StoppedCases>& stopped) {
+  if (groups.empty()) return stopped_text(stopped);
   std::size_t count = 0;
   for (const CaseGroup& group : groups) count += group.cases.size();
-  std::string out =
-      fmt::format("### {} case{} not ok, in {} group{}\n\n", count, count == 1 ? "" : "s",
-                  groups.size(), groups.size() == 1 ? "" : "s");
+  std::size_t unrun = 0;
+  for (const StoppedCases& stop : stopped) unrun += stop.count;
+  std::string out = fmt::format("### {} case{} not ok, in {} group{}{}\n\n", count,
+                                count == 1 ? "" : "s", groups.size(), groups.size() == 1 ? "" : "s",
+                                unrun == 0 ? "" : fmt::format(", and {} not run", unrun));
   out += "| Verdict | Rule | Cases | Message |\n| --- | --- | ---: | --- |\n";
   for (std::size_t g = 0; g < groups.size() && g < kGroupsTabled; ++g) {
     const CaseGroup& group = groups[g];
@@ -129,6 +142,7 @@ std::string failures_section(const std::vector<CaseGroup>& groups) {
         {group.heading, rules_text(group), std::to_string(group.cases.size()), message_of(group)});
   }
   out += "\n" + groups_left_text(groups.size(), "`--failures FILE` lists every failing case, ");
+  out += stopped_text(stopped);
   for (std::size_t g = 0; g < groups.size() && g < kGroupsTold; ++g) {
     out += group_details(groups[g]);
   }
@@ -187,7 +201,7 @@ std::string check_run_markdown(const suite::CheckRun& run) {
   out += markdown_text(check_run_gate_line(run)) + "\n\n";
   TextTable devices = device_outcome_table(run);
   if (!devices.empty()) out += markdown_table(devices) + "\n";
-  out += failures_section(group_failures(run));
+  out += failures_section(group_failures(run), stopped_cases(run));
   out += warnings_section(group_warnings(run), run.strict);
   return out;
 }

@@ -9,8 +9,8 @@ namespace {
 constexpr std::size_t kTailBytes = 2000;
 
 // The first words of lines a runtime prints on its own: LLVM's crash handler
-// inside the SYCL runtime (on SIGABRT and SIGSEGV of any code in the process)
-// and the Unified Runtime's adapters.
+// inside Intel's SYCL and OpenCL CPU runtimes (on SIGABRT and SIGSEGV of any
+// code in the process) and the Unified Runtime's adapters.
 constexpr std::array<std::string_view, 4> kRuntimeLines{
     "PLEASE submit a bug report to", "include the crash backtrace",
     "Stack dump:", "UR adapter initialization failed"};
@@ -49,7 +49,7 @@ std::string stderr_account(const std::string& err) {
   }
   std::string account;
   if (!library.empty()) account += "; its stderr ended with: " + tail_of(library);
-  if (!runtime.empty()) account += "; the SYCL runtime printed: " + tail_of(runtime);
+  if (!runtime.empty()) account += "; the runtime printed: " + tail_of(runtime);
   return account;
 }
 

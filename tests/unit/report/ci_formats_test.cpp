@@ -85,6 +85,38 @@ TEST(GithubAnnotations, OnePerRuleLibraryAndFile) {
             std::string::npos);
 }
 
+// A library stopped for crashing case after case: its crash and its stop,
+// two annotations, not one for the crash and one for the cases left.
+TEST(GithubAnnotations, AStopIsOneAnnotationWithItsCount) {
+  const std::string reason = "the producer libp.so hung or crashed on 2 consecutive cases";
+  suite::CheckRun run;
+  for (int i = 0; i < 2; ++i) {
+    suite::RecordedCase crashed =
+        failing("producer/c/" + std::to_string(i), "died on signal 11", suite::Verdict::regression);
+    crashed.result.outcome = suite::Outcome::crash;
+    run.cases.push_back(crashed);
+  }
+  for (int i = 0; i < 9; ++i) {
+    suite::RecordedCase left =
+        failing("producer/left/" + std::to_string(i), reason, suite::Verdict::regression);
+    left.result.outcome = suite::Outcome::not_run;
+    run.cases.push_back(left);
+  }
+  run.stop_reasons = {reason};
+  run.interrupted = true;
+  std::vector<std::string> commands = lines(check_run_annotations(run));
+  ASSERT_EQ(commands.size(), 2u) << check_run_annotations(run);
+  EXPECT_TRUE(commands[0].starts_with("::error title=DLP-STRIDES-ZERO::regression: died on"))
+      << commands[0];
+  EXPECT_EQ(commands[1], "::error title=dlpack-usm::9 cases not run: " + reason +
+                             "; the cases that did not run prove nothing, so the gate fails");
+  std::string markdown = check_run_markdown(run);
+  EXPECT_NE(markdown.find("### 2 cases not ok, in 1 group, and 9 not run\n"), std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("9 cases not run: " + markdown_text(reason) + ".\n"), std::string::npos)
+      << markdown;
+}
+
 TEST(GithubAnnotations, GroupsOfOneRuleAndLibraryAreOneAnnotation) {
   suite::CheckRun run;
   // One bug, two kinds of message (an offset view, a negative-stride one),

@@ -139,6 +139,77 @@ TEST(GroupFailures, CasesThatDifferInAddressesAreOneGroup) {
   EXPECT_TRUE(groups[0].messages_vary);
 }
 
+// A library that crashes case after case, stopped by
+// --max-consecutive-hangs: five crashes, the last one's re-run cut short by
+// the stop, and the cases after it not run with the stop's reason.
+suite::CheckRun stopped_run(const std::string& reason) {
+  suite::CheckRun run;
+  const std::string crash = "the case died on signal 11 (Segmentation fault)";
+  for (int i = 0; i < 5; ++i) {
+    std::string message = i < 4 ? crash : fmt::format("{} (without its re-run: {})", crash, reason);
+    run.cases.push_back(failing_case(fmt::format("producer/dev/crash-{}", i), "DLP-PLUGIN-CRASH",
+                                     message, Verdict::regression, Outcome::crash));
+  }
+  for (int i = 0; i < 40; ++i) {
+    suite::RecordedCase left =
+        failing_case(fmt::format("producer/dev/left-{:02}", i), "DLP-PLUGIN-CRASH", reason,
+                     Verdict::regression, Outcome::not_run);
+    left.result.findings.clear();
+    run.cases.push_back(left);
+  }
+  run.stop_reasons = {reason};
+  run.interrupted = true;
+  return run;
+}
+
+TEST(GroupFailures, OneCrashingLibraryIsOneGroupAndItsStop) {
+  const std::string reason =
+      "the producer libp.so hung or crashed on 5 consecutive cases; not tested further "
+      "(--max-consecutive-hangs 5)";
+  suite::CheckRun run = stopped_run(reason);
+  std::vector<CaseGroup> groups = group_failures(run);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].cases.size(), 5u);
+  EXPECT_FALSE(groups[0].messages_vary);
+  std::vector<StoppedCases> stopped = stopped_cases(run);
+  ASSERT_EQ(stopped.size(), 1u);
+  EXPECT_EQ(stopped[0].reason, reason);
+  EXPECT_EQ(stopped[0].count, 40u);
+
+  std::string text = check_run_summary(run, SummaryDetail::grouped);
+  EXPECT_NE(text.find("5 cases not ok, in 1 group, and 40 not run (-v lists each case):\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n40 cases not run: " + reason + "\n"), std::string::npos) << text;
+  EXPECT_EQ(count_of(text, "repro:"), 1u) << text;
+  // -v still lists every case.
+  EXPECT_EQ(count_of(failures_text(run, SummaryDetail::every_case), "repro:"), 45u);
+}
+
+TEST(GroupFailures, WithoutAStopNotRunCasesAreAGroupAndStopsAreMatchedToTheirShards) {
+  const std::string reason = "the run stopped after 1 failure (--max-failures 1)";
+  suite::CheckRun run = stopped_run(reason);
+  // Cases not run with no stop reason to explain them (an interrupt) stay a
+  // group of their own, after the crashes'.
+  run.stop_reasons.clear();
+  std::vector<CaseGroup> groups = group_failures(run);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].cases.size(), 5u);
+  EXPECT_EQ(groups[1].cases.size(), 40u);
+  EXPECT_TRUE(stopped_cases(run).empty());
+  // In a merged run a shard's reason is labelled, and so are its cases'
+  // ids: the reason of shard "cpu" leaves no case of shard "gpu" unrun.
+  run.stop_reasons = {"cpu: " + reason};
+  for (suite::RecordedCase& recorded : run.cases) {
+    bool first_half = &recorded - run.cases.data() < 25;
+    recorded.result.id = (first_half ? "cpu/" : "gpu/") + recorded.result.id;
+  }
+  std::vector<StoppedCases> stopped = stopped_cases(run);
+  ASSERT_EQ(stopped.size(), 1u);
+  EXPECT_EQ(stopped[0].count, 20u);
+  EXPECT_EQ(stopped_case_count(run), 20u);
+}
+
 TEST(PrintFailures, WarningGroupsAreCappedAsFailureGroupsAre) {
   suite::CheckRun run;
   for (int i = 0; i < 12; ++i) {

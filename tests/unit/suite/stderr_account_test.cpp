@@ -25,7 +25,7 @@ TEST(StderrAccount, TheRuntimesCrashHandlerIsLabelledAsTheRuntimes) {
       "and include the crash backtrace and instructions to reproduce the bug.\n"
       "Stack dump:\n";
   EXPECT_EQ(stderr_account(err),
-            "; its stderr ended with: consumer: f-order unsupported; the SYCL runtime printed: "
+            "; its stderr ended with: consumer: f-order unsupported; the runtime printed: "
             "PLEASE submit a bug report to https://software.intel.com/en-us/support/"
             "priority-support and include the crash backtrace and instructions to reproduce the "
             "bug.\nStack dump:");
@@ -33,7 +33,7 @@ TEST(StderrAccount, TheRuntimesCrashHandlerIsLabelledAsTheRuntimes) {
 
 TEST(StderrAccount, OnlyTheRuntimeSpokeAndOnlyItsLinesAreShown) {
   EXPECT_EQ(stderr_account("UR adapter initialization failed: 37\n"),
-            "; the SYCL runtime printed: UR adapter initialization failed: 37");
+            "; the runtime printed: UR adapter initialization failed: 37");
 }
 
 TEST(StderrAccount, ALongStderrKeepsItsLastBytes) {
