@@ -84,3 +84,20 @@ done
 expect "the plugin page's example, built against the pip install" "no finding" \
   "$python" "$source/tests/tools/plugin_page_example.py" "$source/man/dlpack-usm-plugin.7" \
   "$work/page-example" "$work/venv/share/pkgconfig" "$work/venv/bin/dlpack-usm"
+# A crash snippet from the pip install (every producer case's report entry
+# carries one) names the bridge the package holds, not a bare soname the
+# loader would not find, and runs as pasted.
+snippet=$("$python" -c "import json, sys
+results = json.load(open(sys.argv[1]))['results']
+print(next((case['snippet'] for case in results if case.get('snippet')), ''))" \
+  "$work/page-example/out/report.json")
+if [[ -z $snippet ]]; then
+  [[ ${DLPACK_USM_REQUIRE_USM:-} == 1 ]] && { echo "no producer case of the pip install ran"; exit 1; }
+  echo "no device with USM here: the pip install's snippet is not checked"
+  exit 0
+fi
+bridge=$(echo "$work"/venv/lib/python*/site-packages/dlpack_usm/libdlpack_usm.so.1)
+grep -qF "$bridge" <<<"$snippet" || { echo "the pip install's snippet names no $bridge:"; echo "$snippet"; exit 1; }
+rm -rf "$work/snippet" && mkdir "$work/snippet"
+expect "the pip install's snippet, pasted" "produce returned 0" \
+  env -C "$work/snippet" sh -c "$snippet"

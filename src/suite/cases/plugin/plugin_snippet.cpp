@@ -1,6 +1,8 @@
 #include "suite/cases/plugin/plugin_snippet.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -36,6 +38,26 @@ std::string repro_command(const SnippetTarget& target, const std::string& mode,
                      shell_word(target.runtime), shell_word(request_json));
 }
 
+// The bridge a pip install put beside its package, under the environment's
+// lib/pythonX.Y/site-packages/dlpack_usm/ (the tool is in its bin/): the
+// first Python's, in name order, where several hold one.
+fs::path wheel_bridge(const fs::path& prefix) {
+  std::error_code error;
+  std::vector<fs::path> found;
+  for (const char* lib : {"lib", "lib64"}) {
+    for (fs::directory_iterator it(prefix / lib, error), end; !error && it != end;
+         it.increment(error)) {
+      fs::path candidate = it->path() / "site-packages" / "dlpack_usm" / "libdlpack_usm.so.1";
+      if (it->path().filename().string().starts_with("python") && has_file(candidate)) {
+        found.push_back(candidate);
+      }
+    }
+    error.clear();
+  }
+  std::sort(found.begin(), found.end());
+  return found.empty() ? fs::path() : found.front().lexically_normal();
+}
+
 }  // namespace
 
 ToolFiles tool_files() {
@@ -58,7 +80,8 @@ ToolFiles tool_files() {
     files.repro_source = source.string();
   }
   // As the Python package finds it: DLPACK_USM_LIBRARY, then the build
-  // tree's (beside the binary), then an install's; else the loader's search.
+  // tree's (beside the binary), then an install's, then a pip install's;
+  // else the loader's search.
   files.bridge_library = "libdlpack_usm.so.1";
   const char* chosen = std::getenv("DLPACK_USM_LIBRARY");
   if (chosen != nullptr && *chosen != '\0') {
@@ -68,6 +91,8 @@ ToolFiles tool_files() {
   } else if (fs::path installed = prefix / DLPACK_USM_INSTALL_LIBDIR / "libdlpack_usm.so.1";
              has_file(installed)) {
     files.bridge_library = installed.lexically_normal().string();
+  } else if (fs::path wheel = wheel_bridge(prefix); !wheel.empty()) {
+    files.bridge_library = wheel.string();
   }
   return files;
 }
