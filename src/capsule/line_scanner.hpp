@@ -43,6 +43,30 @@ class LineScanner {
     return true;
   }
   bool at_end() { return peek() == '\0' && at_ == end_; }
+  // At the line's last byte's end, nothing skipped.
+  bool at_line_end() const { return at_ == end_; }
+  const char* position() const { return at_; }
+
+  // Consumes `bytes`, which must come next exactly (no space skipped).
+  // Eight bytes at a time, inline: the literals of a line's shape are a
+  // dozen bytes each, thirty a line, where a call to memcmp costs more than
+  // the comparison. Reads up to seven bytes past `bytes`, which the caller
+  // keeps readable (LineShape pads its literals), and past the line's end
+  // only within its padding.
+  bool match(std::string_view bytes) {
+    std::size_t size = bytes.size();
+    if (static_cast<std::size_t>(end_ - at_) < size) return false;
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      if (word_at(at_ + i) != word_at(bytes.data() + i)) return false;
+    }
+    if (i < size) {
+      std::uint64_t mask = ~std::uint64_t{0} >> (64 - 8 * (size - i));
+      if (((word_at(at_ + i) ^ word_at(bytes.data() + i)) & mask) != 0) return false;
+    }
+    at_ += size;
+    return true;
+  }
 
   // Object and array walking: begin_object() then, for each member,
   // next_member(first) and key(); the same with next_entry() for arrays.
@@ -117,6 +141,12 @@ class LineScanner {
       expect(',');
     }
     return true;
+  }
+
+  static std::uint64_t word_at(const char* at) {
+    std::uint64_t word;
+    std::memcpy(&word, at, sizeof word);
+    return word;
   }
 
   std::uint64_t digits();

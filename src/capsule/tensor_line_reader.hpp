@@ -37,6 +37,10 @@ class TensorLineReader {
   // reference reader must read the line; `facts` then means nothing.
   bool read(std::string_view line, std::string_view origin, facts::TensorFacts& facts);
 
+  // How many of the lines read were read by the shape of the last line read
+  // in full (line_shape.hpp), not in full: nearly every line of a capture.
+  std::size_t lines_read_by_shape() const;
+
  private:
   struct State;
   std::unique_ptr<State> state_;

@@ -170,6 +170,87 @@ TEST(TensorLineReader, DeclinesWhatItCannotReadExactly) {
   }
 }
 
+// A capture's tensors after one another: one line read in full, and the
+// next ones, whose keys, order and spacing are its own and whose values
+// differ (NULL data, an integer address, more axes, no runtime's numbers
+// alike), read by its shape, with the reference reader's facts.
+TEST(TensorLineReader, ReadsALineByTheLastLinesShapeAsTheReferenceReaderDoes) {
+  const std::string versioned = R"("version": {"major": 1, "minor": 3}, "flags": 0, )";
+  auto line = [&](const std::string& data, const std::string& rest) {
+    return fmt::format(
+        R"({{{}"dl_tensor": {{"data": {}, "device": {{"device_type": "kDLCUDA", "device_id": 1}}, )"
+        R"({}, "byte_offset": 0}}, "runtime": {{"cuda_ordinal": 1}}, "origin": "p"}})",
+        versioned, data, rest);
+  };
+  const std::string dtype = R"("dtype": {"code": "kDLFloat", "bits": 32, "lanes": 1})";
+  std::vector<std::string> lines = {
+      line(R"("0x1000")", R"("ndim": 2, )" + dtype + R"(, "shape": [2, 3], "strides": [3, 1])"),
+      line("null", R"("ndim": 2, )" + dtype + R"(, "shape": [2, 3], "strides": [3, 1])"),
+      line("4096", R"("ndim": 3, )" + dtype + R"(, "shape": [4, 5, 6], "strides": [30, 6, 1])"),
+      line(R"("0x7f00")", R"("ndim": 0, )" + dtype + R"(, "shape": [], "strides": null)"),
+      line(R"("0x7f00")",
+           R"("ndim": 1, "dtype": {"code": "kDLBfloat", "bits": 16, "lanes": 2}, "shape": [9], )"
+           R"("strides": [-1])"),
+  };
+  TensorLineReader reader;
+  facts::TensorFacts facts;
+  for (const std::string& text : lines)
+    EXPECT_EQ(fast(reader, text, facts), reference(text)) << text;
+  EXPECT_EQ(reader.lines_read_by_shape(), lines.size() - 1);
+}
+
+// After a line read in full, lines that differ from it outside their values
+// (a space, the keys' order, a key more or less, a repeated key, a dtype
+// written the other way, something after the object, a line cut short) and
+// lines whose values its readers decline: each is read in full, with the
+// reference reader's facts, or declined, never read by the shape.
+TEST(TensorLineReader, ALineUnlikeTheLastLinesShapeIsReadInFull) {
+  const std::string good = tensor_with(R"("version": {"major": 1, "minor": 3}, )",
+                                       R"("data": "0x1000", "dtype": "float32")");
+  const std::string open = good.substr(0, good.size() - 1);
+  std::vector<std::string> lines = {
+      good + " ",
+      good + " x",
+      good + "}",
+      open,
+      " " + good,
+      open + R"(, "origin": "a"})",
+      open + R"(, "origin": "a", "origin": "b"})",
+      tensor_with(R"("version": {"minor": 3, "major": 1}, )",
+                  R"("data": "0x1000", "dtype": "float32")"),
+      tensor_with(R"("version":  {"major": 1, "minor": 3}, )",
+                  R"("data": "0x1000", "dtype": "float32")"),
+      tensor_with(R"("version": {"major": 1, "minor": 3}, )",
+                  R"("dtype": "float32", "data": "0x1000")"),
+      tensor_with(R"("version": {"major": 1, "minor": 3}, )",
+                  R"("data": "0x1000", "dtype": {"code": 2, "bits": 32, "lanes": 1})"),
+      tensor_with(R"("version": {"major": 2, "minor": 3}, )",
+                  R"("data": "0x1000", "dtype": "float32")"),
+      tensor_with(R"("version": {"major": 1, "minor": 3}, )", R"("data": 1.5, "dtype": "float32")"),
+      tensor_with(R"("version": {"major": 1, "minor": 3}, )",
+                  R"("data": "0x1000", "dtype": "flt32")"),
+      tensor_with(R"("version": {"major": 1, "minor": 3}, )",
+                  R"("data": "0x\u0031", "dtype": "float32")"),
+      tensor_with(R"("version": {"major": 1, "minor": 3}, )",
+                  R"("data": null, "dtype": "float32")"),
+  };
+  for (const std::string& line : lines) {
+    TensorLineReader reader;
+    facts::TensorFacts facts;
+    ASSERT_NE(fast(reader, good, facts), "declined");
+    std::string got = fast(reader, line, facts);
+    std::string expected = reference(line);
+    if (got == "declined") {
+      // Declining is always allowed; the reference reader then answers.
+      EXPECT_EQ(reader.lines_read_by_shape(), 0U) << line;
+      continue;
+    }
+    EXPECT_EQ(got, expected) << line;
+    // Only the last one, NULL data in good's shape, is good's shape.
+    EXPECT_EQ(reader.lines_read_by_shape(), line == lines.back() ? 1U : 0U) << line;
+  }
+}
+
 // One Facts through lines of every shape: nothing of a line stays for the
 // next (the runtime section, shape and strides, the recorded origin).
 TEST(TensorLineReader, ReusedFactsCarryNothingFromOneLineToTheNext) {
