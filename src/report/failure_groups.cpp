@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -67,6 +68,48 @@ bool left_unrun_by_a_stop(const suite::CheckRun& run, const RecordedCase& record
                      [&](const std::string& reason) { return left_unrun_by(recorded, reason); });
 }
 
+// A message with every case id of the run in it made one mark: a library
+// that writes a forged result names the case it forges, and a state bug
+// names the case that ran before; each case's message then differs in an
+// id, where the bug is one. An id is a word of the message between blanks,
+// quotes, backslashes and punctuation that is no part of an id.
+std::string without_case_ids(std::string_view message,
+                             const std::unordered_set<std::string_view>& ids) {
+  constexpr std::string_view kAround = " \t\n'\"\\,;()[]{}";
+  std::string out;
+  std::size_t at = 0;
+  while (at < message.size()) {
+    std::size_t end = message.find_first_of(kAround, at);
+    if (end == std::string_view::npos) end = message.size();
+    std::string_view word = message.substr(at, end - at);
+    // An id ending a clause: "... after ID:" or "ID." keeps its mark.
+    std::string_view id = word;
+    while (!id.empty() && (id.back() == ':' || id.back() == '.')) id.remove_suffix(1);
+    if (!id.empty() && id.find('/') != std::string_view::npos && ids.count(id) != 0) {
+      out += "<case>";
+      out += word.substr(id.size());
+    } else {
+      out += word;
+    }
+    if (end < message.size()) out += message[end];
+    at = end + 1;
+  }
+  return out;
+}
+
+// A state bug's message says how its case ended in a fresh process
+// (suite/runner/runner.cpp, judge_rerun: "in a fresh process it ended
+// pass;"), which depends on the case, not on the bug: one mark.
+std::string without_fresh_outcome(std::string message) {
+  constexpr std::string_view kEnded = "in a fresh process it ended ";
+  std::size_t at = message.find(kEnded);
+  if (at == std::string::npos) return message;
+  at += kEnded.size();
+  std::size_t end = message.find(';', at);
+  if (end == std::string::npos) return message;
+  return message.replace(at, end - at, "<outcome>");
+}
+
 using GroupKey = std::tuple<std::string, std::vector<std::string>, std::string>;
 
 // Groups the cases `wanted` picks under `heading_of` their case.
@@ -74,18 +117,23 @@ template <typename Wanted, typename Heading>
 std::vector<CaseGroup> group_cases(const suite::CheckRun& run, Wanted wanted, Heading heading_of) {
   std::vector<CaseGroup> groups;
   std::map<GroupKey, std::size_t> index;
+  std::vector<std::string> first_messages;  // of each group, ids made marks
+  std::unordered_set<std::string_view> ids;
+  for (const RecordedCase& recorded : run.cases) ids.insert(recorded.result.id);
   for (const RecordedCase& recorded : run.cases) {
     if (!ran(recorded) || !wanted(recorded)) continue;
     std::vector<std::string> rules = deciding_rules(recorded);
-    std::string_view message = without_cut_re_run(recorded.result.message);
+    std::string message =
+        without_fresh_outcome(without_case_ids(without_cut_re_run(recorded.result.message), ids));
     GroupKey key{heading_of(recorded), rules, message_pattern(message)};
     auto [at, added] = index.emplace(key, groups.size());
-    if (added) groups.push_back({std::get<0>(key), rules, {}, false});
-    CaseGroup& group = groups[at->second];
-    if (!group.cases.empty() &&
-        without_cut_re_run(group.cases.front()->result.message) != message) {
-      group.messages_vary = true;
+    if (added) {
+      groups.push_back({std::get<0>(key), rules, {}, false});
+      first_messages.push_back(message);
     }
+    CaseGroup& group = groups[at->second];
+    // Ids differ from case to case; numbers are worth a remark.
+    if (first_messages[at->second] != message) group.messages_vary = true;
     group.cases.push_back(&recorded);
   }
   return groups;

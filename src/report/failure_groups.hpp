@@ -1,8 +1,8 @@
 // What people read of a run's failures and warnings: one block per kind of
 // failure instead of one per case. A producer with one bug fails dozens of
-// cases with one rule and one message that differs only in its numbers;
-// those are one group, with its count, its first case ids, one repro line
-// and the rule to read. `-v` prints every case instead, `-q` neither (the
+// cases with one rule and one message that differs only in its numbers and
+// the case ids it names; those are one group, with its count, its first
+// case ids, one repro line and the rule to read. `-v` prints every case instead, `-q` neither (the
 // gate line alone); JSON, JUnit and results.jsonl always hold every case.
 #pragma once
 

@@ -5,7 +5,10 @@
 # with --format github, and a --summary-md step summary under 60 lines. The
 # fixture producer that crashes on every case, stopped by
 # --max-consecutive-hangs, reads as one group (its crash) and the stop's one
-# line, and as two `::error` annotations.
+# line, and as two `::error` annotations. A consumer that forges results
+# (each message quotes its own case's id) is one group, and one with a state
+# bug (each message names the case before it and how its case ends alone)
+# two: the crashes, and the one case whose crash is charged to another rule.
 # Arguments: TOOL WORK_DIR FIXTURE_PLUGIN_DIR
 set -euo pipefail
 tool=$1 work=$2 plugins=$3
@@ -59,3 +62,13 @@ grep -qE '^[0-9]+ cases? not run: the producer libfixture_producer_crash.so hung
 crash_errors=$(grep -c '^::error ' "$work/crash.txt" || true)
 test "$crash_errors" = 2 || { cat "$work/crash.txt"; echo "$crash_errors ::error annotations, not 2"; exit 1; }
 echo "one crashing producer: $crash_groups group, the stop's line, $crash_errors ::error annotations"
+
+# Messages that differ in the case ids they name: one bug, not one group a case.
+for expected in consumer_forges_results:1 consumer_crash_second:2; do
+  fixture=${expected%%:*} most=${expected##*:}
+  "$tool" check --consumer "$plugins/libfixture_$fixture.so" >"$work/$fixture.txt" 2>&1 || true
+  found=$(sed -nE 's/^[0-9]+ cases? not ok, in ([0-9]+) groups?[ ,].*/\1/p' "$work/$fixture.txt")
+  [[ -n $found && $found -le $most ]] ||
+    { cat "$work/$fixture.txt"; echo "$fixture reads as ${found:-no} groups, more than $most"; exit 1; }
+  echo "$fixture: $found group(s)"
+done

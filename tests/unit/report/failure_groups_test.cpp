@@ -210,6 +210,51 @@ TEST(GroupFailures, WithoutAStopNotRunCasesAreAGroupAndStopsAreMatchedToTheirSha
   EXPECT_EQ(stopped_case_count(run), 20u);
 }
 
+// A library that forges a result names the case it forges, and a state
+// bug names the case before it and how its own case ends alone: one bug
+// whose messages differ in the case ids they name is one group. Words that are no case id of the
+// run (a path, a cell's name) still tell groups apart.
+TEST(GroupFailures, MessagesThatDifferInTheCaseIdsTheyNameAreOneGroup) {
+  suite::CheckRun run;
+  for (int i = 0; i < 6; ++i) {
+    std::string id = fmt::format("consumer/dev/cell-{}", i);
+    run.cases.push_back(
+        failing_case(id, "DLP-PLUGIN-CHANNEL",
+                     fmt::format("the result channel carried a line without its nonce: "
+                                 "\"{{\\\"id\\\":\\\"{}\\\",\\\"outcome\\\":\\\"pass\\\"}}\"",
+                                 id),
+                     Verdict::regression, Outcome::error));
+  }
+  for (int i = 0; i < 4; ++i) {
+    std::string before = fmt::format("consumer/dev/cell-{}", i);
+    run.cases.push_back(failing_case(
+        fmt::format("consumer/dev/late-{}", i), "DLP-PLUGIN-CRASH",
+        fmt::format("a state bug (in its worker it ran after {}; in a fresh process it ended {}; "
+                    "to see it fail, add --filter '{}' --jobs 1 to the repro): the case died on "
+                    "signal 11",
+                    before, i % 2 == 0 ? "pass" : "not_supported", before),
+        Verdict::regression, Outcome::crash));
+  }
+  for (const char* path : {"consumer/dev/elsewhere", "lib/a/b.so"}) {
+    run.cases.push_back(failing_case(fmt::format("consumer/dev/x-{}", path[0]), "DLP-PLUGIN-CRASH",
+                                     fmt::format("a state bug (in its worker it ran after {}; "
+                                                 "to see it fail, add --filter '{}' --jobs 1 to "
+                                                 "the repro): the case died on signal 11",
+                                                 path, path),
+                                     Verdict::regression, Outcome::crash));
+  }
+  std::vector<CaseGroup> groups = group_failures(run);
+  ASSERT_EQ(groups.size(), 4u);
+  EXPECT_EQ(groups[0].cases.size(), 6u);
+  EXPECT_FALSE(groups[0].messages_vary);
+  EXPECT_EQ(groups[1].cases.size(), 4u);
+  EXPECT_FALSE(groups[1].messages_vary);
+  // "consumer/dev/elsewhere" is no case of this run, nor is the path: the
+  // two messages differ in words, and are a group each.
+  EXPECT_EQ(groups[2].cases.size(), 1u);
+  EXPECT_EQ(groups[3].cases.size(), 1u);
+}
+
 TEST(PrintFailures, WarningGroupsAreCappedAsFailureGroupsAre) {
   suite::CheckRun run;
   for (int i = 0; i < 12; ++i) {
