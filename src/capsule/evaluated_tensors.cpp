@@ -150,9 +150,21 @@ class Judges final : public JsonLineConsumer {
 
   void hand_over_oldest() {
     Batch* batch = in_flight_.front();
-    {
-      std::unique_lock lock(mutex_);
-      batch_ready_.wait(lock, [batch] { return batch->ready; });
+    // While it is judged, this thread judges what no worker has taken yet:
+    // it has a core of its own, which waiting would leave idle.
+    while (true) {
+      Batch* waiting = nullptr;
+      {
+        std::unique_lock lock(mutex_);
+        if (batch->ready) break;
+        if (queue_.empty()) {
+          batch_ready_.wait(lock, [batch] { return batch->ready; });
+          break;
+        }
+        waiting = queue_.front();
+        queue_.pop_front();
+      }
+      judge_here(*waiting);
     }
     in_flight_.pop_front();
     for (std::size_t i = 0; i < batch->judged; ++i) {
@@ -167,6 +179,14 @@ class Judges final : public JsonLineConsumer {
       failed_ = true;
       std::rethrow_exception(problem);
     }
+  }
+
+  // A batch judged on the reading thread, with a Judge of its own.
+  void judge_here(Batch& batch) {
+    if (!here_) here_ = std::make_unique<Judge>();
+    judge_batch(file_, batch, *here_);
+    std::lock_guard lock(mutex_);
+    batch.ready = true;
   }
 
   void work() {
@@ -207,10 +227,14 @@ class Judges final : public JsonLineConsumer {
   std::deque<Batch*> queue_;  // submitted, no worker yet
   bool stopping_ = false;
   std::vector<std::thread> threads_;
+  std::unique_ptr<Judge> here_;  // the reading thread's, made when first needed
 };
 
+// The reading thread judges too while it waits for a batch: with it, one
+// thread a core.
 std::size_t default_workers() {
-  return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMostWorkers);
+  std::size_t cores = std::thread::hardware_concurrency();
+  return std::clamp<std::size_t>(cores > 1 ? cores - 1 : 1, 1, kMostWorkers);
 }
 
 }  // namespace

@@ -103,10 +103,12 @@ void check_file(const std::string& file, report::FindingsWalk& walk, report::Sar
   walk.end_file(problem);
 }
 
+constexpr std::size_t kDrainBytes = std::size_t{64} << 10;
+
 // Walks every file onto stdout as it goes: JSON through the streaming
-// printer, text through a text printer drained after each tensor. Neither
-// holds more than one tensor's findings (the SARIF log holds the findings
-// of all, without the tensors).
+// printer, text through a text printer drained once it holds 64 KiB.
+// Neither holds more than that and one tensor's findings (the SARIF log
+// holds the findings of all, without the tensors).
 int check_files(const CapsuleCheckArguments& args, report::SarifLog* sarif) {
   if (args.json) {
     report::JsonStreamPrinter printer(stdout);
@@ -125,9 +127,14 @@ int check_files(const CapsuleCheckArguments& args, report::SarifLog* sarif) {
     if (color) text = report::color_status_words(text);
     std::fwrite(text.data(), 1, text.size(), stdout);
   };
+  // Written out in pieces of about 64 KiB: a write a tensor costs more
+  // than printing it.
+  auto drain_grown = [&printer, &drain] {
+    if (printer.text_size() >= kDrainBytes) drain();
+  };
   report::FindingsWalk walk(printer, args.strict);
   for (const std::string& file : args.files) {
-    check_file(file, walk, sarif, drain);
+    check_file(file, walk, sarif, drain_grown);
     drain();
   }
   int exit_code = walk.finish();

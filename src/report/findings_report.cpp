@@ -50,8 +50,12 @@ void print_tensor_findings(Printer& printer, std::string_view origin,
   // Built on the stack (a printer escapes what it shows): a capture's
   // millions of tensors each print this line.
   fmt::memory_buffer line;
-  fmt::format_to(std::back_inserter(line), "{}  {}", origin,
-                 findings.empty() ? "no findings" : counts_text(counts));
+  auto add = [&line](std::string_view text) {
+    line.append(text.data(), text.data() + text.size());
+  };
+  add(origin);
+  add("  ");
+  add(findings.empty() ? std::string_view("no findings") : std::string_view(counts_text(counts)));
   printer.line(std::string_view(line.data(), line.size()));
   {
     ObjectScope numbers(printer, "counts");

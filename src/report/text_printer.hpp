@@ -41,6 +41,9 @@ class TextPrinter final : public Printer {
   // The same into `text`, whose buffer the printer takes in exchange: a
   // walk drained after each of millions of items allocates nothing for it.
   void take_text(std::string& text);
+  // The bytes of text held (an aligned block still open aside): a walk
+  // drains it when it has grown.
+  std::size_t text_size() const { return out_.size(); }
 
  private:
   struct Scope {
