@@ -56,6 +56,13 @@ std::string message_pattern(std::string_view message) {
   std::string pattern;
   std::size_t at = 0;
   while (at < message.size()) {
+    // An empty list is a list of numbers too: a 0-d tensor's strides "[]"
+    // read as a 2-d one's "[5, 1]".
+    if (message.compare(at, 2, "[]") == 0) {
+      pattern += "[#]";
+      at += 2;
+      continue;
+    }
     std::size_t length = number_at(message, at);
     if (length == 0) {
       pattern += message[at++];

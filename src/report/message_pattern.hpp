@@ -13,8 +13,8 @@ namespace dlpack_usm::report {
 
 // `message` with every number made one '#': a hex number with its 0x, a
 // decimal one with its sign, and a list of numbers ("1, 2, 3", "[-4, 8]")
-// as a whole. Words keep their digits' place: "float32" and "int8" stay
-// apart ("float#", "int#").
+// as a whole, an empty one ("[]") too. Words keep their digits' place:
+// "float32" and "int8" stay apart ("float#", "int#").
 std::string message_pattern(std::string_view message);
 
 }  // namespace dlpack_usm::report

@@ -73,6 +73,9 @@ TEST(MessagePattern, NumbersAreOneMark) {
   EXPECT_EQ(message_pattern("3 of 5 elements, strides [10, 30]"),
             message_pattern("12 of 15 elements, strides [1, 3]"));
   EXPECT_NE(message_pattern("float32 read"), message_pattern("int8 read"));
+  // A 0-d tensor's empty strides are a list like any other.
+  EXPECT_EQ(message_pattern("1 of 1 elements read through the strides [] differ"),
+            message_pattern("15 of 15 elements read through the strides [5, 1] differ"));
 }
 
 TEST(MessagePattern, AddressesSignsAndListsAreOneMarkEach) {
