@@ -43,7 +43,8 @@ if [ -n "$("$tool" "${hang[@]}" --list 2>/dev/null)" ]; then
   test "$status" = 1 || { echo "a stopped run exited $status, not 1"; exit 1; }
   grep -Eq '^\[0/[0-9]+\] pass 0 fail 0 crash 0 timeout 0 · [0-9]+:[0-9]{2} elapsed$' \
     "$work/stopped.err" || { echo "no status line while the first case hung"; exit 1; }
-  grep -q '^not run: the run stopped after 2 failures (--max-failures 2)$' "$work/stopped.txt"
+  grep -Eq '^[0-9]+ cases? not run: the run stopped after 2 failures \(--max-failures 2\)$' \
+    "$work/stopped.txt" || { echo "no stop line with its count"; cat "$work/stopped.txt"; exit 1; }
   "$python" "$source/tests/tools/validate_outputs.py" schema \
     "$source/conformance/schema/report.schema.json" "$work/stopped.json"
   "$python" "$source/tests/tools/validate_outputs.py" jsonl "$work/stopped.jsonl"
