@@ -1,5 +1,7 @@
 // dlpack-usm capsule dump|check: what a capsule file says, field by field,
 // and which rules its tensors break.
+#include <unistd.h>
+
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -127,10 +129,12 @@ int check_files(const CapsuleCheckArguments& args, report::SarifLog* sarif) {
     if (color) text = report::color_status_words(text);
     std::fwrite(text.data(), 1, text.size(), stdout);
   };
-  // Written out in pieces of about 64 KiB: a write a tensor costs more
-  // than printing it.
-  auto drain_grown = [&printer, &drain] {
-    if (printer.text_size() >= kDrainBytes) drain();
+  // Written out in pieces of about 64 KiB, where a write a tensor would
+  // cost more than printing it; tensor by tensor on a terminal, where a
+  // person reads them as they come, before any error on stderr.
+  std::size_t drain_at = isatty(fileno(stdout)) != 0 ? 0 : kDrainBytes;
+  auto drain_grown = [&printer, &drain, drain_at] {
+    if (printer.text_size() >= drain_at) drain();
   };
   report::FindingsWalk walk(printer, args.strict);
   for (const std::string& file : args.files) {
