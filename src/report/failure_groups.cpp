@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "report/words.hpp"
+#include "suite/model/result_wording.hpp"
 
 namespace dlpack_usm::report {
 namespace {
@@ -39,28 +40,19 @@ int verdict_rank(std::string_view heading) {
   return 4;
 }
 
-// The suffix a stop adds to a failure whose re-run it cut short
-// (suite/runner/runner.cpp): the failure is the one it was before the stop.
-constexpr std::string_view kCutReRun = " (without its re-run: ";
-
+// The suffix a stop adds to a failure whose re-run it cut short: the
+// failure is the one it was before the stop.
 std::string_view without_cut_re_run(std::string_view message) {
-  std::size_t at = message.rfind(kCutReRun);
+  std::size_t at = message.rfind(suite::kCutReRunOpening);
   if (at == std::string_view::npos || message.back() != ')') return message;
   return message.substr(0, at);
 }
 
-// Whether `reason`, as the run's stop_reasons has it, left `recorded`
-// unrun: the case's message is the reason, or in a merged run the reason is
-// "LABEL: message" and the case's id "LABEL/..." (report_merge.cpp).
+// Whether `reason`, one of the run's stop_reasons, left `recorded` unrun: a
+// case turned away by a stop has the reason as its message (a merged run
+// labels both alike, report_merge.cpp).
 bool left_unrun_by(const RecordedCase& recorded, std::string_view reason) {
-  const suite::CaseResult& result = recorded.result;
-  if (result.outcome != suite::Outcome::not_run) return false;
-  std::string_view message = result.message;
-  if (reason == message) return true;
-  std::size_t label_size = reason.size() - std::min(reason.size(), message.size() + 2);
-  std::string_view label = reason.substr(0, label_size);
-  return label_size > 0 && reason.substr(label_size) == fmt::format(": {}", message) &&
-         std::string_view(result.id).substr(0, label_size + 1) == fmt::format("{}/", label);
+  return recorded.result.outcome == suite::Outcome::not_run && recorded.result.message == reason;
 }
 
 bool left_unrun_by_a_stop(const suite::CheckRun& run, const RecordedCase& recorded) {
@@ -98,13 +90,12 @@ std::string without_case_ids(std::string_view message,
 }
 
 // A state bug's message says how its case ended in a fresh process
-// (suite/runner/runner.cpp, judge_rerun: "in a fresh process it ended
-// pass;"), which depends on the case, not on the bug: one mark.
+// ("... it ended pass;"), which depends on the case, not on the bug: one
+// mark.
 std::string without_fresh_outcome(std::string message) {
-  constexpr std::string_view kEnded = "in a fresh process it ended ";
-  std::size_t at = message.find(kEnded);
+  std::size_t at = message.find(suite::kFreshProcessEnded);
   if (at == std::string::npos) return message;
-  at += kEnded.size();
+  at += suite::kFreshProcessEnded.size();
   std::size_t end = message.find(';', at);
   if (end == std::string::npos) return message;
   return message.replace(at, end - at, "<outcome>");

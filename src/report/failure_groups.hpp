@@ -2,8 +2,9 @@
 // failure instead of one per case. A producer with one bug fails dozens of
 // cases with one rule and one message that differs only in its numbers and
 // the case ids it names; those are one group, with its count, its first
-// case ids, one repro line and the rule to read. `-v` prints every case instead, `-q` neither (the
-// gate line alone); JSON, JUnit and results.jsonl always hold every case.
+// case ids, one repro line and the rule to read. `-v` prints every case
+// instead, `-q` neither (the gate line alone); JSON, JUnit and
+// results.jsonl always hold every case.
 #pragma once
 
 #include <string>
@@ -48,7 +49,7 @@ std::vector<CaseGroup> group_failures(const suite::CheckRun& run);
 // The cases a limit left unrun (--max-consecutive-hangs, --max-failures),
 // counted under each of the run's stop reasons that left some. They say
 // nothing of a library, so one crashing library reads as its crash's group
-// and one "not run: REASON (N cases)" line, not as a group of its own.
+// and one "N cases not run: REASON" line, not as a group of its own.
 struct StoppedCases {
   std::string reason;  // as run.stop_reasons has it
   std::size_t count = 0;

@@ -234,9 +234,18 @@ ordered_json run_header(const ShardReport& run) {
   return header;
 }
 
-// Label prefixes keep the cases of different machines apart.
-void prefix_with_label(RecordedCase& recorded, const std::string& label) {
+// Label prefixes keep the cases of different machines apart. A case a
+// stop left unrun has the stop's reason as its message, labelled as the
+// merged run's stop_reasons label it: one stop, told apart from another
+// shard's alike.
+void prefix_with_label(RecordedCase& recorded, const std::string& label,
+                       const std::vector<std::string>& stop_reasons) {
   if (label.empty()) return;
+  std::string& message = recorded.result.message;
+  if (recorded.result.outcome == Outcome::not_run &&
+      std::find(stop_reasons.begin(), stop_reasons.end(), message) != stop_reasons.end()) {
+    message = fmt::format("{}: {}", label, message);
+  }
   recorded.result.id = fmt::format("{}/{}", label, recorded.result.id);
   recorded.spec.id = recorded.result.id;
   if (!recorded.spec.device.empty()) {
@@ -267,7 +276,7 @@ void add_run(MergedRun& merged, const ShardReport& run) {
     }
   }
   for (RecordedCase recorded : run.cases) {
-    prefix_with_label(recorded, run.label);
+    prefix_with_label(recorded, run.label, run.stop_reasons);
     out.cases.push_back(std::move(recorded));
   }
   merged.runs.push_back(run_header(run));

@@ -15,6 +15,7 @@
 
 #include "common/error.hpp"
 #include "common/printable.hpp"
+#include "suite/model/result_wording.hpp"
 #include "suite/runner/child_poll.hpp"
 #include "suite/runner/child_process.hpp"
 #include "suite/runner/stderr_account.hpp"
@@ -131,11 +132,11 @@ CaseResult judge_rerun(const CaseResult& first, const RunContext& where, CaseRes
   // after the case before it.
   state.message = fmt::format(
       "passes in a fresh process, fails after other cases in one process: a state bug (in its "
-      "worker it ran after {}{}; in a fresh process it ended {}; to see it fail, add --filter "
-      "'{}' --jobs 1 to the repro): {}",
+      "worker it ran after {}{}; {}{}; to see it fail, add --filter '{}' --jobs 1 to the "
+      "repro): {}",
       where.previous,
       where.cases_before > 1 ? fmt::format(" and {} more", where.cases_before - 1) : "",
-      to_string(rerun.outcome), where.previous, first.message);
+      kFreshProcessEnded, to_string(rerun.outcome), where.previous, first.message);
   return state;
 }
 
@@ -147,7 +148,7 @@ CaseResult turned_away(const CaseSpec& spec, const std::optional<CaseResult>& fi
   if (first) {
     CaseResult result = *first;
     result.attempts = 1;
-    result.message = fmt::format("{} (without its re-run: {})", result.message, reason);
+    result.message = fmt::format("{}{}{})", result.message, kCutReRunOpening, reason);
     return result;
   }
   CaseResult result{spec.id, Outcome::not_run, reason};

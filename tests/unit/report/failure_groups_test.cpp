@@ -200,12 +200,15 @@ TEST(GroupFailures, WithoutAStopNotRunCasesAreAGroupAndStopsAreMatchedToTheirSha
   EXPECT_EQ(groups[0].cases.size(), 5u);
   EXPECT_EQ(groups[1].cases.size(), 40u);
   EXPECT_TRUE(stopped_cases(run).empty());
-  // In a merged run a shard's reason is labelled, and so are its cases'
-  // ids: the reason of shard "cpu" leaves no case of shard "gpu" unrun.
+  // In a merged run a shard's reason is labelled, and so are the messages
+  // of the cases it left (report_merge.cpp): the reason of shard "cpu"
+  // leaves no case of shard "gpu" unrun.
   run.stop_reasons = {"cpu: " + reason};
   for (suite::RecordedCase& recorded : run.cases) {
     bool first_half = &recorded - run.cases.data() < 25;
-    recorded.result.id = (first_half ? "cpu/" : "gpu/") + recorded.result.id;
+    if (recorded.result.outcome == Outcome::not_run) {
+      recorded.result.message = (first_half ? "cpu: " : "gpu: ") + recorded.result.message;
+    }
   }
   std::vector<StoppedCases> stopped = stopped_cases(run);
   ASSERT_EQ(stopped.size(), 1u);
