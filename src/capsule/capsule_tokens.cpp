@@ -1,8 +1,10 @@
 #include "capsule/capsule_tokens.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -10,18 +12,32 @@
 
 namespace dlpack_usm::capsule {
 
+namespace {
+
+// Each byte's value as a hex digit, -1 for none.
+constexpr std::array<std::int8_t, 256> kHexDigits = [] {
+  std::array<std::int8_t, 256> digits{};
+  digits.fill(-1);
+  for (int i = 0; i < 10; ++i)
+    digits[static_cast<std::size_t>('0' + i)] = static_cast<std::int8_t>(i);
+  for (int i = 0; i < 6; ++i) {
+    digits[static_cast<std::size_t>('a' + i)] = static_cast<std::int8_t>(10 + i);
+    digits[static_cast<std::size_t>('A' + i)] = static_cast<std::int8_t>(10 + i);
+  }
+  return digits;
+}();
+
+}  // namespace
+
 std::optional<std::uint64_t> address_from_text(std::string_view text) {
   bool prefixed = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
   std::string_view digits = prefixed ? text.substr(2) : std::string_view();
   if (digits.empty() || digits.size() > 16) return std::nullopt;
   std::uint64_t address = 0;
   for (char c : digits) {
-    // The C locale's hex digits, without a call per digit: every tensor of
-    // a capture writes its address so.
-    char lower = static_cast<char>(c | 0x20);
-    int digit = c >= '0' && c <= '9'           ? c - '0'
-                : lower >= 'a' && lower <= 'f' ? lower - 'a' + 10
-                                               : -1;
+    // The C locale's hex digits, looked up: every tensor of a capture
+    // writes its addresses so.
+    std::int8_t digit = kHexDigits[static_cast<unsigned char>(c)];
     if (digit < 0) return std::nullopt;
     address = address << 4 | static_cast<std::uint64_t>(digit);
   }

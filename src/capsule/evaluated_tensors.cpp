@@ -73,7 +73,8 @@ void judge_batch(const std::string& file, Batch& batch, Judge& judge) {
                     slot.column, slot.index};
       read_json_line(line, file, judge.reader, LineReading::fast, judge.facts);
       rules::evaluate_into(judge.facts, judge.evaluation);
-      batch.origins[i].assign(judge.facts.origin);
+      // Swapped, not copied: both buffers are kept for the next lines.
+      std::swap(batch.origins[i], judge.facts.origin);
       std::swap(batch.findings[i], judge.evaluation.findings);
       ++batch.judged;
     }

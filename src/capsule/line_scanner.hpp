@@ -14,6 +14,8 @@
 #include <limits>
 #include <string_view>
 
+#include "common/word_bytes.hpp"
+
 namespace dlpack_usm::capsule {
 
 // Whatever the scanner or the reader leaves to the reference reader. Thrown
@@ -162,9 +164,14 @@ class LineScanner {
 inline std::uint64_t LineScanner::digits() {
   const char* begin = at_;
   std::uint64_t value = 0;
+  // Nineteen digits cannot overflow 64 bits: only the twentieth is checked.
+  constexpr std::size_t kSafeDigits = 19;
   while (at_ < end_ && *at_ >= '0' && *at_ <= '9') {
     auto digit = static_cast<std::uint64_t>(*at_ - '0');
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) throw LineDeclined{};
+    if (static_cast<std::size_t>(at_ - begin) >= kSafeDigits &&
+        value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) {
+      throw LineDeclined{};
+    }
     value = value * 10 + digit;
     ++at_;
   }
@@ -178,17 +185,9 @@ inline std::uint64_t LineScanner::digits() {
 // string: a quote, a backslash, a control byte or one past ASCII's
 // printable range. The lowest set bit is exact, which is the one used.
 inline std::uint64_t LineScanner::stop_bytes(std::uint64_t word) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
-  auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHigh; };
-  std::uint64_t quote = has_zero(word ^ (kOnes * '"'));
-  std::uint64_t backslash = has_zero(word ^ (kOnes * '\\'));
-  std::uint64_t control = (word - kOnes * 0x20) & ~word & kHigh;
-  std::uint64_t high = (word + kOnes * 0x01) & kHigh;  // 0x7f and up
-  return quote | backslash | control | high | (word & kHigh);
+  return word_bytes::json_stop_bytes(word);
 }
 
-// `word` as a whole token: "nullx" is no null.
 inline bool LineScanner::literal(std::string_view word) {
   skip_space();
   if (static_cast<std::size_t>(end_ - at_) < word.size()) return false;

@@ -10,9 +10,12 @@
 // is rare in a capture and read there exactly.
 #include "capsule/tensor_line_reader.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +25,48 @@
 #include "dlpack/names.hpp"
 
 namespace dlpack_usm::capsule {
+
+// Outside the anonymous namespace: the reader's State, which has linkage,
+// holds them.
+//
+// The last names a field held and what they named: a capture repeats its
+// names ("kDLCUDA", "kDLFloat", "device") line after line, and comparing a
+// dozen bytes costs a fraction of finding the name again among dozens. A
+// few are kept (a training step's tensors take turns among a few dtypes),
+// the oldest giving way; only names that were found.
+template <typename Named>
+class LastName {
+ public:
+  template <typename Find>
+  Named find(std::string_view name, Find&& find_name) {
+    for (std::size_t i = 0; i < held_; ++i) {
+      if (name == names_[i]) return named_[i];
+    }
+    Named named = find_name(name);
+    if (!named) throw LineDeclined{};
+    std::size_t slot = next_++ % kKept;
+    names_[slot].assign(name);
+    named_[slot] = named;
+    held_ = std::max(held_, slot + 1);
+    return named;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 8;
+  std::array<std::string, kKept> names_;
+  std::array<Named, kKept> named_{};
+  std::size_t held_ = 0;
+  std::size_t next_ = 0;
+};
+
+// The names a reader keeps, one per field that holds names.
+struct LastNames {
+  LastName<const dlpack::DtypeCodeName*> dtype_code;
+  LastName<const dlpack::DeviceTypeName*> device_type;
+  LastName<std::optional<facts::UsmKind>> usm_kind;
+  LastName<std::optional<facts::CudaMemoryType>> cuda_memory_type;
+};
+
 namespace {
 
 template <typename T>
@@ -82,11 +127,13 @@ std::uint64_t address(LineScanner& scan) {
   return scan.integer<std::uint64_t>();
 }
 
-void read_dtype_member(std::uint32_t k, LineScanner& scan, dlpack::DLDataType& dtype) {
+void read_dtype_member(std::uint32_t k, LineScanner& scan, dlpack::DLDataType& dtype,
+                       LastNames& names) {
   if (k == 0 && scan.peek() == '"') {
-    const dlpack::DtypeCodeName* code = dlpack::find_dtype_code(scan.string());
-    if (code == nullptr) throw LineDeclined{};
-    dtype.code = code->code;
+    dtype.code = names.dtype_code
+                     .find(scan.string(),
+                           [](std::string_view name) { return dlpack::find_dtype_code(name); })
+                     ->code;
   } else if (k == 0) {
     dtype.code = scan.integer<std::uint8_t>();
   } else if (k == 1) {
@@ -96,13 +143,16 @@ void read_dtype_member(std::uint32_t k, LineScanner& scan, dlpack::DLDataType& d
   }
 }
 
-void read_device_member(std::uint32_t k, LineScanner& scan, facts::TensorFacts& facts) {
+void read_device_member(std::uint32_t k, LineScanner& scan, facts::TensorFacts& facts,
+                        LastNames& names) {
   if (k == 1) {
     facts.device_id = scan.integer<std::int32_t>();
   } else if (scan.peek() == '"') {
-    const dlpack::DeviceTypeName* type = dlpack::find_device_type(scan.string());
-    if (type == nullptr) throw LineDeclined{};
-    facts.device_type = type->value;
+    facts.device_type =
+        names.device_type
+            .find(scan.string(),
+                  [](std::string_view name) { return dlpack::find_device_type(name); })
+            ->value;
   } else {
     facts.device_type = scan.integer<std::int32_t>();
   }
@@ -158,6 +208,7 @@ struct TensorLineReader::State {
   std::string visible_devices;
   LineShape line_shape;  // replayed
   LineShape learning;    // recorded by each full reading
+  LastNames names;
   std::size_t shaped_reads = 0;
 
   void recycle(facts::TensorFacts& facts);
@@ -203,9 +254,15 @@ void TensorLineReader::State::read_dims(LineScanner& scan, std::vector<std::int6
   if (scan.null()) return;
   spare.clear();
   scan.begin_array();
-  for (bool first = true; scan.next_entry(first); first = false) {
-    if (spare.size() == static_cast<std::size_t>(facts::kMaxReadableDims)) throw LineDeclined{};
-    spare.push_back(scan.integer<std::int64_t>());
+  // Entries as next_entry walks them, ", " between them (how captures
+  // write lists) taken at once; match reads a word of its bytes.
+  static constexpr char kCommaSpace[kLiteralPadding] = ", ";
+  if (!scan.accept(']')) {
+    do {
+      if (spare.size() == static_cast<std::size_t>(facts::kMaxReadableDims)) throw LineDeclined{};
+      spare.push_back(scan.integer<std::int64_t>());
+    } while (scan.match(std::string_view(kCommaSpace, 2)) || scan.accept(','));
+    scan.expect(']');
   }
   take_out(spare, dims);
 }
@@ -250,14 +307,14 @@ void TensorLineReader::State::read_version(LineScanner& scan, facts::TensorFacts
 
 void TensorLineReader::State::read_device(LineScanner& scan, facts::TensorFacts& facts) {
   std::uint32_t seen = members(scan, {"device_type", "device_id"}, [&](std::uint32_t k) {
-    shaped_value(ShapeObject::device, k, scan, [&] { read_device_member(k, scan, facts); });
+    shaped_value(ShapeObject::device, k, scan, [&] { read_device_member(k, scan, facts, names); });
   });
   require(seen, 0b11);
 }
 
 void TensorLineReader::State::read_dtype_object(LineScanner& scan, dlpack::DLDataType& dtype) {
   std::uint32_t seen = members(scan, {"code", "bits", "lanes"}, [&](std::uint32_t k) {
-    shaped_value(ShapeObject::dtype, k, scan, [&] { read_dtype_member(k, scan, dtype); });
+    shaped_value(ShapeObject::dtype, k, scan, [&] { read_dtype_member(k, scan, dtype, names); });
   });
   require(seen, 0b111);
 }
@@ -283,7 +340,9 @@ void TensorLineReader::State::read_runtime_member(std::uint32_t k, LineScanner& 
                                                   facts::RuntimeFacts& runtime) {
   switch (k) {
     case 0:
-      runtime.usm_kind = known(facts::parse_usm_kind(std::string(scan.string())));
+      runtime.usm_kind = *names.usm_kind.find(scan.string(), [](std::string_view name) {
+        return facts::parse_usm_kind(std::string(name));
+      });
       break;
     case 1:
       runtime.owner_root_index = scan.integer<std::int32_t>();
@@ -308,7 +367,9 @@ void TensorLineReader::State::read_runtime_member(std::uint32_t k, LineScanner& 
       runtime.alloc_size = address(scan);
       break;
     case 8:
-      runtime.cuda_memory_type = known(facts::parse_cuda_memory_type(std::string(scan.string())));
+      runtime.cuda_memory_type = *names.cuda_memory_type.find(
+          scan.string(),
+          [](std::string_view name) { return facts::parse_cuda_memory_type(std::string(name)); });
       break;
     case 9:
       runtime.cuda_ordinal = scan.integer<std::int32_t>();
@@ -418,10 +479,10 @@ bool TensorLineReader::State::read_as_shaped(LineScanner& scan, std::string_view
         read_version_member(k, scan, facts);
         break;
       case ShapeObject::device:
-        read_device_member(k, scan, facts);
+        read_device_member(k, scan, facts, names);
         break;
       case ShapeObject::dtype:
-        read_dtype_member(k, scan, facts.dtype);
+        read_dtype_member(k, scan, facts.dtype, names);
     }
   }
   if (!scan.match(by.literal(values.size())) || !scan.at_line_end()) return false;

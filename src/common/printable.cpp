@@ -1,19 +1,57 @@
 #include "common/printable.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include <fmt/format.h>
 
 #include "common/utf8.hpp"
+#include "common/word_bytes.hpp"
 
 namespace dlpack_usm {
 namespace {
 
 // Whether `c` goes out as it is: printable ASCII, quotes and backslashes
 // aside inside quotes. '#' is looked at on its own ("##[").
-bool plain_byte(unsigned char c, bool quoted) {
+constexpr bool plain_byte(unsigned char c, bool quoted) {
   return c >= 0x20 && c < 0x7F && c != '#' && !(quoted && (c == '"' || c == '\\'));
+}
+
+// plain_byte for every byte, looked up: a capture's millions of origins are
+// escaped, and one load a byte costs a third of the comparisons.
+struct PlainBytes {
+  std::array<bool, 256> bare{};
+  std::array<bool, 256> quoted{};
+  constexpr PlainBytes() {
+    for (unsigned c = 0; c < 256; ++c) {
+      bare[c] = plain_byte(static_cast<unsigned char>(c), false);
+      quoted[c] = plain_byte(static_cast<unsigned char>(c), true);
+    }
+  }
+};
+constexpr PlainBytes kPlainBytes;
+
+// Whether all eight bytes of `word` are plain (plain_byte), tested at once:
+// no byte below 0x20, none of 0x7F and up, no '#', and inside quotes no
+// quote or backslash. It may say no for a plain word (the bytes are then
+// looked at one by one), never yes for one that is not.
+bool plain_word(std::uint64_t word, bool quoted) {
+  using namespace word_bytes;
+  std::uint64_t stop = has_control(word) | has_del_or_high(word) | has_byte(word, '#');
+  if (quoted) stop |= has_byte(word, '"') | has_byte(word, '\\');
+  return stop == 0;
+}
+
+// The end of the run of plain bytes from `i`: eight at a time while they
+// last, then byte by byte.
+std::size_t plain_run_end(std::string_view text, std::size_t i, std::size_t end, bool quoted) {
+  for (; i + sizeof(std::uint64_t) <= end; i += sizeof(std::uint64_t)) {
+    if (!plain_word(word_bytes::load(text.data() + i), quoted)) break;
+  }
+  const std::array<bool, 256>& plain = quoted ? kPlainBytes.quoted : kPlainBytes.bare;
+  while (i < end && plain[static_cast<unsigned char>(text[i])]) ++i;
+  return i;
 }
 
 void escape_bytes_into(std::string& out, std::string_view text, std::size_t max_bytes,
@@ -29,8 +67,7 @@ void escape_bytes_into(std::string& out, std::string_view text, std::size_t max_
   }
   while (i < end) {
     // A run of plain bytes at once: most text is nothing but that.
-    std::size_t run = i;
-    while (run < end && plain_byte(static_cast<unsigned char>(text[run]), quoted)) ++run;
+    std::size_t run = plain_run_end(text, i, end, quoted);
     out.append(text.substr(i, run - i));
     i = run;
     if (i == end) break;
@@ -83,6 +120,20 @@ std::string printable(std::string_view text) {
 
 void append_printable(std::string& out, std::string_view text) {
   escape_bytes_into(out, text, text.size(), false);
+}
+
+bool printable_as_is(std::string_view text) {
+  std::size_t i = 0;
+  for (; i + sizeof(std::uint64_t) <= text.size(); i += sizeof(std::uint64_t)) {
+    std::uint64_t word = word_bytes::load(text.data() + i);
+    if ((word_bytes::has_control(word) | word_bytes::has_del_or_high(word)) != 0) return false;
+  }
+  for (; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c >= 0x7F) return false;
+  }
+  return !text.starts_with("::") && !text.ends_with('#') &&
+         text.find("##[") == std::string_view::npos;
 }
 
 }  // namespace dlpack_usm

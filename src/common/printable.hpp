@@ -19,5 +19,9 @@ std::string quote_for_message(std::string_view text, std::size_t max_bytes = 48)
 std::string printable(std::string_view text);
 // printable(text) added to the end of `out`, without a string of its own.
 void append_printable(std::string& out, std::string_view text);
+// Whether printable leaves `text` as it is wherever it stands in a line:
+// printable ASCII, no "##[", not starting with "::" nor ending with '#'
+// (which a following "#[" or "[" would make a command).
+bool printable_as_is(std::string_view text);
 
 }  // namespace dlpack_usm

@@ -172,7 +172,15 @@ void FindingsWalk::tensor(const TensorFindings& tensor) {
 }
 
 void FindingsWalk::tensor(std::string_view origin, const std::vector<rules::Finding>& findings) {
-  print_tensor_findings(printer_, origin, findings);
+  if (findings.empty()) {
+    // Most tensors of a capture: alike but for their origin.
+    printer_.item_alike("origin", origin, [](Printer& printer, std::string_view text) {
+      static const std::vector<rules::Finding> kNone;
+      print_tensor_findings(printer, text, kNone);
+    });
+  } else {
+    print_tensor_findings(printer_, origin, findings);
+  }
   ++file_tensors_;
   ++summary_.tensors;
   add_counts(summary_.findings, count_findings(findings));

@@ -91,6 +91,17 @@ class Printer {
   virtual void whole_line(std::string_view text) { line(text); }
   // For people: a table at the current indentation.
   virtual void table(const TextTable& /*table*/) {}
+
+  // The next item of the enclosing list, as `print` prints it: every item
+  // `print` gives is the same but for `text`, which it gives under `key`
+  // (data_text) and nowhere else to machines. A walk over millions of such
+  // items (capsule check's tensors without findings) lets a printer write
+  // an item from the bytes of an earlier one with `text` put in place,
+  // where that gives the same bytes. By default each is printed.
+  using ItemPrint = void (*)(Printer& printer, std::string_view text);
+  virtual void item_alike(std::string_view /*key*/, std::string_view text, ItemPrint print) {
+    print(*this, text);
+  }
 };
 
 // Opens an object or a list for its lifetime and closes it, as llvm's

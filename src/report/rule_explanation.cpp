@@ -24,7 +24,8 @@ std::vector<std::string> wrapped(std::string_view text) {
       lines.push_back(std::move(line));
       line.clear();
     }
-    line += (line.empty() ? "" : " ") + std::string(word);
+    if (!line.empty()) line += ' ';
+    line.append(word);
   }
   if (!line.empty()) lines.push_back(std::move(line));
   return lines;

@@ -31,6 +31,10 @@ class TextPrinter final : public Printer {
   void line(std::string_view text) override;
   void whole_line(std::string_view text) override;
   void table(const TextTable& table) override;
+  // From the bytes of the last item `print` gave in the same scope, `text`
+  // put in place, where text is printed as it is (printable_as_is) and
+  // nothing waits to be printed before the item (a title, a block).
+  void item_alike(std::string_view key, std::string_view text, ItemPrint print) override;
 
   // The text so far, the last block included.
   std::string text();
@@ -74,10 +78,41 @@ class TextPrinter final : public Printer {
   void write_wrapped(const std::string& prefix, std::string_view text,
                      const std::string& continuation);
   bool in_table() const;
+  bool is_plain(const TextView& view) const;
+  Scope& current() { return scopes_[depth_ - 1]; }
+  const Scope& current() const { return scopes_[depth_ - 1]; }
 
   std::size_t width_ = 0;
   std::string out_;
+  // Slots of the scopes open (the first depth_), and of scopes closed,
+  // kept for reuse.
   std::vector<Scope> scopes_;
+  std::size_t depth_ = 0;
+  // For each scope open, whether it took a slot (is_plain's scopes do not).
+  std::vector<bool> slotted_;
+
+  // Whether an item printed now would start on a line of its own, with
+  // nothing printed before it (a title, a block) and no table or width.
+  bool item_stands_alone() const;
+  void mark_line(std::string_view line);
+  // The bytes of an item_alike item around its text, and where they hold:
+  // its print, the scopes open (their number and indentation).
+  struct ItemBytes {
+    ItemPrint print = nullptr;
+    std::size_t scopes = 0;
+    std::string indent;
+    std::string before;
+    std::string after;
+  };
+  ItemBytes item_bytes_;
+  // While an item_alike item is printed to be kept: its text, and where in
+  // out_ the line starting with it put it (npos: no such line yet).
+  struct ItemMark {
+    std::string_view text;
+    std::size_t begin = std::string::npos;
+    std::size_t lines = 0;
+  };
+  std::optional<ItemMark> marking_;
   // "key  shown" rows waiting to be aligned together, at `block_indent_`.
   std::vector<std::pair<std::string, std::string>> block_;
   std::string block_indent_;

@@ -2,6 +2,7 @@
 // are stable) and evaluate() runs every rule that applies to a tensor.
 #include <algorithm>
 #include <array>
+#include <span>
 #include <utility>
 
 #include "rules/rule_definition.hpp"
@@ -86,14 +87,17 @@ void choose_rules(const std::vector<const RuleDefinition*>& rules, dlpack::Relea
 // an evaluation's time). Places past kSlots share the loop's site.
 constexpr std::size_t kSlots = 96;
 
+// The rules come as a span, a copy local to the evaluation: read through the
+// static vector, their begin and size were loaded again after every call.
+using RuleList = std::span<const RuleDefinition* const>;
+
 template <std::size_t I>
-void run_slot(const std::vector<const RuleDefinition*>& rules, const Pass& pass) {
+[[gnu::always_inline]] inline void run_slot(RuleList rules, const Pass& pass) {
   if (I < rules.size()) run_rule(*rules[I], pass, I);
 }
 
 template <std::size_t... I>
-void run_slots(const std::vector<const RuleDefinition*>& rules, const Pass& pass,
-               std::index_sequence<I...>) {
+void run_slots(RuleList rules, const Pass& pass, std::index_sequence<I...>) {
   (run_slot<I>(rules, pass), ...);
 }
 
@@ -205,7 +209,7 @@ void evaluate_into(const facts::TensorFacts& tensor, Evaluation& evaluation) {
     evaluation.runs_for = reading;
   }
   const Pass pass{context, evaluation.findings, evaluation.runs};
-  run_slots(rules, pass, std::make_index_sequence<kSlots>{});
+  run_slots(RuleList(rules), pass, std::make_index_sequence<kSlots>{});
   for (std::size_t i = kSlots; i < rules.size(); ++i) run_rule(*rules[i], pass, i);
 }
 

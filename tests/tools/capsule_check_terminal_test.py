@@ -3,7 +3,8 @@
 is checked, so a person sees every tensor before the error of a line that
 follows them (elsewhere the text goes out in 64 KiB pieces). A capture of
 2,000 tensors, more than 64 KiB of text, then a broken line, with stdout
-and stderr on one terminal: the last tensor's line comes before the error.
+and stderr on one terminal: the last tensor's line comes before the error,
+in text and with --json (whose entries go out in 64 KiB pieces elsewhere).
 
 Usage: capsule_check_terminal_test.py TOOL"""
 
@@ -21,10 +22,10 @@ LINE = ('{{"version": {{"major": 1, "minor": 3}}, "flags": 0, "deleter": true, '
 TENSORS = 2000
 
 
-def terminal_output(tool, capture):
+def terminal_output(tool, capture, options):
     """What `capsule check` wrote on a terminal that has both its streams."""
     master, slave = pty.openpty()
-    command = subprocess.Popen([tool, "capsule", "check", "--color", "never", capture],
+    command = subprocess.Popen([tool, "capsule", "check", *options, capture],
                                stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
     os.close(slave)
     data = b""
@@ -46,15 +47,20 @@ def main(tool):
         with open(capture, "w", encoding="utf-8") as out:
             out.writelines(LINE.format(i) for i in range(TENSORS))
             out.write('{"broken": \n')
-        status, text = terminal_output(tool, capture)
-    last = text.find(f"capture.jsonl#{TENSORS - 1} (param-{TENSORS - 1})  no findings")
-    error = text.find("dlpack-usm: error:")
-    if status != 2 or last < 0 or error < 0:
-        sys.exit(f"exit {status}, the last tensor at {last}, the error at {error}:\n{text[-2000:]}")
-    if last > error:
-        sys.exit(f"on a terminal the error came before the last tensor's line:\n{text[-2000:]}")
-    print(f"capsule check on a terminal: {TENSORS} tensors, then the error")
-
+        for options, last_tensor in (
+                (["--color", "never"],
+                 f"capture.jsonl#{TENSORS - 1} (param-{TENSORS - 1})  no findings"),
+                (["--json"], f'capture.jsonl#{TENSORS - 1} (param-{TENSORS - 1})",')):
+            status, text = terminal_output(tool, capture, options)
+            last = text.find(last_tensor)
+            error = text.find("dlpack-usm: error:")
+            if status != 2 or last < 0 or error < 0:
+                sys.exit(f"{options}: exit {status}, the last tensor at {last}, the error at "
+                         f"{error}:\n{text[-2000:]}")
+            if last > error:
+                sys.exit(f"{options}: on a terminal the error came before the last tensor:\n"
+                         f"{text[-2000:]}")
+    print(f"capsule check on a terminal: {TENSORS} tensors, then the error (text and --json)")
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

@@ -251,6 +251,50 @@ TEST(TensorLineReader, ALineUnlikeTheLastLinesShapeIsReadInFull) {
   }
 }
 
+// The reader keeps the last few names of each field (dtype codes, device
+// types, memory types) with what they named: lines taking turns among more
+// names than it keeps, written in either case and either form, each give
+// the reference reader's facts, by the shape and in full alike; a name no
+// release knows is still declined after names it knows.
+TEST(TensorLineReader, NamesKeptFromLineToLineNameWhatTheReferenceReaderFinds) {
+  const std::vector<std::string> codes = {
+      "kDLInt", "kDLUInt",  "kDLFloat",         "kDLBfloat", "kDLComplex",     "kDLBool",
+      "float",  "KDLFLOAT", "kDLFloat8_e4m3fn", "int",       "kDLOpaqueHandle"};
+  const std::vector<std::string> devices = {"kDLCUDA", "kDLCPU", "kDLOneAPI", "cuda", "KDLCUDA"};
+  const std::vector<std::string> memory = {"device", "host", "managed", "unregistered"};
+  TensorLineReader reader;
+  facts::TensorFacts facts;
+  for (std::size_t i = 0; i < 3 * codes.size(); ++i) {
+    std::string line = fmt::format(
+        R"({{"dl_tensor": {{"data": "0x1000", "device": {{"device_type": "{}", "device_id": 0}}, )"
+        R"("ndim": 1, "dtype": {{"code": "{}", "bits": 8, "lanes": 1}}, "shape": [4], )"
+        R"("strides": null}}, "runtime": {{"cuda_memory_type": "{}"}}}})",
+        devices[i % devices.size()], codes[(i * 7) % codes.size()], memory[i % memory.size()]);
+    EXPECT_EQ(fast(reader, line, facts), reference(line)) << line;
+  }
+  EXPECT_GT(reader.lines_read_by_shape(), codes.size());
+  const std::string unknown = tensor_with("", R"("data": 1, "dtype": {"code": "kDLFloat9", )"
+                                              R"("bits": 8, "lanes": 1})");
+  EXPECT_EQ(fast(reader, unknown, facts), "declined");
+}
+
+// Integers are read without an overflow check up to nineteen digits, which
+// cannot overflow: the twentieth is checked, at 2^64 and past it.
+TEST(TensorLineReader, TwentyDigitIntegersAreCheckedAtTheEdgeOf64Bits) {
+  TensorLineReader reader;
+  facts::TensorFacts facts;
+  for (const char* data : {"9999999999999999999", "10000000000000000000", "18446744073709551615"}) {
+    std::string line = tensor_with("", fmt::format(R"("data": {}, "dtype": "int8")", data));
+    EXPECT_EQ(fast(reader, line, facts), reference(line)) << line;
+    EXPECT_NE(fast(reader, line, facts), "declined") << line;
+  }
+  for (const char* data :
+       {"18446744073709551616", "99999999999999999999", "184467440737095516150"}) {
+    std::string line = tensor_with("", fmt::format(R"("data": {}, "dtype": "int8")", data));
+    EXPECT_EQ(fast(reader, line, facts), "declined") << line;
+  }
+}
+
 // One Facts through lines of every shape: nothing of a line stays for the
 // next (the runtime section, shape and strides, the recorded origin).
 TEST(TensorLineReader, ReusedFactsCarryNothingFromOneLineToTheNext) {

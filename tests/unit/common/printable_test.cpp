@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace dlpack_usm {
 namespace {
@@ -47,6 +48,26 @@ TEST(Printable, GithubWorkflowCommandsAreNeutralised) {
 TEST(Printable, QuotedMessagesAreCutWithTheirLength) {
   EXPECT_EQ(quote_for_message("abcdef", 3), "\"abc\" (cut; 6 bytes in all)");
   EXPECT_EQ(quote_for_message("##[x]"), "\"\\x23#[x]\"");
+}
+
+// Plain text is passed over eight bytes at a time: a byte to escape is
+// found wherever it falls in a word (its first byte, its last, the tail).
+TEST(Printable, ABytesEscapeDoesNotDependOnWhereItFallsInAWord) {
+  const std::pair<std::string, std::string> escapes[] = {{"\x01", "\\x01"}, {"\x1f", "\\x1F"},
+                                                         {"\x7f", "\\x7F"}, {"\xff", "\\xFF"},
+                                                         {"\x80", "\\x80"}, {"##[", "\\x23#["}};
+  for (const auto& [raw, shown] : escapes) {
+    for (std::size_t at = 0; at < 19; ++at) {
+      std::string before(at, 'a');
+      std::string after(19 - at, 'b');
+      EXPECT_EQ(printable(before + raw + after), before + shown + after) << at;
+    }
+  }
+  for (std::size_t at = 0; at < 19; ++at) {
+    std::string before(at, 'a');
+    EXPECT_EQ(quote_for_message(before + "\"" + "b"), "\"" + before + "\\\"b\"") << at;
+    EXPECT_EQ(printable(before + "\"#b"), before + "\"#b") << at;
+  }
 }
 
 }  // namespace
