@@ -4,10 +4,15 @@
 // bound is 1.1x the buffer. The exchange's row also gives what it holds
 // beyond the same exchange of 4 KiB (the drivers' code and the tool's own,
 // about 175 MiB with Intel's CPU runtime and PoCL loaded): what the buffer
-// costs. Prints JSON. Not a test: the ratios are figures to watch.
+// costs. Beside it, the same round trip through OpenCL by the tool and by
+// exchange_floor.c, a program that does nothing else, with every ICD the
+// loader lists and with the device's ICD alone: what the runtimes hold
+// whoever calls them. Prints JSON. Not a test: the ratios are figures to
+// watch.
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -75,13 +80,55 @@ nlohmann::json exchange_row(std::uintmax_t buffer_bytes, const ChildRun& large,
 }
 
 // On `device`, or where it is empty on exchange's own default, the first
-// device with USM (the GPU machine's is opencl:cpu:1, behind NVIDIA's).
-ChildRun run_exchange(const std::string& tool, const std::string& device, std::uintmax_t bytes) {
+// device with USM (the GPU machine's is opencl:cpu:1, behind NVIDIA's);
+// through `runtime` where one is named.
+ChildRun run_exchange(const std::string& tool, const std::string& device, std::uintmax_t bytes,
+                      const std::string& runtime = "") {
   std::vector<std::string> argv{tool,      "exchange", "--usm",   "device",
                                 "--dtype", "float32",  "--shape", std::to_string(bytes / 4),
                                 "--order", "C"};
   if (!device.empty()) argv.insert(argv.begin() + 2, {"--device", device});
+  if (!runtime.empty()) argv.insert(argv.begin() + 2, {"--runtime", runtime});
   return run_child(argv);
+}
+
+// exchange_floor's round trip of `bytes` with the device's ICD alone: the
+// loader is pointed (OCL_ICD_VENDORS) at a folder holding one .icd file
+// that names the library `icd_path` says the first run found.
+ChildRun run_floor_alone(std::uintmax_t bytes, const std::filesystem::path& icd_path) {
+  std::ifstream in(icd_path);
+  std::string library;
+  std::getline(in, library);
+  if (library.empty()) return {};
+  std::filesystem::path folder = icd_path.string() + ".vendors";
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "floor.icd") << library << "\n";
+  std::string filenames = std::getenv("OCL_ICD_FILENAMES") ? std::getenv("OCL_ICD_FILENAMES") : "";
+  unsetenv("OCL_ICD_FILENAMES");
+  setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
+  ChildRun alone = run_child({DLPACK_USM_EXCHANGE_FLOOR, std::to_string(bytes)});
+  unsetenv("OCL_ICD_VENDORS");
+  if (!filenames.empty()) setenv("OCL_ICD_FILENAMES", filenames.c_str(), 1);
+  std::filesystem::remove_all(folder);
+  return alone;
+}
+
+// The tool's round trip through OpenCL next to exchange_floor's, with every
+// ICD and with the device's alone (exchange's default device only).
+nlohmann::json floor_rows(const std::string& tool, std::uintmax_t bytes) {
+  ChildRun tool_opencl = run_exchange(tool, "", bytes, "opencl");
+  std::filesystem::path icd_path =
+      std::filesystem::temp_directory_path() / fmt::format("dlpack-usm-floor-{}.icd", getpid());
+  ChildRun every = run_child({DLPACK_USM_EXCHANGE_FLOOR, std::to_string(bytes), icd_path.string()});
+  ChildRun alone = run_floor_alone(bytes, icd_path);
+  std::filesystem::remove(icd_path);
+  nlohmann::json tool_row =
+      row("exchange --runtime opencl, the same round trip", bytes, tool_opencl);
+  tool_row["over_the_floor_mib"] =
+      static_cast<double>(tool_opencl.peak_kib - every.peak_kib) / 1024;
+  return {tool_row,
+          row("exchange_floor: the same round trip and nothing else, every ICD", bytes, every),
+          row("exchange_floor, the device's ICD alone (OCL_ICD_VENDORS)", bytes, alone)};
 }
 
 }  // namespace
@@ -111,6 +158,12 @@ int main(int argc, char** argv) {
   std::uintmax_t exchange_bytes = std::uintmax_t{1} << 30;
   ChildRun exchange = run_exchange(tool, device, exchange_bytes);
   ChildRun small_exchange = run_exchange(tool, device, 4096);
+  nlohmann::json rows = {row("capsule check, 64 MiB of JSON lines", capsule_bytes, check),
+                         row("capsule check --json, the same file", capsule_bytes, check_json),
+                         exchange_row(exchange_bytes, exchange, small_exchange)};
+  if (device.empty()) {
+    for (nlohmann::json& floor : floor_rows(tool, exchange_bytes)) rows.push_back(floor);
+  }
   nlohmann::json out = {
       {"tool", tool},
       {"device", device.empty() ? "the first device with USM" : device},
@@ -119,10 +172,7 @@ int main(int argc, char** argv) {
         {"one_tensor_peak_rss_mib", static_cast<double>(check_one.peak_kib) / 1024},
         {"read_chunk_kib", 64},
         {"growth_over_one_tensor_kib", growth_kib}}},
-      {"rows",
-       {row("capsule check, 64 MiB of JSON lines", capsule_bytes, check),
-        row("capsule check --json, the same file", capsule_bytes, check_json),
-        exchange_row(exchange_bytes, exchange, small_exchange)}}};
+      {"rows", rows}};
   fmt::print("{}\n", out.dump(2));
   return 0;
 }
