@@ -39,6 +39,16 @@ bool bare_text(std::string_view text) {
                      [](char c) { return kBareBytes[static_cast<unsigned char>(c)]; });
 }
 
+// A string as dump writes it. One of printable ASCII without a quote or a
+// backslash is itself in quotes; anything else (an escape, UTF-8 to check)
+// goes through dump, so the bytes stay dump's.
+std::string json_string(std::string_view text) {
+  if (!bare_text(text)) return dumped(Value(std::string(text)));
+  std::string quoted(1, '"');
+  quoted.append(text).push_back('"');
+  return quoted;
+}
+
 // Text is handed to the stream in pieces of about this size: a write an
 // entry (a tensor of capsule check has seven) cost more than the entry.
 constexpr std::size_t kWriteBytes = std::size_t{64} << 10;
@@ -69,12 +79,11 @@ void JsonStreamPrinter::put_past_held(std::string_view text) {
   used_ = text.size();
 }
 
-// A string as dump writes it. One of printable ASCII without a quote or a
-// backslash is itself in quotes; anything else (an escape, UTF-8 to check)
-// goes through dump, so the bytes stay dump's.
+// A string as dump writes it, without a string of its own where it needs
+// no escape (json_string).
 void JsonStreamPrinter::put_string(std::string_view text) {
   if (!bare_text(text)) {
-    put(dumped(Value(std::string(text))));
+    put(json_string(text));
     return;
   }
   put('"');
@@ -128,11 +137,7 @@ std::string_view JsonStreamPrinter::entry_start(const EntryPlace& place) {
   start.bytes.append(2 * place.depth, ' ');
   // Keys are written as string values are, so they are escaped alike.
   if (!place.in_list) {
-    if (bare_text(place.key)) {
-      start.bytes.append(1, '"').append(place.key).append("\": ");
-    } else {
-      start.bytes.append(dumped(Value(std::string(place.key)))).append(": ");
-    }
+    start.bytes.append(json_string(place.key)).append(": ");
   }
   start.key.assign(place.key);
   start.depth = place.depth;

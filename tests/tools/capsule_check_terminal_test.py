@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from terminal_output import read_until_closed
+
 LINE = ('{{"version": {{"major": 1, "minor": 3}}, "flags": 0, "deleter": true, '
         '"manager_ctx": true, "dl_tensor": {{"data": "0x7f0000000000", "device": '
         '{{"device_type": "kDLCPU", "device_id": 0}}, "ndim": 1, "dtype": {{"code": '
@@ -28,16 +30,7 @@ def terminal_output(tool, capture, options):
     command = subprocess.Popen([tool, "capsule", "check", *options, capture],
                                stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
     os.close(slave)
-    data = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: the tool closed the terminal
-            break
-        if not chunk:
-            break
-        data += chunk
-    os.close(master)
+    data = read_until_closed(master)
     return command.wait(timeout=60), data.decode("utf-8", "replace")
 
 

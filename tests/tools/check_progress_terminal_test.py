@@ -14,6 +14,8 @@ import subprocess
 import sys
 import termios
 
+from terminal_output import read_until_closed
+
 
 def progress_lines(tool, columns=None, terminal_columns=80):
     """The progress lines `check` wrote on a terminal of `terminal_columns`
@@ -29,16 +31,7 @@ def progress_lines(tool, columns=None, terminal_columns=80):
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=slave, env=env)
     os.close(slave)
-    data = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: the tool closed the terminal
-            break
-        if not chunk:
-            break
-        data += chunk
-    os.close(master)
+    data = read_until_closed(master)
     assert command.wait(timeout=120) == 0, data
     text = data.decode("utf-8", "replace")
     segments = re.split(r"[\r\n]", text.replace("\x1b[K", ""))
