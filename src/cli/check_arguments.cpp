@@ -167,7 +167,9 @@ void add_run_options(CLI::App* command, CheckArguments& args) {
   add_timing_options(command, args);
   command
       ->add_option("--batch", args.batch,
-                   "Most cases one worker process runs (default 64; 1: a process per case)")
+                   fmt::format("Most cases one worker process runs (default {}; 1: a process per "
+                               "case)",
+                               suite::kDefaultBatchSize))
       ->check(whole_number("a number of cases", 1, kMaxBatch))
       ->type_name("N");
   command

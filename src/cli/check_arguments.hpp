@@ -27,7 +27,7 @@ struct CheckArguments {
   bool list = false;
   double timeout_s = 60;
   int jobs = 0;
-  int batch = 64;
+  int batch = static_cast<int>(suite::kDefaultBatchSize);
   int max_failures = 0;
   int max_consecutive_hangs = suite::kDefaultMaxConsecutiveHangs;
   CheckOutputs outputs;  // --report, --junit, --failures (gate_outputs()) and --stream

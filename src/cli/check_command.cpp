@@ -42,6 +42,7 @@
 #include "suite/gate/run_check.hpp"
 #include "suite/gate/vacuous_run.hpp"
 #include "suite/runner/stop_signals.hpp"
+#include "suite/runner/worker_growth.hpp"
 #include "suite/runner/worker_protocol.hpp"
 
 namespace dlpack_usm::cli {
@@ -115,6 +116,7 @@ std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>
   job.suite_dir = suite_dir;
   job.plugin_arguments = plugin::plugin_arguments(plugins);
   job.runner_pid = getpid();
+  job.more_cases = true;
   return [self, job](const std::vector<const suite::CaseSpec*>& batch) {
     suite::WorkerJob batch_job = job;
     for (const suite::CaseSpec* spec : batch) batch_job.case_ids.push_back(spec->id);
@@ -165,11 +167,13 @@ int list_cases(suite::CaseSources& sources, const suite::Selection& selection,
   return suite::stop_signal() != 0 ? 128 + suite::stop_signal() : 0;
 }
 
-// The runtime started and its devices checked against what the options ask
-// for, before any case runs. Python libraries share SYCL's handles where
-// the runtime is SYCL (dpnp takes the tool's USM in SYCL's default
-// contexts), as the bridge's offers do.
-void check_devices(const CheckArguments& args, const suite::CheckOptions& options, bool python) {
+// The runtime chosen and started, its devices checked against what the
+// options ask for, before any case runs. Python libraries share SYCL's
+// handles where the runtime is SYCL (dpnp takes the tool's USM in SYCL's
+// default contexts), as the bridge's offers do. `ahead` is called once the
+// runtime has listed its devices (workers started ahead of the planning).
+void check_devices(const CheckArguments& args, const suite::CheckOptions& options, bool python,
+                   const std::function<void()>& ahead) {
   // --rule first: a typo there needs no device to be found.
   suite::require_known_filters(options.selection, nullptr);
   // The note on --runtime auto's choice is for runs that use a device.
@@ -180,6 +184,7 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
   runtime::LibrariesUnderTest libraries = libraries_under_test(options.plugins);
   if (python && options.plugins.empty()) libraries = runtime::LibrariesUnderTest::sycl_handles;
   const runtime::Inventory& inventory = start_runtime(args.runtime, libraries, no_note).inventory();
+  ahead();
   for (const std::string& warning : inventory.warnings) print_warning(warning);
   // Without devices the live cases cannot run: a run of the vectors alone
   // passes only when it was asked for (--vectors-only), or the user narrowed
@@ -192,6 +197,38 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
   suite::require_devices(inventory, options.required_devices);
   bool by_inventory = !args.vectors_only && !options.values_from_cases;
   suite::require_known_filters(options.selection, by_inventory ? &inventory : nullptr);
+}
+
+// The run's first workers (the two any run starts, fewer with --jobs 1:
+// suite/runner/worker_growth.hpp), started once this process has the
+// runtime up: each starts it and lists every case while this process plans
+// (the owner answers, the cases selected), then waits on its channel for its
+// first batch. Not before: on the GPU machine a run whose workers and runner
+// all brought the drivers up at once hung (cold start). Only for the tool's
+// own live cases: vectors need no runtime, and a library under test is
+// probed first.
+std::vector<suite::ChildProcess> start_workers_ahead(const CheckArguments& args,
+                                                     const suite::CheckOptions& options,
+                                                     bool python, const std::string& self) {
+  std::vector<suite::ChildProcess> waiting;
+  if (args.vectors_only || args.list || !options.plugins.empty() || python) {
+    return waiting;
+  }
+  suite::WorkerJob job;
+  job.runtime = runtime::active_runtime_name();
+  job.suite_dir = options.suite_dir.string();
+  job.stream_attempts = args.stream_attempts;
+  job.runner_pid = getpid();
+  job.more_cases = true;
+  job.ready_for_any_case = true;
+  int ahead = std::min(options.jobs, static_cast<int>(suite::kWorkersAlwaysStarted));
+  for (int i = 0; i < ahead && !suite::stop_requested(); ++i) {
+    waiting.emplace_back(
+        suite::worker_argv(self, job),
+        std::max<std::chrono::milliseconds>(options.timeout, suite::kWorkerStartupTimeout),
+        std::string(), suite::ChildProcess::Channel::takes_more);
+  }
+  return waiting;
 }
 
 // The tool's own cases (vectors and live round trips), or, with libraries
@@ -238,9 +275,10 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   PythonLibraries python(python_targets(args.python, args.stream_attempts));
   refuse_combinations(args, options, python);
   options.values_from_cases = !python.empty();
-  check_devices(args, options, !python.empty());
-
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::vector<suite::ChildProcess> waiting;
+  check_devices(args, options, !python.empty(),
+                [&] { waiting = start_workers_ahead(args, options, !python.empty(), self); });
   // A Python library is imported once before its cases are planned: what
   // it is, and the devices it has, decide them. Stopped there: no report.
   if (!python.empty() && !python.probe(self, options.suite_dir.string(), options.timeout,
@@ -270,6 +308,7 @@ int run_gate(const CheckArguments& args, const std::vector<std::string>& command
   }
   suite::WorkerLaunch launch = python.launch(
       self, args.suite, worker_command(self, args.suite, options.plugins, args.stream_attempts));
+  launch.waiting = std::move(waiting);
   CheckProgress progress;
   suite::CheckCallbacks callbacks = progress.callbacks();
   callbacks.on_case = [&stream](const suite::RecordedCase& recorded) { stream.write(recorded); };

@@ -1,9 +1,12 @@
 // dlpack-usm: diagnostics and conformance checks for DLPack exchange of SYCL
 // USM allocations. main() only wires the commands and maps failures to the
 // documented exit codes.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <exception>
+#include <iterator>
+#include <string_view>
 #include <system_error>
 
 #include <fmt/core.h>
@@ -13,28 +16,44 @@
 #include "cli/console.hpp"
 #include "cli/usage_hints.hpp"
 #include "common/error.hpp"
+#include "suite/runner/worker_protocol.hpp"
 
 namespace {
 
 // The commands, in the order --help lists them: the main job first.
-void add_commands(CLI::App& app, dlpack_usm::cli::Invocation& invocation) {
-  namespace cli = dlpack_usm::cli;
+struct Command {
+  std::string_view name;
+  void (*add)(CLI::App&, dlpack_usm::cli::Invocation&);
+};
+constexpr Command kCommands[] = {
+    {"check", dlpack_usm::cli::add_check_command},
+    {"handoff", dlpack_usm::cli::add_handoff_command},
+    {"list-devices", dlpack_usm::cli::add_list_devices_command},
+    {"capsule", dlpack_usm::cli::add_capsule_command},
+    {"rules", dlpack_usm::cli::add_rules_command},
+    {"explain", dlpack_usm::cli::add_explain_command},
+    {"report", dlpack_usm::cli::add_report_command},
+    {"exchange", dlpack_usm::cli::add_exchange_command},
+    {dlpack_usm::suite::kWorkerCommand, dlpack_usm::cli::add_worker_command},
+};
+
+// Where the first argument names a command, only that one is built: CLI11
+// makes every option of every command it is given, a millisecond of a run as
+// short as list-devices. Anything else (--help, --version, a typo) gets them
+// all, for the whole help and the suggestions.
+void add_commands(CLI::App& app, dlpack_usm::cli::Invocation& invocation, int argc, char** argv) {
   // Each command's help ends with the exit codes (a subcommand takes the
   // footer its parent has when it is added); the tool's own adds examples.
   const char* exit_codes =
       "Exit codes: 0 ok, 1 findings or gate failed, 2 usage or input error, "
       "3 environment error, 4 internal error. See dlpack-usm(1).";
   app.footer(exit_codes);
-
-  cli::add_check_command(app, invocation);
-  cli::add_handoff_command(app, invocation);
-  cli::add_list_devices_command(app, invocation);
-  cli::add_capsule_command(app, invocation);
-  cli::add_rules_command(app, invocation);
-  cli::add_explain_command(app, invocation);
-  cli::add_report_command(app, invocation);
-  cli::add_exchange_command(app, invocation);
-  cli::add_worker_command(app, invocation);
+  std::string_view first = argc > 1 ? argv[1] : "";
+  auto named = std::find_if(std::begin(kCommands), std::end(kCommands),
+                            [first](const Command& command) { return command.name == first; });
+  for (const Command& command : kCommands) {
+    if (named == std::end(kCommands) || &command == named) command.add(app, invocation);
+  }
   app.footer(fmt::format(
       "Examples:\n"
       "  dlpack-usm check --report report.json --junit junit.xml   the gate, on every device\n"
@@ -114,7 +133,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   cli::Invocation invocation;
   invocation.command_line.assign(argv, argv + argc);
-  add_commands(app, invocation);
+  add_commands(app, invocation, argc, argv);
   int code = run_command(app, argc, argv, invocation);
   // Output that could not be written (a full disk behind stdout or stderr,
   // 2>/dev/full) is no crash, but the exit code says it was lost.

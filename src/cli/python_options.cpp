@@ -275,6 +275,11 @@ suite::WorkerLaunch PythonLibraries::launch(const std::string& self, const std::
     if (python == by_worker.end()) return own(batch);
     return suite::python_worker_argv(self, python->second.setup, suite_dir, getpid());
   };
+  // The tool's own workers take more cases on their channel; a Python
+  // worker reads its batch on stdin, once.
+  launch.takes_more = [by_worker](const std::vector<const suite::CaseSpec*>& batch) {
+    return by_worker.find(batch.front()->worker) == by_worker.end();
+  };
   launch.input = [by_worker](const std::vector<const suite::CaseSpec*>& batch) {
     auto python = by_worker.find(batch.front()->worker);
     return python == by_worker.end() ? std::string()

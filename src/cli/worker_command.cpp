@@ -25,6 +25,7 @@
 #include "suite/runner/runner.hpp"
 #include "suite/runner/worker_containment.hpp"
 #include "suite/runner/worker_protocol.hpp"
+#include "suite/runner/worker_run.hpp"
 
 namespace dlpack_usm::cli {
 namespace {
@@ -37,6 +38,8 @@ struct WorkerArguments {
   int stream_attempts = suite::kDefaultStreamAttempts;
   long runner_pid = 0;
   bool describe_libraries = false;
+  bool more_cases = false;
+  bool ready_for_any_case = false;
   suite::PythonSetup python;  // a Python worker: becomes this interpreter
 };
 
@@ -55,7 +58,8 @@ int run_task(const WorkerArguments& args, suite::ResultChannel& channel) {
     return suite::describe_plugins_in_child(channel, specs);
   }
   suite::CaseSources sources = suite::case_sources(args.suite, specs, args.stream_attempts);
-  return suite::run_cases_in_child(channel, sources, args.case_ids, start);
+  return suite::run_cases_in_child(channel, sources, args.case_ids,
+                                   {start, args.ready_for_any_case, args.more_cases});
 }
 
 // A Python worker, contained, becomes the interpreter: the channel on
@@ -80,7 +84,9 @@ int run_worker(const WorkerArguments& args) {
   if (!suite::contain_worker(args.runner_pid)) return 1;
   if (!args.python.interpreter.empty()) return become_python_worker(args);
   // Before any library is loaded: the channel moves out of its way.
-  suite::ResultChannel channel = suite::ResultChannel::take_inherited();
+  suite::ResultChannel channel = suite::ResultChannel::take_inherited(
+      args.more_cases ? suite::ResultChannel::Direction::both
+                      : suite::ResultChannel::Direction::send_only);
   try {
     int status = run_task(args, channel);
     suite::reap_worker_leftovers();
@@ -112,6 +118,8 @@ void add_worker_command(CLI::App& app, Invocation& invocation) {
   command->add_option("--stream-attempts", args->stream_attempts);
   command->add_option("--runner-pid", args->runner_pid)->required();
   command->add_flag("--describe-libraries", args->describe_libraries);
+  command->add_flag("--more-cases", args->more_cases);
+  command->add_flag("--ready-for-any-case", args->ready_for_any_case);
   command->add_option("--python", args->python.interpreter);
   command->add_option("--python-package", args->python.package_dir);
   command->callback([args, &invocation] { invocation.exit_code = run_worker(*args); });

@@ -9,14 +9,17 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "common/error.hpp"
 #include "selftest_cases.hpp"
 #include "suite/model/expectations.hpp"
 #include "suite/model/selection.hpp"
 #include "suite/runner/runner.hpp"
+#include "suite/runner/worker_run.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -42,6 +45,45 @@ RunnerOptions options_for_tests(
   return options;
 }
 
+// Workers that take more cases on their channel, as check's own do; each
+// start is counted in `starts`.
+RunnerOptions options_taking_more(std::shared_ptr<int> starts) {
+  RunnerOptions options = options_for_tests();
+  BatchFunction plain = options.child_command;
+  options.child_command = [plain, starts](const std::vector<const CaseSpec*>& batch) {
+    ++*starts;
+    std::vector<std::string> argv = plain(batch);
+    argv.insert(argv.begin() + 3, "--more");
+    return argv;
+  };
+  options.takes_more = [](const std::vector<const CaseSpec*>&) { return true; };
+  return options;
+}
+
+// A worker started ahead of its cases, as check starts them.
+ChildProcess waiting_worker() {
+  const char* state = std::getenv("DLPACK_USM_SELFTEST_STATE");
+  return ChildProcess({g_self, "--state", state != nullptr ? state : "", "--more"},
+                      std::chrono::seconds(60), {}, ChildProcess::Channel::takes_more);
+}
+
+// How many "worker" cases each process ran, by pid.
+std::map<std::string, int> runs_per_process() {
+  std::ifstream pids(std::filesystem::path(std::getenv("DLPACK_USM_SELFTEST_STATE")) /
+                     "worker-pids");
+  std::map<std::string, int> runs;
+  for (std::string pid; std::getline(pids, pid);) ++runs[pid];
+  return runs;
+}
+
+// The distinct processes that ran the "worker" cases, and how many ran.
+std::pair<std::size_t, int> worker_processes() {
+  std::map<std::string, int> runs = runs_per_process();
+  int lines = 0;
+  for (const auto& [pid, count] : runs) lines += count;
+  return {runs.size(), lines};
+}
+
 std::vector<CaseSpec> selftest_cases(const std::vector<std::string>& names) {
   std::vector<CaseSpec> all = testing::selftest_sources().front()->cases();
   std::vector<CaseSpec> picked;
@@ -51,6 +93,21 @@ std::vector<CaseSpec> selftest_cases(const std::vector<std::string>& names) {
     }
   }
   return picked;
+}
+
+// `count` cases `name` run by workers that take more, `jobs` at once;
+// `starts` counts the workers started.
+std::vector<CaseResult> run_taking_more(const std::string& name, std::size_t count, int jobs,
+                                        const std::shared_ptr<int>& starts) {
+  RunnerOptions options = options_taking_more(starts);
+  options.jobs = jobs;
+  return run_isolated(selftest_cases(std::vector<std::string>(count, name)), options);
+}
+
+std::vector<Outcome> outcomes_of(const std::vector<CaseResult>& results) {
+  std::vector<Outcome> outcomes;
+  for (const CaseResult& result : results) outcomes.push_back(result.outcome);
+  return outcomes;
 }
 
 std::map<std::string, CaseResult> by_id(const std::vector<CaseResult>& results) {
@@ -108,9 +165,7 @@ TEST(Runner, ACrashInTheMiddleOfABatchIsChargedToItsCaseOnly) {
       selftest_cases({"pass", "noisy", "crash", "pass", "exit-zero", "noisy", "hang", "pass"}),
       options);
   ASSERT_EQ(ordered.size(), 8u);
-  std::vector<Outcome> outcomes;
-  for (const CaseResult& result : ordered) outcomes.push_back(result.outcome);
-  EXPECT_EQ(outcomes,
+  EXPECT_EQ(outcomes_of(ordered),
             (std::vector<Outcome>{Outcome::pass, Outcome::pass, Outcome::crash, Outcome::pass,
                                   Outcome::crash, Outcome::pass, Outcome::timeout, Outcome::pass}));
   // exit(0) inside a case is a crash of that case, not a pass.
@@ -334,6 +389,133 @@ TEST(Runner, InterruptionRecordsUnfinishedCasesAsNotRun) {
   EXPECT_EQ(results[3].outcome, Outcome::not_run);
 }
 
+// A worker that takes more gets batch after batch on its channel, up to
+// --batch cases in all: eight cases in parts of two, one process; with
+// --batch 3, three processes.
+TEST(Runner, AWorkerThatTakesMoreRunsBatchAfterBatchUpToItsLimit) {
+  for (auto [limit, processes] : {std::pair<std::size_t, std::size_t>{100, 1}, {3, 3}}) {
+    StateDirectory state;
+    auto starts = std::make_shared<int>(0);
+    RunnerOptions options = options_taking_more(starts);
+    options.jobs = 1;
+    options.batch_size = limit;
+    std::vector<std::string> names(8, "worker");
+    auto ordered = run_isolated(selftest_cases(names), options);
+    ASSERT_EQ(ordered.size(), 8u);
+    for (const CaseResult& result : ordered) EXPECT_EQ(result.outcome, Outcome::pass);
+    EXPECT_EQ(worker_processes(), (std::pair<std::size_t, int>{processes, 8})) << limit;
+    EXPECT_EQ(*starts, static_cast<int>(processes)) << limit;
+  }
+}
+
+// A crash in a batch handed on the channel is charged to its case alone,
+// and the cases after it go on in a fresh worker; a case that fails after
+// the cases of an earlier batch of its process is a state bug, as within
+// one batch.
+TEST(Runner, CasesHandedOnTheChannelAreContainedAsABatchIs) {
+  StateDirectory state;
+  auto starts = std::make_shared<int>(0);
+  RunnerOptions options = options_taking_more(starts);
+  options.jobs = 1;
+  options.rerun_failures = false;
+  auto ordered = run_isolated(
+      selftest_cases({"pass", "pass", "pass", "pass", "crash", "pass", "pass", "pass"}), options);
+  EXPECT_EQ(outcomes_of(ordered),
+            (std::vector<Outcome>{Outcome::pass, Outcome::pass, Outcome::pass, Outcome::pass,
+                                  Outcome::crash, Outcome::pass, Outcome::pass, Outcome::pass}));
+  EXPECT_NE(ordered[4].message.find("signal 11"), std::string::npos) << ordered[4].message;
+  EXPECT_EQ(*starts, 2);
+
+  options.rerun_failures = true;
+  // Parts of one case each: "state" comes in the fourth part.
+  options.batch_size = 100;
+  auto after = run_isolated(selftest_cases({"pass", "pass", "pass", "state"}), options);
+  EXPECT_EQ(after[3].outcome, Outcome::fail) << after[3].message;
+  EXPECT_NE(after[3].message.find("a state bug (in its worker it ran after selftest/pass and 2 "
+                                  "more"),
+            std::string::npos)
+      << after[3].message;
+}
+
+// With four jobs and cases far quicker than a worker's start, a run of
+// workers that take more starts two and hands them the cases; cases that
+// re-run or whose workers end with their batch start workers as before.
+TEST(Runner, QuickCasesDoNotPayForMoreThanTwoWorkers) {
+  StateDirectory state;
+  auto starts = std::make_shared<int>(0);
+  for (const CaseResult& result : run_taking_more("worker", 6, 4, starts)) {
+    EXPECT_EQ(result.outcome, Outcome::pass);
+  }
+  EXPECT_EQ(*starts, 2);
+  EXPECT_EQ(worker_processes().second, 6);
+
+  RunnerOptions options = options_taking_more(starts);
+  options.jobs = 4;
+  options.takes_more = {};
+  *starts = 0;
+  run_isolated(selftest_cases(std::vector<std::string>(6, "worker")), options);
+  EXPECT_GE(*starts, 4);  // batches shared among the four jobs
+}
+
+// Failures' re-runs go to workers of their own, which take more re-runs on
+// their channel: never to a worker that ran first runs, so that each re-run
+// is in a process that ran no first attempt.
+TEST(Runner, ReRunsTakeMoreInWorkersOfTheirOwn) {
+  StateDirectory state;
+  auto starts = std::make_shared<int>(0);
+  for (const CaseResult& result : run_taking_more("fail-worker", 8, 1, starts)) {
+    EXPECT_EQ(result.outcome, Outcome::fail);
+    EXPECT_EQ(result.attempts, 2);
+  }
+  std::map<std::string, int> runs = runs_per_process();
+  EXPECT_EQ(runs.size(), 2u);
+  for (const auto& [pid, count] : runs) EXPECT_EQ(count, 8) << pid;
+}
+
+// A worker started ahead of the cases takes the first batch: no other
+// starts while it serves; one that died before it was needed is passed
+// over for a fresh one.
+TEST(Runner, AWaitingWorkerTakesTheFirstBatchAndADeadOneIsPassedOver) {
+  StateDirectory state;
+  auto starts = std::make_shared<int>(0);
+  RunnerOptions options = options_taking_more(starts);
+  options.jobs = 1;
+  std::vector<ChildProcess> waiting;
+  waiting.push_back(waiting_worker());
+  auto ordered =
+      run_isolated(selftest_cases({"worker", "worker", "worker"}), options, std::move(waiting));
+  for (const CaseResult& result : ordered) EXPECT_EQ(result.outcome, Outcome::pass);
+  EXPECT_EQ(*starts, 0);
+  EXPECT_EQ(worker_processes(), (std::pair<std::size_t, int>{1, 3}));
+
+  std::vector<ChildProcess> dead;
+  dead.push_back(
+      ChildProcess({"/bin/true"}, std::chrono::seconds(5), {}, ChildProcess::Channel::takes_more));
+  ASSERT_TRUE(dead.back().wait());
+  ordered = run_isolated(selftest_cases({"pass", "fail"}), options, std::move(dead));
+  EXPECT_EQ(ordered[0].outcome, Outcome::pass) << ordered[0].message;
+  EXPECT_EQ(ordered[1].outcome, Outcome::fail) << ordered[1].message;
+  EXPECT_EQ(*starts, 2);  // the batch, then the failure's re-run
+}
+
+// A case id is one line on the channel: a batch with an id that is not
+// gets no text, and nothing empty is ever sent as if it were a batch.
+TEST(Runner, AnIdThatIsNoLineIsNeverSentOnTheChannel) {
+  CaseSpec plain, folded;
+  plain.id = "live/a";
+  folded.id = "live/a\nlive/b";
+  EXPECT_EQ(more_cases_text({&plain, &plain}), "live/a\nlive/a\n");
+  EXPECT_EQ(more_cases_text({&plain, &folded}), "");
+  ChildProcess child({"/bin/sleep", "5"}, std::chrono::seconds(5), {},
+                     ChildProcess::Channel::takes_more);
+  EXPECT_FALSE(child.send_more(""));
+  EXPECT_TRUE(child.takes_more());
+  EXPECT_TRUE(child.send_more("live/a\n"));
+  child.end_more();
+  EXPECT_FALSE(child.takes_more());
+  EXPECT_FALSE(child.send_more("live/a\n"));
+}
+
 TEST(Selection, ShardsTogetherRunEveryCaseExactlyOnce) {
   std::vector<CaseSpec> all = testing::selftest_sources().front()->cases();
   std::multiset<std::string> seen;
@@ -398,14 +580,18 @@ TEST(Expectations, FailuresFileIsReadableAsABaseline) {
 }  // namespace dlpack_usm::suite
 
 int main(int argc, char** argv) {
-  // The worker side: --state DIR, then --run-case ID for each case of its batch.
+  // The worker side: --state DIR, --more where it takes more cases on its
+  // channel, then --run-case ID for each case of its batch.
   if (argc >= 3 && std::string(argv[1]) == "--state") {
+    using dlpack_usm::suite::ResultChannel;
     setenv("DLPACK_USM_SELFTEST_STATE", argv[2], 1);
+    bool more = argc >= 4 && std::string(argv[3]) == "--more";
     std::vector<std::string> ids;
-    for (int i = 3; i + 1 < argc; i += 2) ids.push_back(argv[i + 1]);
-    dlpack_usm::suite::ResultChannel channel = dlpack_usm::suite::ResultChannel::take_inherited();
+    for (int i = more ? 4 : 3; i + 1 < argc; i += 2) ids.push_back(argv[i + 1]);
+    ResultChannel channel = ResultChannel::take_inherited(
+        more ? ResultChannel::Direction::both : ResultChannel::Direction::send_only);
     dlpack_usm::suite::CaseSources sources = dlpack_usm::suite::testing::selftest_sources();
-    return dlpack_usm::suite::run_cases_in_child(channel, sources, ids);
+    return dlpack_usm::suite::run_cases_in_child(channel, sources, ids, {{}, false, more});
   }
   dlpack_usm::suite::g_self = std::filesystem::canonical("/proc/self/exe").string();
   testing::InitGoogleTest(&argc, argv);

@@ -76,8 +76,8 @@ class SelftestSource final : public CaseSource {
   std::vector<CaseSpec> cases() override {
     std::vector<CaseSpec> specs;
     for (const char* name : {"pass", "fail", "error", "crash", "abort", "exit", "exit-zero", "hang",
-                             "hang-silent", "noisy", "forge", "flood", "worker", "flaky", "state",
-                             "forge-fd3", "forge-channel", "fork-carry-on"}) {
+                             "hang-silent", "noisy", "forge", "flood", "worker", "fail-worker",
+                             "flaky", "state", "forge-fd3", "forge-channel", "fork-carry-on"}) {
       specs.push_back({std::string("selftest/") + name,
                        "selftest",
                        name == std::string("pass") ? "selftest:0" : "selftest:1",
@@ -134,10 +134,14 @@ class SelftestSource final : public CaseSource {
       std::string block(1 << 20, 'x');
       for (int i = 0; i < 100; ++i) std::fwrite(block.data(), 1, block.size(), stdout);
       std::fflush(stdout);
-    } else if (behaviour == "worker") {
-      // Which process ran this case, for the batching test.
+    } else if (behaviour == "worker" || behaviour == "fail-worker") {
+      // Which process ran this case, for the batching tests.
       std::filesystem::path state = std::getenv("DLPACK_USM_SELFTEST_STATE");
       std::ofstream(state / "worker-pids", std::ios::app) << getpid() << "\n";
+      if (behaviour == "fail-worker") {
+        result.outcome = Outcome::fail;
+        result.message = "fails wherever it runs";
+      }
     } else if (behaviour == "flaky") {
       std::filesystem::path state = std::getenv("DLPACK_USM_SELFTEST_STATE");
       if (!std::filesystem::exists(state / "flaky-ran-once")) {

@@ -12,6 +12,7 @@
 #include "plugin/plugin_spec.hpp"
 #include "suite/cases/producer/producer_stream.hpp"
 #include "suite/model/selection.hpp"
+#include "suite/runner/runner.hpp"
 
 namespace dlpack_usm::suite {
 
@@ -34,7 +35,7 @@ struct CheckOptions {
   std::chrono::milliseconds timeout{60000};
   int jobs = 1;
   // The most cases one worker process runs (1: a process per case).
-  std::size_t batch_size = 64;
+  std::size_t batch_size = kDefaultBatchSize;
   // --max-failures: the run stops after this many failing cases (0: never).
   int max_failures = 0;
   // --max-consecutive-hangs: a library under test that hangs or crashes on

@@ -210,10 +210,11 @@ CollectedCases select_cases(const CheckOptions& options, CaseSources& sources, C
   return collected;
 }
 
-RunnerOptions runner_options(const CheckOptions& options, WorkerLaunch launch) {
+RunnerOptions runner_options(const CheckOptions& options, WorkerLaunch& launch) {
   RunnerOptions runner;
   runner.child_command = std::move(launch.command);
   runner.child_input = std::move(launch.input);
+  runner.takes_more = std::move(launch.takes_more);
   runner.timeout = options.timeout;
   runner.jobs = options.jobs;
   runner.batch_size = options.batch_size;
@@ -245,7 +246,7 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources, WorkerLaun
   RunLimits limits(options);
   RunStatus status;
   status.total = selected.size();
-  RunnerOptions runner = runner_options(options, std::move(launch));
+  RunnerOptions runner = runner_options(options, launch);
   runner.on_start = callbacks.on_start;
   runner.on_result = [&](const CaseResult& result) {
     RecordedCase recorded = recorder.record(*by_id.at(result.id), result);
@@ -260,7 +261,7 @@ CheckRun run_check(const CheckOptions& options, CaseSources& sources, WorkerLaun
     status.elapsed = std::chrono::steady_clock::now() - started;
     if (callbacks.on_tick) callbacks.on_tick(status);
   };
-  std::vector<CaseResult> results = run_isolated(selected, runner);
+  std::vector<CaseResult> results = run_isolated(selected, runner, std::move(launch.waiting));
   run.stop_reasons = limits.reasons();
   // A stop signal during the run interrupts it, even one that came after
   // its last case: the command ends on the signal, never on a verdict.

@@ -106,24 +106,25 @@ int spawn_child(const std::vector<std::string>& argv, const ChildEnds& ends, con
   return status;
 }
 
-// The nonce, then the runner's direction of the channel is closed: the
-// child only ever reads this one line. Sent while the runner still holds
-// the child's end, so it cannot fail for want of a reader.
-void send_nonce(int fd, const std::string& nonce) {
+// The nonce, then, unless the child takes more, the runner's direction of
+// the channel is closed: the child only ever reads this one line. Sent while
+// the runner still holds the child's end, so it cannot fail for want of a
+// reader.
+void send_nonce(int fd, const std::string& nonce, ChildProcess::Channel channel) {
   std::string line = nonce + "\n";
   ssize_t sent = send(fd, line.data(), line.size(), MSG_NOSIGNAL);
   if (sent != static_cast<ssize_t>(line.size())) {
     throw Error(ExitCode::internal,
                 fmt::format("sending a worker its nonce failed: {}", std::strerror(errno)));
   }
-  shutdown(fd, SHUT_WR);
+  if (channel == ChildProcess::Channel::results_only) shutdown(fd, SHUT_WR);
 }
 
 }  // namespace
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout,
-                           const std::string& input)
-    : nonce_(make_channel_nonce()) {
+                           const std::string& input, Channel channel)
+    : takes_more_(channel == Channel::takes_more), nonce_(make_channel_nonce()) {
   ChildEnds ends = open_child_ends();
   UniqueFd stdin_file = input_file(input);
   started_ = Clock::now();
@@ -134,7 +135,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, Clock::duration
                 fmt::format("cannot start {}: {}", argv.front(), std::strerror(status)));
   }
   try {
-    send_nonce(ends.result.get(), nonce_);
+    send_nonce(ends.result.get(), nonce_, channel);
   } catch (const Error&) {
     ::kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
@@ -153,6 +154,7 @@ ChildProcess::ChildProcess(ChildProcess&& other) noexcept
       started_(other.started_),
       deadline_(other.deadline_),
       ended_(other.ended_),
+      takes_more_(other.takes_more_),
       timed_out_(other.timed_out_),
       reaped_(std::exchange(other.reaped_, true)),
       exited_(other.exited_),
@@ -200,6 +202,23 @@ void ChildProcess::read_from(int fd) {
     return;
   }
   (out ? out_fd_ : err ? err_fd_ : result_fd_).reset();
+}
+
+bool ChildProcess::send_more(std::string_view text) {
+  if (!takes_more() || text.empty()) return false;
+  ssize_t sent = 0;
+  do {
+    sent = send(result_fd_.get(), text.data(), text.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  } while (sent < 0 && errno == EINTR);
+  if (sent == static_cast<ssize_t>(text.size())) return true;
+  // A part sent would leave the child half a line: it gets the end instead.
+  if (sent > 0) end_more();
+  return false;
+}
+
+void ChildProcess::end_more() {
+  if (takes_more()) shutdown(result_fd_.get(), SHUT_WR);
+  takes_more_ = false;
 }
 
 void ChildProcess::kill_group() {

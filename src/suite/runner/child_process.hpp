@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/unique_fd.hpp"
@@ -19,11 +20,17 @@ class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
 
+  // What the runner may still say to the child after its start.
+  enum class Channel {
+    results_only,  // the nonce, then the runner's side is closed
+    takes_more,    // the runner's side stays open for send_more()
+  };
+
   // Starts argv[0] with `arguments`, `input` on its stdin (a memory file,
   // so that the runner never blocks on a child that reads slowly;
   // /dev/null where empty). Throws Error(internal) if it cannot.
   ChildProcess(const std::vector<std::string>& argv, Clock::duration timeout,
-               const std::string& input = {});
+               const std::string& input = {}, Channel channel = Channel::results_only);
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
   ChildProcess(ChildProcess&& other) noexcept;
@@ -42,6 +49,15 @@ class ChildProcess {
   // as sent: each framed with nonce() by the child (unframe_line).
   std::vector<std::string> take_result_lines();
   const std::string& nonce() const { return nonce_; }
+  // Channel::takes_more: whether the runner's side is still open.
+  bool takes_more() const { return takes_more_ && result_fd_; }
+  // Sends `text` (whole lines) on the channel without blocking; false when
+  // the child cannot take it now (gone, its side closed, the socket full)
+  // or there is nothing to send: nothing of it reached the child then, or
+  // the channel is closed.
+  bool send_more(std::string_view text);
+  // Closes the runner's side: the child reads the end, and ends.
+  void end_more();
 
   // Kills the whole process group, and the child itself, which a library
   // may have moved to another group (the watchdog, or an interrupted run).
@@ -69,6 +85,7 @@ class ChildProcess {
   Clock::time_point started_;
   Clock::time_point deadline_;
   Clock::time_point ended_;
+  bool takes_more_ = false;
   bool timed_out_ = false;
   bool reaped_ = false;
   bool exited_ = false;

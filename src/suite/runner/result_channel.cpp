@@ -108,7 +108,7 @@ std::optional<std::string_view> unframe_line(std::string_view line, std::string_
   return line.substr(nonce.size() + 1);
 }
 
-ResultChannel ResultChannel::take_inherited() {
+ResultChannel ResultChannel::take_inherited(Direction direction) {
   ResultChannel channel;
   channel.owner_ = getpid();
   if (!is_socket(kResultFd)) return channel;
@@ -118,7 +118,7 @@ ResultChannel ResultChannel::take_inherited() {
                 "descriptor 3 is a socket, but no result channel of dlpack-usm check",
                 "the worker options are internal: run 'dlpack-usm check' instead");
   }
-  shutdown(kResultFd, SHUT_RD);
+  if (direction == Direction::send_only) shutdown(kResultFd, SHUT_RD);
   channel.fd_.reset(move_out_of_the_way(kResultFd));
   if (!channel.fd_) {
     throw Error(ExitCode::internal,
@@ -147,6 +147,21 @@ bool ResultChannel::send(std::string_view payload) {
     sent += static_cast<std::size_t>(n);
   }
   return true;
+}
+
+std::optional<std::string> ResultChannel::receive_line() {
+  if (!fd_) return std::nullopt;
+  while (received_.find('\n') == std::string::npos) {
+    char buffer[4096];
+    ssize_t n = read(fd_.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;
+    received_.append(buffer, static_cast<std::size_t>(n));
+  }
+  std::size_t end = received_.find('\n');
+  std::string line = received_.substr(0, end);
+  received_.erase(0, end + 1);
+  return line;
 }
 
 }  // namespace dlpack_usm::suite

@@ -12,6 +12,10 @@
 // a line a library writes on the channel anyway is no result: the runner
 // charges it to the running case. A forked copy of the child never reports.
 //
+// A worker that takes more cases (worker_protocol.hpp) keeps reading the
+// channel after the nonce: the runner sends it case ids there, the only
+// other thing it ever sends.
+//
 // This stops accidents and one-line forgeries, not an attacker: a library
 // shares the child's memory and can read the nonce (dlpack-usm-plugin(7)).
 #pragma once
@@ -47,7 +51,10 @@ class ResultChannel {
   // the descriptor out of the way. Without one (kResultFd is no socket: a
   // child run by hand) lines go to stdout behind kResultMarker. Throws
   // Error(internal) when kResultFd is a socket that sends no nonce.
-  static ResultChannel take_inherited();
+  // With Direction::both the runner's side stays open after the nonce: a
+  // worker that takes more cases reads their ids there (receive_line).
+  enum class Direction { send_only, both };
+  static ResultChannel take_inherited(Direction direction = Direction::send_only);
 
   ResultChannel(ResultChannel&& other) noexcept = default;
   ResultChannel& operator=(ResultChannel&&) = delete;
@@ -59,12 +66,16 @@ class ResultChannel {
   // returned) ends here without a word: only the child the runner started
   // reports.
   bool send(std::string_view payload);
+  // The next line the runner sent, without its newline; nullopt once the
+  // runner closed its side (or was never connected, or is gone). Blocks.
+  std::optional<std::string> receive_line();
 
  private:
   ResultChannel() = default;
 
   UniqueFd fd_;
   std::string nonce_;
+  std::string received_;  // bytes read past the last line taken
   pid_t owner_ = 0;
 };
 

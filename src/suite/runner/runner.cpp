@@ -22,6 +22,7 @@
 #include "suite/runner/stop_signals.hpp"
 #include "suite/runner/worker_calls.hpp"
 #include "suite/runner/worker_containment.hpp"
+#include "suite/runner/worker_growth.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
@@ -107,7 +108,8 @@ bool rerun_shares_worker(const Pending& job) {
 }
 
 // A worker: one child running a batch of cases in order, reporting each on
-// its result channel; `next` is the case it is running now.
+// its result channel; `next` is the case it is running now. A worker that
+// takes more cases gets further ones on its channel, appended to `batch`.
 struct Active {
   std::vector<Pending> batch;
   std::size_t next = 0;
@@ -170,8 +172,9 @@ CaseResult channel_error(const CaseSpec& spec, const std::string& line, const ch
 // result.
 class IsolatedRun {
  public:
-  IsolatedRun(const std::vector<CaseSpec>& cases, const RunnerOptions& options)
-      : cases_(cases), options_(options), results_(cases.size()) {
+  IsolatedRun(const std::vector<CaseSpec>& cases, const RunnerOptions& options,
+              std::vector<ChildProcess> waiting)
+      : cases_(cases), options_(options), results_(cases.size()), waiting_(std::move(waiting)) {
     for (std::size_t i = 0; i < cases.size(); ++i) pending_.push_back({i, 1});
     jobs_ = std::max(1, options.jobs);
   }
@@ -186,7 +189,13 @@ class IsolatedRun {
   bool stop_if_turned_away(Active& worker);
   void skip_turned_away();
   void announce(const Pending& job);
-  std::vector<Pending> next_batch();
+  std::vector<Pending> next_batch(std::size_t most);
+  bool takes_more(const std::vector<const CaseSpec*>& specs) const;
+  bool same_lane(const Pending& first, const Pending& next) const;
+  std::unique_ptr<Active> worker_for(const std::vector<Pending>& batch,
+                                     const std::vector<const CaseSpec*>& specs);
+  void hand_more(Active& worker);
+  bool worth_starting() const;
   void start_workers();
   void wait_for_output();
   bool take_results(Active& worker);
@@ -200,6 +209,9 @@ class IsolatedRun {
   std::vector<std::optional<CaseResult>> results_;
   std::deque<Pending> pending_;
   std::vector<std::unique_ptr<Active>> active_;
+  // Workers started ahead of their cases, waiting for a first batch.
+  std::vector<ChildProcess> waiting_;
+  WorkerFigures figures_;
   std::size_t started_ = 0;
   int jobs_ = 1;
   // Results settled, and how many there were when the queue was last
@@ -282,49 +294,120 @@ void IsolatedRun::announce(const Pending& job) {
 }
 
 // A crash's or hang's re-run goes alone; first runs share a worker, and so
-// do failures' re-runs, in batches small enough that every job gets work,
-// and of one worker key (the next key starts a batch of its own).
-std::vector<Pending> IsolatedRun::next_batch() {
+// do failures' re-runs, in batches of at most `most` cases, small enough
+// that every job gets work, and of one worker key (the next key starts a
+// batch of its own). A batch for a worker that takes more is a quarter of
+// its share: workers that finish early take the rest, so that one slow
+// batch does not hold the run.
+std::vector<Pending> IsolatedRun::next_batch(std::size_t most) {
   std::vector<Pending> batch{pending_.front()};
   pending_.pop_front();
   bool rerun = batch.front().attempt != 1;
   if (rerun && !rerun_shares_worker(batch.front())) return batch;
-  std::size_t jobs = static_cast<std::size_t>(jobs_);
-  std::size_t fair = (pending_.size() + 1 + jobs - 1) / jobs;
-  std::size_t size =
-      std::clamp<std::size_t>(fair, 1, std::max<std::size_t>(1, options_.batch_size));
-  const std::string& worker = cases_[batch.front().index].worker;
-  auto joins = [&](const Pending& next) {
-    return cases_[next.index].worker == worker &&
-           (rerun ? next.attempt != 1 && rerun_shares_worker(next) : next.attempt == 1);
-  };
-  while (batch.size() < size && !pending_.empty() && joins(pending_.front())) {
+  bool more = !rerun && takes_more({&cases_[batch.front().index]});
+  // A re-run's share stays whole: its worker starts fresh, and the re-runs
+  // still to come go to it as they come.
+  std::size_t shares = static_cast<std::size_t>(jobs_) * (more ? 4 : 1);
+  std::size_t fair = (pending_.size() + 1 + shares - 1) / shares;
+  std::size_t size = std::clamp<std::size_t>(fair, 1, std::max<std::size_t>(1, most));
+  while (batch.size() < size && !pending_.empty() && same_lane(batch.front(), pending_.front())) {
     batch.push_back(pending_.front());
     pending_.pop_front();
   }
   return batch;
 }
 
+// Whether the worker of `specs` may take more cases after them: one that
+// reads more, of first runs, or of the failures' re-runs that share a worker
+// (each lane keeps to its own: a crash's or hang's re-run stays alone).
+bool IsolatedRun::takes_more(const std::vector<const CaseSpec*>& specs) const {
+  return options_.takes_more && options_.takes_more(specs);
+}
+
+bool IsolatedRun::same_lane(const Pending& first, const Pending& next) const {
+  if (cases_[first.index].worker != cases_[next.index].worker) return false;
+  if (first.attempt == 1) return next.attempt == 1;
+  return rerun_shares_worker(first) && next.attempt != 1 && rerun_shares_worker(next);
+}
+
+// A waiting worker given `batch` on its channel where it can take it, else
+// a fresh one with the batch on its command line.
+std::unique_ptr<Active> IsolatedRun::worker_for(const std::vector<Pending>& batch,
+                                                const std::vector<const CaseSpec*>& specs) {
+  const Pending& front = batch.front();
+  bool more = same_lane(front, front) && takes_more(specs);
+  // A waiting worker has run nothing yet: as fresh as a new one.
+  while (more && !waiting_.empty()) {
+    ChildProcess child = std::move(waiting_.back());
+    waiting_.pop_back();
+    // One that cannot take it (it died starting) is dropped: its batch goes
+    // to the next, or to a fresh worker.
+    if (child.send_more(more_cases_text(specs))) {
+      return std::make_unique<Active>(
+          Active{batch, 0, std::move(child), ChildProcess::Clock::now()});
+    }
+  }
+  std::string input = options_.child_input ? options_.child_input(specs) : std::string();
+  return std::make_unique<Active>(Active{
+      batch, 0,
+      ChildProcess(options_.child_command(specs),
+                   std::max<std::chrono::milliseconds>(options_.timeout, kWorkerStartupTimeout),
+                   input,
+                   more ? ChildProcess::Channel::takes_more : ChildProcess::Channel::results_only),
+      ChildProcess::Clock::now()});
+}
+
+// A batch whose worker would end with it (a crash's re-run, a Python
+// library's) costs a start whenever it runs, so it starts now; one that a worker
+// taking more could run starts a worker only where that pays
+// (worker_growth.hpp), or where one is waiting.
+bool IsolatedRun::worth_starting() const {
+  const Pending& front = pending_.front();
+  if (!same_lane(front, front) || !takes_more({&cases_[front.index]}) || !waiting_.empty()) {
+    return true;
+  }
+  return figures_.worth_another(active_.size(), pending_.size());
+}
+
 void IsolatedRun::start_workers() {
-  while (static_cast<int>(active_.size()) < jobs_ && !pending_.empty()) {
-    std::vector<Pending> batch = next_batch();
+  while (static_cast<int>(active_.size()) < jobs_ && !pending_.empty() && worth_starting()) {
+    std::vector<Pending> batch = next_batch(options_.batch_size);
     std::vector<const CaseSpec*> specs;
     for (const Pending& job : batch) specs.push_back(&cases_[job.index]);
     announce(batch.front());
     try {
-      std::string input = options_.child_input ? options_.child_input(specs) : std::string();
-      active_.push_back(std::make_unique<Active>(Active{
-          batch, 0,
-          ChildProcess(options_.child_command(specs),
-                       std::max<std::chrono::milliseconds>(options_.timeout, kWorkerStartupTimeout),
-                       input),
-          ChildProcess::Clock::now()}));
+      active_.push_back(worker_for(batch, specs));
     } catch (const Error& error) {
       for (const Pending& job : batch) {
         finish(job, CaseResult{cases_[job.index].id, Outcome::error, error.what()}, {}, true);
       }
     }
   }
+}
+
+// A worker that has run its cases and takes more gets the next cases of its
+// lane (first runs, or failures' re-runs) and key, up to --batch cases in
+// all; else its channel ends, and so does it.
+void IsolatedRun::hand_more(Active& worker) {
+  std::size_t room = options_.batch_size - std::min(options_.batch_size, worker.batch.size());
+  bool fits = room > 0 && !stop_requested() && !pending_.empty() &&
+              same_lane(worker.batch.front(), pending_.front());
+  if (!fits) {
+    worker.child.end_more();
+    return;
+  }
+  std::vector<Pending> batch = next_batch(room);
+  std::vector<const CaseSpec*> specs;
+  for (const Pending& job : batch) specs.push_back(&cases_[job.index]);
+  if (!worker.child.send_more(more_cases_text(specs))) {
+    for (auto job = batch.rbegin(); job != batch.rend(); ++job) pending_.push_front(*job);
+    worker.child.end_more();
+    return;
+  }
+  announce(batch.front());
+  worker.batch.insert(worker.batch.end(), batch.begin(), batch.end());
+  worker.case_started = ChildProcess::Clock::now();
+  worker.child.restart_deadline(options_.timeout);
 }
 
 void IsolatedRun::wait_for_output() {
@@ -355,6 +438,7 @@ bool IsolatedRun::take_results(Active& worker) {
     std::optional<std::string_view> payload = unframe_line(line, child.nonce());
     std::optional<CaseResult> result;
     if (payload && !std::exchange(worker.ready, true)) {
+      figures_.worker_ready(child.elapsed_ms());
       worker.case_started = ChildProcess::Clock::now();
       child.restart_deadline(options_.timeout);
       if (*payload == kWorkerReadyLine) continue;
@@ -378,6 +462,7 @@ bool IsolatedRun::take_results(Active& worker) {
       return false;
     }
     result->duration_ms = milliseconds_since(worker.case_started);
+    figures_.case_finished(result->duration_ms);
     RunContext where = context_of(worker);
     worker.call = {};
     ++worker.next;
@@ -411,6 +496,7 @@ bool IsolatedRun::step(Active& worker) {
     child.wait();
     done = true;
   }
+  if (!done && worker.next >= worker.batch.size() && child.takes_more()) hand_more(worker);
   if (!done && worker.next >= worker.batch.size() && child.reap()) done = true;
   if (!done) return true;
   if (worker.next < worker.batch.size()) {
@@ -488,65 +574,10 @@ std::vector<CaseResult> IsolatedRun::run() {
 }  // namespace
 
 std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
-                                     const RunnerOptions& options) {
+                                     const RunnerOptions& options,
+                                     std::vector<ChildProcess> waiting) {
   StopSignals stop_signals;
-  return IsolatedRun(cases, options).run();
-}
-
-namespace {
-
-// The case `id` of `known`, run; a harness failure becomes its error.
-CaseResult run_one(std::map<std::string, std::pair<CaseSource*, CaseSpec>>& known,
-                   const std::string& id) {
-  CaseResult result;
-  result.id = id;
-  try {
-    auto found = known.find(id);
-    if (found == known.end()) {
-      result.outcome = Outcome::error;
-      result.message = fmt::format("no case with id '{}' on this machine", id);
-    } else {
-      result = found->second.first->run(found->second.second);
-      result.id = id;
-    }
-  } catch (const std::exception& error) {
-    result.outcome = Outcome::error;
-    result.message = error.what();
-  }
-  return result;
-}
-
-}  // namespace
-
-int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
-                       const std::vector<std::string>& ids,
-                       const std::function<void()>& start_runtime) {
-  std::set<std::string_view> kinds;
-  for (const std::string& id : ids) kinds.insert(std::string_view(id).substr(0, id.find('/')));
-  bool runtime_started = !start_runtime;
-  std::map<std::string, std::pair<CaseSource*, CaseSpec>> known;
-  for (auto& source : sources) {
-    if (!kinds.count(source->kind())) continue;
-    if (source->needs_runtime() && !runtime_started) {
-      start_runtime();
-      runtime_started = true;
-    }
-    for (CaseSpec& spec : source->cases()) {
-      std::string id = spec.id;
-      known.emplace(std::move(id), std::pair{source.get(), std::move(spec)});
-    }
-  }
-  if (channel.connected() && !channel.send(kWorkerReadyLine)) return 1;
-  for (const std::string& id : ids) {
-    CaseResult result = run_one(known, id);
-    std::fflush(stdout);
-    if (worker_guard_killed()) die_for_killed_guard();
-    // The parent is gone when the line cannot go: nothing left to report to.
-    if (!channel.send(json_line(result_to_json(result)))) {
-      return 1;
-    }
-  }
-  return 0;
+  return IsolatedRun(cases, options, std::move(waiting)).run();
 }
 
 }  // namespace dlpack_usm::suite

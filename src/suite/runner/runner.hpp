@@ -7,6 +7,9 @@
 // in, where its worker announced one: worker_calls.hpp), and the rest of
 // its batch goes on in a fresh worker; a failing case is re-run alone in a
 // fresh process before it is called a failure, a flake or a state bug.
+// A worker of the tool's own cases takes more on its channel once it has
+// run its batch, up to --batch cases in all: a run starts about --jobs
+// workers, not one per batch, and hands them work a part at a time.
 #pragma once
 
 #include <chrono>
@@ -17,11 +20,14 @@
 #include <vector>
 
 #include "suite/model/case.hpp"
+#include "suite/runner/child_process.hpp"
 #include "suite/runner/result_channel.hpp"
 #include "suite/runner/worker_protocol.hpp"
 
 namespace dlpack_usm::suite {
 
+// The most cases one worker process runs, unless check --batch says.
+inline constexpr std::size_t kDefaultBatchSize = 500;
 // How long a worker may take to get ready (at least the case timeout).
 inline constexpr std::chrono::seconds kWorkerStartupTimeout{60};
 // The longest the run's poll loop waits for its workers before it turns
@@ -34,6 +40,8 @@ using BatchFunction = std::function<std::vector<std::string>(const std::vector<c
 struct WorkerLaunch {
   BatchFunction command;
   std::function<std::string(const std::vector<const CaseSpec*>& batch)> input;
+  std::function<bool(const std::vector<const CaseSpec*>& batch)> takes_more;
+  std::vector<ChildProcess> waiting;  // see run_isolated
 };
 
 struct RunnerOptions {
@@ -43,8 +51,13 @@ struct RunnerOptions {
   // What the worker of `batch` reads on its stdin (a Python worker: the
   // batch's case specs); none where empty or unset.
   std::function<std::string(const std::vector<const CaseSpec*>& batch)> child_input;
+  // Whether the worker child_command starts for `batch` takes more cases on
+  // its channel once it has run these (worker_protocol.hpp: the tool's own
+  // workers do, a Python worker does not). Such a worker runs up to
+  // batch_size cases in all, handed to it a part at a time.
+  std::function<bool(const std::vector<const CaseSpec*>& batch)> takes_more;
   // The most cases one worker runs.
-  std::size_t batch_size = 64;
+  std::size_t batch_size = kDefaultBatchSize;
   std::chrono::milliseconds timeout{60000};
   int jobs = 1;
   bool rerun_failures = true;
@@ -67,16 +80,11 @@ struct RunnerOptions {
 // the run: running children are killed, and they and the cases not started
 // become not_run. Cases skip_reason turns away are not_run too, with their
 // reason.
+// `waiting`: workers that take more cases, started ahead of them (so that
+// their runtime starts while the caller plans), each waiting for its first
+// batch on its channel; those left over at the end are stopped.
 std::vector<CaseResult> run_isolated(const std::vector<CaseSpec>& cases,
-                                     const RunnerOptions& options);
-
-// The worker side: runs the cases `ids` of `sources` in order, sending one
-// JSON line per case on `channel` (taken before any library under test was
-// loaded), and returns the process exit code. Only the sources the ids name
-// list their cases, and `start_runtime` is called first when one of them
-// needs the runtime.
-int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
-                       const std::vector<std::string>& ids,
-                       const std::function<void()>& start_runtime = {});
+                                     const RunnerOptions& options,
+                                     std::vector<ChildProcess> waiting = {});
 
 }  // namespace dlpack_usm::suite

@@ -39,12 +39,25 @@ std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& j
     argv.push_back("--run-case");
     argv.push_back(id);
   }
+  if (job.more_cases) argv.push_back("--more-cases");
+  if (job.ready_for_any_case) argv.push_back("--ready-for-any-case");
   argv.insert(argv.end(), job.plugin_arguments.begin(), job.plugin_arguments.end());
   if (job.stream_attempts > 0) {
     argv.push_back("--stream-attempts");
     argv.push_back(std::to_string(job.stream_attempts));
   }
   return argv;
+}
+
+std::string more_cases_text(const std::vector<const CaseSpec*>& batch) {
+  std::string text;
+  for (const CaseSpec* spec : batch) {
+    // An id is one line on the channel; one that is not cannot be sent.
+    if (spec->id.find('\n') != std::string::npos) return {};
+    text += spec->id;
+    text += '\n';
+  }
+  return text;
 }
 
 nlohmann::json result_to_json(const CaseResult& result) {

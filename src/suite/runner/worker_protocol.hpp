@@ -7,7 +7,9 @@
 //   {"described":[…]}                          the plugin probe's answer
 //   {"error":{"exit_code":N,"message":…,"hint":…}}  an Error that ended it
 // and nothing else: the runner treats any other line as written by the
-// library under test.
+// library under test. A worker started with --more-cases reads further case
+// ids on the same channel, one a line (more_cases_text), once it has run
+// those of its argv, and ends when the runner closes its side.
 #pragma once
 
 #include <optional>
@@ -34,7 +36,11 @@ struct WorkerJob {
   std::vector<std::string> plugin_arguments;  // --producer/--consumer LIB, as given to check
   int stream_attempts = 0;                    // check --stream-attempts; 0: not given
   std::vector<std::string> case_ids;          // run_cases: the batch, in order
-  long runner_pid = 0;                        // the run the worker dies with
+  bool more_cases = false;                    // then more ids on the channel
+  // Before saying ready: the runtime started and every case listed, so that
+  // a worker started ahead of its cases has its runtime up when they come.
+  bool ready_for_any_case = false;
+  long runner_pid = 0;  // the run the worker dies with
 };
 
 // The argv of `self` (this binary) doing `job`.
@@ -44,6 +50,11 @@ std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& j
 // a case's timeout counts from there, so that starting a runtime on a
 // loaded machine is never charged to the first case.
 inline constexpr std::string_view kWorkerReadyLine = "{\"worker\":\"ready\"}";
+
+// What the runner sends a worker that takes more cases: the batch's ids, a
+// line each; "" where an id holds a newline (that batch needs a worker of
+// its own, its ids on argv).
+std::string more_cases_text(const std::vector<const CaseSpec*>& batch);
 
 // A case's result as a worker sends it: the record's result fields
 // (suite/model/record_json.hpp, the one codec the report uses too).
