@@ -203,10 +203,10 @@ void check_devices(const CheckArguments& args, const suite::CheckOptions& option
 // suite/runner/worker_growth.hpp), started once this process has the
 // runtime up: each starts it and lists every case while this process plans
 // (the owner answers, the cases selected), then waits on its channel for its
-// first batch. Not before: on the GPU machine a run whose workers and runner
-// all brought the drivers up at once hung (cold start). Only for the tool's
-// own live cases: vectors need no runtime, and a library under test is
-// probed first.
+// first batch. Not before: on the GPU machine a run whose sixteen workers
+// and runner all brought the drivers up at once never ended (once; the
+// cause was not found). Only for the tool's own live cases: vectors need no
+// runtime, and a library under test is probed first.
 std::vector<suite::ChildProcess> start_workers_ahead(const CheckArguments& args,
                                                      const suite::CheckOptions& options,
                                                      bool python, const std::string& self) {

@@ -8,8 +8,9 @@
 // its batch goes on in a fresh worker; a failing case is re-run alone in a
 // fresh process before it is called a failure, a flake or a state bug.
 // A worker of the tool's own cases takes more on its channel once it has
-// run its batch, up to --batch cases in all: a run starts about --jobs
-// workers, not one per batch, and hands them work a part at a time.
+// run its batch, up to --batch cases in all: a run starts at most --jobs
+// workers, not one per batch (and only as many as pay for their start:
+// worker_growth.hpp), and hands them work a part at a time.
 #pragma once
 
 #include <chrono>
