@@ -156,7 +156,7 @@ void add_timing_options(CLI::App* command, CheckArguments& args) {
                    "Seconds a case may run before it is killed (default 60)")
       ->check(timeout_seconds())
       ->type_name("SECONDS");
-  command->add_option("--jobs", args.jobs, "Cases run at once (default: number of CPUs)")
+  command->add_option("--jobs", args.jobs, "The most cases run at once (default: number of CPUs)")
       ->check(whole_number("a number of jobs", 0, kMaxJobs,
                            fmt::format("give 1 to {}, or 0 for one per CPU", kMaxJobs)))
       ->type_name("N");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -106,10 +107,11 @@ suite::CheckOptions check_options(const CheckArguments& args,
   return options;
 }
 
-// The argv of a worker that runs a batch of cases.
-std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>&)> worker_command(
-    const std::string& self, const std::string& suite_dir,
-    const std::vector<plugin::PluginSpec>& plugins, int stream_attempts) {
+// What every worker of the tool's own cases in this run is started with: the
+// runner's runtime, suite and libraries; it takes more cases on its channel.
+suite::WorkerJob own_worker_job(const std::string& suite_dir,
+                                const std::vector<plugin::PluginSpec>& plugins,
+                                int stream_attempts) {
   suite::WorkerJob job;
   job.stream_attempts = stream_attempts;
   job.runtime = runtime::active_runtime_name();
@@ -117,9 +119,22 @@ std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>
   job.plugin_arguments = plugin::plugin_arguments(plugins);
   job.runner_pid = getpid();
   job.more_cases = true;
+  return job;
+}
+
+// The argv of a worker that runs a batch of cases.
+std::function<std::vector<std::string>(const std::vector<const suite::CaseSpec*>&)> worker_command(
+    const std::string& self, const std::string& suite_dir,
+    const std::vector<plugin::PluginSpec>& plugins, int stream_attempts) {
+  suite::WorkerJob job = own_worker_job(suite_dir, plugins, stream_attempts);
   return [self, job](const std::vector<const suite::CaseSpec*>& batch) {
     suite::WorkerJob batch_job = job;
-    for (const suite::CaseSpec* spec : batch) batch_job.case_ids.push_back(spec->id);
+    std::set<std::string> sources;
+    for (const suite::CaseSpec* spec : batch) {
+      batch_job.case_ids.push_back(spec->id);
+      sources.insert(spec->source);
+    }
+    batch_job.case_sources.assign(sources.begin(), sources.end());
     return suite::worker_argv(self, batch_job);
   };
 }
@@ -214,12 +229,8 @@ std::vector<suite::ChildProcess> start_workers_ahead(const CheckArguments& args,
   if (args.vectors_only || args.list || !options.plugins.empty() || python) {
     return waiting;
   }
-  suite::WorkerJob job;
-  job.runtime = runtime::active_runtime_name();
-  job.suite_dir = options.suite_dir.string();
-  job.stream_attempts = args.stream_attempts;
-  job.runner_pid = getpid();
-  job.more_cases = true;
+  suite::WorkerJob job =
+      own_worker_job(options.suite_dir.string(), options.plugins, args.stream_attempts);
   job.ready_for_any_case = true;
   int ahead = std::min(options.jobs, static_cast<int>(suite::kWorkersAlwaysStarted));
   for (int i = 0; i < ahead && !suite::stop_requested(); ++i) {

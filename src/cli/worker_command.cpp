@@ -35,6 +35,7 @@ struct WorkerArguments {
   std::string runtime = "auto";
   std::string producer, consumer;
   std::vector<std::string> case_ids;
+  std::vector<std::string> case_sources;
   int stream_attempts = suite::kDefaultStreamAttempts;
   long runner_pid = 0;
   bool describe_libraries = false;
@@ -58,8 +59,9 @@ int run_task(const WorkerArguments& args, suite::ResultChannel& channel) {
     return suite::describe_plugins_in_child(channel, specs);
   }
   suite::CaseSources sources = suite::case_sources(args.suite, specs, args.stream_attempts);
-  return suite::run_cases_in_child(channel, sources, args.case_ids,
-                                   {start, args.ready_for_any_case, args.more_cases});
+  return suite::run_cases_in_child(
+      channel, sources, args.case_ids,
+      {start, args.ready_for_any_case, args.more_cases, args.case_sources});
 }
 
 // A Python worker, contained, becomes the interpreter: the channel on
@@ -115,6 +117,7 @@ void add_worker_command(CLI::App& app, Invocation& invocation) {
   command->add_option("--producer", args->producer);
   command->add_option("--consumer", args->consumer);
   command->add_option("--run-case", args->case_ids);
+  command->add_option("--case-source", args->case_sources);
   command->add_option("--stream-attempts", args->stream_attempts);
   command->add_option("--runner-pid", args->runner_pid)->required();
   command->add_flag("--describe-libraries", args->describe_libraries);

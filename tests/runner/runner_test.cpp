@@ -498,22 +498,35 @@ TEST(Runner, AWaitingWorkerTakesTheFirstBatchAndADeadOneIsPassedOver) {
   EXPECT_EQ(*starts, 2);  // the batch, then the failure's re-run
 }
 
-// A case id is one line on the channel: a batch with an id that is not
-// gets no text, and nothing empty is ever sent as if it were a batch.
-TEST(Runner, AnIdThatIsNoLineIsNeverSentOnTheChannel) {
-  CaseSpec plain, folded;
+// A case is one line on the channel, its source's kind and then its id,
+// which no worker reads apart: a batch with an id that is no line gets no
+// text, and nothing empty is ever sent as if it were a batch.
+TEST(Runner, ACaseTravelsOnTheChannelAsOneLineWithItsSource) {
+  CaseSpec plain, spaced, folded;
   plain.id = "live/a";
+  plain.source = "live";
+  spaced.id = "python/x y";
+  spaced.source = "python";
   folded.id = "live/a\nlive/b";
-  EXPECT_EQ(more_cases_text({&plain, &plain}), "live/a\nlive/a\n");
+  folded.source = "live";
+  std::string text = more_cases_text({&plain, &spaced});
+  EXPECT_EQ(text, "live live/a\npython python/x y\n");
   EXPECT_EQ(more_cases_text({&plain, &folded}), "");
+  std::optional<CaseToRun> back = case_from_line("python python/x y");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->source, "python");
+  EXPECT_EQ(back->id, "python/x y");
+  for (const char* broken : {"live/a", " live/a", "live ", ""}) {
+    EXPECT_FALSE(case_from_line(broken)) << broken;
+  }
   ChildProcess child({"/bin/sleep", "5"}, std::chrono::seconds(5), {},
                      ChildProcess::Channel::takes_more);
   EXPECT_FALSE(child.send_more(""));
   EXPECT_TRUE(child.takes_more());
-  EXPECT_TRUE(child.send_more("live/a\n"));
+  EXPECT_TRUE(child.send_more(text));
   child.end_more();
   EXPECT_FALSE(child.takes_more());
-  EXPECT_FALSE(child.send_more("live/a\n"));
+  EXPECT_FALSE(child.send_more(text));
 }
 
 TEST(Selection, ShardsTogetherRunEveryCaseExactlyOnce) {

@@ -39,6 +39,10 @@ std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& j
     argv.push_back("--run-case");
     argv.push_back(id);
   }
+  for (const std::string& source : job.case_sources) {
+    argv.push_back("--case-source");
+    argv.push_back(source);
+  }
   if (job.more_cases) argv.push_back("--more-cases");
   if (job.ready_for_any_case) argv.push_back("--ready-for-any-case");
   argv.insert(argv.end(), job.plugin_arguments.begin(), job.plugin_arguments.end());
@@ -54,10 +58,20 @@ std::string more_cases_text(const std::vector<const CaseSpec*>& batch) {
   for (const CaseSpec* spec : batch) {
     // An id is one line on the channel; one that is not cannot be sent.
     if (spec->id.find('\n') != std::string::npos) return {};
+    text += spec->source;
+    text += ' ';
     text += spec->id;
     text += '\n';
   }
   return text;
+}
+
+std::optional<CaseToRun> case_from_line(std::string_view line) {
+  std::size_t space = line.find(' ');
+  if (space == std::string_view::npos || space == 0 || space + 1 == line.size()) {
+    return std::nullopt;
+  }
+  return CaseToRun{std::string(line.substr(0, space)), std::string(line.substr(space + 1))};
 }
 
 nlohmann::json result_to_json(const CaseResult& result) {

@@ -7,9 +7,11 @@
 //   {"described":[…]}                          the plugin probe's answer
 //   {"error":{"exit_code":N,"message":…,"hint":…}}  an Error that ended it
 // and nothing else: the runner treats any other line as written by the
-// library under test. A worker started with --more-cases reads further case
-// ids on the same channel, one a line (more_cases_text), once it has run
-// those of its argv, and ends when the runner closes its side.
+// library under test. A worker started with --more-cases reads further
+// cases on the same channel, one a line (more_cases_text), once it has run
+// those of its argv, and ends when the runner closes its side. A case comes
+// with the kind of its source (CaseSpec::source), so that no worker reads
+// it out of the id.
 #pragma once
 
 #include <optional>
@@ -36,6 +38,7 @@ struct WorkerJob {
   std::vector<std::string> plugin_arguments;  // --producer/--consumer LIB, as given to check
   int stream_attempts = 0;                    // check --stream-attempts; 0: not given
   std::vector<std::string> case_ids;          // run_cases: the batch, in order
+  std::vector<std::string> case_sources;      // the kinds of their sources
   bool more_cases = false;                    // then more ids on the channel
   // Before saying ready: the runtime started and every case listed, so that
   // a worker started ahead of its cases has its runtime up when they come.
@@ -51,10 +54,18 @@ std::vector<std::string> worker_argv(const std::string& self, const WorkerJob& j
 // loaded machine is never charged to the first case.
 inline constexpr std::string_view kWorkerReadyLine = "{\"worker\":\"ready\"}";
 
-// What the runner sends a worker that takes more cases: the batch's ids, a
-// line each; "" where an id holds a newline (that batch needs a worker of
-// its own, its ids on argv).
+// What the runner sends a worker that takes more cases: a line per case of
+// the batch, its source's kind, a space, its id; "" where an id holds a
+// newline (that batch needs a worker of its own, its ids on argv).
 std::string more_cases_text(const std::vector<const CaseSpec*>& batch);
+
+// A case as a worker reads it on its channel.
+struct CaseToRun {
+  std::string source;
+  std::string id;
+};
+// The case of one line of more_cases_text; nullopt for a line that is none.
+std::optional<CaseToRun> case_from_line(std::string_view line);
 
 // A case's result as a worker sends it: the record's result fields
 // (suite/model/record_json.hpp, the one codec the report uses too).

@@ -9,13 +9,14 @@
 
 #include <fmt/format.h>
 
+#include "common/error.hpp"
 #include "suite/runner/worker_containment.hpp"
 #include "suite/runner/worker_protocol.hpp"
 
 namespace dlpack_usm::suite {
 namespace {
 
-// The cases a worker can run, listed a kind at a time when the first id of
+// The cases a worker can run, listed a kind at a time when the first case of
 // that kind comes: a worker of vectors never starts the runtime.
 class WorkerCases {
  public:
@@ -46,7 +47,6 @@ class WorkerCases {
     CaseResult result;
     result.id = id;
     try {
-      know_kind(kind_of(id));
       auto found = known_.find(id);
       if (found == known_.end()) {
         result.outcome = Outcome::error;
@@ -61,8 +61,6 @@ class WorkerCases {
     }
     return result;
   }
-
-  static std::string_view kind_of(std::string_view id) { return id.substr(0, id.find('/')); }
 
  private:
   CaseSources& sources_;
@@ -85,16 +83,20 @@ bool run_and_report(ResultChannel& channel, WorkerCases& cases, const std::strin
 int run_cases_in_child(ResultChannel& channel, CaseSources& sources,
                        const std::vector<std::string>& ids, const WorkerStart& start) {
   WorkerCases cases(sources, start.runtime);
-  if (start.ready_for_any_case) cases.know_every_kind();
-  for (const std::string& id : ids) cases.know_kind(WorkerCases::kind_of(id));
+  if (start.ready_for_any_case || start.sources_of_ids.empty()) cases.know_every_kind();
+  for (const std::string& kind : start.sources_of_ids) cases.know_kind(kind);
   if (channel.connected() && !channel.send(kWorkerReadyLine)) return 1;
   for (const std::string& id : ids) {
     // The parent is gone when the line cannot go: nothing left to report to.
     if (!run_and_report(channel, cases, id)) return 1;
   }
   if (!start.more_cases) return 0;
-  while (std::optional<std::string> id = channel.receive_line()) {
-    if (!run_and_report(channel, cases, *id)) return 1;
+  while (std::optional<std::string> line = channel.receive_line()) {
+    std::optional<CaseToRun> next = case_from_line(*line);
+    // Only the runner writes there: a line that is no case is its bug.
+    if (!next) throw Error(ExitCode::internal, "the runner sent a line that is no case");
+    cases.know_kind(next->source);
+    if (!run_and_report(channel, cases, next->id)) return 1;
   }
   return 0;
 }
